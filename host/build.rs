@@ -1,0 +1,109 @@
+//! Builds the official capability packs (`capability-packs/*`) for `wasm32-wasip2`,
+//! seals their manifests with the component's sha256, and embeds them in the host, so
+//! a user never builds wasm by hand.
+//!
+//! The packs are built by a nested `cargo rustc --crate-type cdylib` in a target
+//! directory of their own (`<target>/capstan-packs`): the outer cargo holds the lock on
+//! its own build directory, and the pack profile (size-tuned, LTO) differs anyway.
+//! Convention: a pack folder's name is its crate name.
+
+use sha2::{Digest, Sha256};
+use std::env;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const WASM_TARGET: &str = "wasm32-wasip2";
+const PACK_PROFILE: &str = "pack";
+
+/// Environment a build script inherits that must not leak into the nested build.
+fn is_outer_build_var(key: &str) -> bool {
+    const KEEP: &[&str] = &["CARGO_HOME", "CARGO_MAKEFLAGS", "CARGO_NET_OFFLINE", "CARGO_TERM_COLOR"];
+    if KEEP.contains(&key) || key.starts_with("CARGO_REGISTRIES_") || key.starts_with("CARGO_HTTP_") {
+        return false;
+    }
+    key.starts_with("CARGO_")
+        || matches!(key, "RUSTFLAGS" | "TARGET" | "HOST" | "OUT_DIR" | "OPT_LEVEL" | "PROFILE" | "DEBUG" | "NUM_JOBS" | "RUSTDOC" | "RUSTC_LINKER")
+}
+
+fn pack_target_dir(out_dir: &Path) -> PathBuf {
+    // OUT_DIR is <target>[/<triple>]/<profile>/build/<pkg>-<hash>/out
+    let build = out_dir.ancestors().find(|p| p.file_name().is_some_and(|n| n == "build")).expect("OUT_DIR has a build/ ancestor");
+    build.parent().and_then(Path::parent).expect("a target directory above the profile").join("capstan-packs")
+}
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let workspace = manifest_dir.parent().unwrap().to_path_buf();
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let packs_root = workspace.join("capability-packs");
+    for watched in ["capability-packs", "sdk", "wit", "Cargo.lock", "bridges/blender/commands.json"] {
+        println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
+    }
+
+    let mut packs: Vec<PathBuf> = std::fs::read_dir(&packs_root)
+        .expect("capability-packs/ exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("pack.json").is_file() && p.join("Cargo.toml").is_file())
+        .collect();
+    packs.sort();
+
+    let target_dir = pack_target_dir(&out_dir);
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut generated = String::from("pub static OFFICIAL_PACKS: &[OfficialPack] = &[\n");
+    for pack in &packs {
+        let crate_name = pack.file_name().unwrap().to_str().unwrap().to_string();
+        build_pack(&cargo, &workspace, &target_dir, &crate_name);
+        let wasm = target_dir.join(WASM_TARGET).join(PACK_PROFILE).join(format!("{}.wasm", crate_name.replace('-', "_")));
+        let bytes = std::fs::read(&wasm).unwrap_or_else(|e| panic!("built {crate_name} but cannot read {}: {e}", wasm.display()));
+        let sha = hex::encode(Sha256::digest(&bytes));
+
+        let source = std::fs::read_to_string(pack.join("pack.json")).unwrap();
+        let mut manifest: serde_json::Value = serde_json::from_str(&source)
+            .unwrap_or_else(|e| panic!("{}/pack.json is not JSON: {e}", pack.display()));
+        let component = manifest["component"].as_str().expect("pack.json names its component").to_string();
+        manifest["sha256"] = serde_json::Value::String(sha);
+        let name = manifest["name"].as_str().expect("pack.json has a name").to_string();
+
+        let sealed_dir = out_dir.join("official").join(&name);
+        std::fs::create_dir_all(&sealed_dir).unwrap();
+        std::fs::write(sealed_dir.join(&component), &bytes).unwrap();
+        std::fs::write(sealed_dir.join("pack.json"), serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+        writeln!(
+            generated,
+            "    OfficialPack {{ name: {name:?}, manifest: include_str!({:?}), component: include_bytes!({:?}) }},",
+            sealed_dir.join("pack.json"),
+            sealed_dir.join(&component)
+        )
+        .unwrap();
+    }
+    generated.push_str("];\n");
+    std::fs::write(out_dir.join("official_packs.rs"), generated).unwrap();
+}
+
+fn build_pack(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str) {
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(workspace)
+        .args(["rustc", "--quiet", "--lib", "-p", crate_name])
+        .args(["--profile", PACK_PROFILE, "--target", WASM_TARGET, "--crate-type", "cdylib"])
+        .arg("--target-dir")
+        .arg(target_dir);
+    for (key, _) in env::vars_os() {
+        if let Some(k) = key.to_str() {
+            if is_outer_build_var(k) {
+                cmd.env_remove(k);
+            }
+        }
+    }
+    let output = cmd.output().unwrap_or_else(|e| panic!("cannot run {cargo} to build pack {crate_name}: {e}"));
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let hint = if stderr.contains("may not be installed") || stderr.contains("can't find crate for `core`") {
+            format!("\n\nThe {WASM_TARGET} target is missing: run `rustup target add {WASM_TARGET}`.")
+        } else {
+            String::new()
+        };
+        panic!("building capability pack {crate_name} for {WASM_TARGET} failed:\n{stderr}{hint}");
+    }
+}

@@ -1,0 +1,170 @@
+//! Bridge command catalogs: the data file in `bridges/<app>/commands.json`, compiled
+//! into the host so that what the host permits and what the add-on implements come
+//! from one source.
+//!
+//! Each command's params schema is compiled once, with the catalog's shared
+//! `definitions` injected so `$ref`s resolve locally. No remote `$ref` can be
+//! resolved: the schema library is built without its HTTP and file resolvers.
+
+use jsonschema::Validator;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The Blender catalog, embedded at build time.
+pub const BLENDER_CATALOG_JSON: &str = include_str!("../../../bridges/blender/commands.json");
+
+/// What running a command does to the application's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandEffect {
+    Read,
+    Mutate,
+    Destroy,
+}
+
+impl CommandEffect {
+    pub fn mutates(self) -> bool {
+        self != CommandEffect::Read
+    }
+}
+
+pub struct CommandSpec {
+    pub name: String,
+    pub effect: CommandEffect,
+    pub summary: String,
+    pub params_schema: Value,
+    validator: Validator,
+}
+
+impl CommandSpec {
+    /// Every schema violation of `params`, as `path: message` lines.
+    pub fn params_errors(&self, params: &Value) -> Vec<String> {
+        self.validator
+            .iter_errors(params)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
+            })
+            .collect()
+    }
+}
+
+/// One application's catalog.
+pub struct BridgeCatalog {
+    pub app: String,
+    pub protocol: u64,
+    commands: BTreeMap<String, CommandSpec>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("bridge catalog {app}: {reason}")]
+pub struct CatalogError {
+    pub app: String,
+    pub reason: String,
+}
+
+impl BridgeCatalog {
+    pub fn blender() -> Result<Self, CatalogError> {
+        Self::parse(BLENDER_CATALOG_JSON)
+    }
+
+    pub fn parse(text: &str) -> Result<Self, CatalogError> {
+        let err = |app: &str, reason: String| CatalogError { app: app.to_string(), reason };
+        let doc: Value = serde_json::from_str(text).map_err(|e| err("?", format!("not JSON: {e}")))?;
+        let app = doc["app"].as_str().ok_or_else(|| err("?", "missing app".into()))?.to_string();
+        let protocol = doc["protocol"].as_u64().ok_or_else(|| err(&app, "missing protocol".into()))?;
+        let definitions = doc.get("definitions").cloned().unwrap_or(Value::Object(Map::new()));
+        let Some(Value::Object(cmds)) = doc.get("commands") else {
+            return Err(err(&app, "missing commands".into()));
+        };
+        let mut commands = BTreeMap::new();
+        for (name, spec) in cmds {
+            let effect = match spec["effect"].as_str() {
+                Some("read") => CommandEffect::Read,
+                Some("mutate") => CommandEffect::Mutate,
+                Some("destroy") => CommandEffect::Destroy,
+                other => return Err(err(&app, format!("{name}: effect {other:?} is not read/mutate/destroy"))),
+            };
+            let mut schema = spec.get("params").cloned().ok_or_else(|| err(&app, format!("{name}: no params schema")))?;
+            if let Value::Object(map) = &mut schema {
+                map.insert("definitions".into(), definitions.clone());
+            }
+            let validator = jsonschema::draft202012::new(&schema)
+                .map_err(|e| err(&app, format!("{name}: params schema does not compile: {e}")))?;
+            commands.insert(
+                name.clone(),
+                CommandSpec {
+                    name: name.clone(),
+                    effect,
+                    summary: spec["summary"].as_str().unwrap_or("").to_string(),
+                    params_schema: spec["params"].clone(),
+                    validator,
+                },
+            );
+        }
+        Ok(BridgeCatalog { app, protocol, commands })
+    }
+
+    pub fn command(&self, name: &str) -> Option<&CommandSpec> {
+        self.commands.get(name)
+    }
+
+    pub fn commands(&self) -> impl Iterator<Item = &CommandSpec> {
+        self.commands.values()
+    }
+}
+
+/// The catalogs this host knows, by manifest server name.
+pub struct Catalogs {
+    by_server: BTreeMap<String, BridgeCatalog>,
+}
+
+impl Catalogs {
+    /// Every catalog compiled into this host.
+    pub fn builtin() -> Result<Self, CatalogError> {
+        let mut by_server = BTreeMap::new();
+        by_server.insert("blender".to_string(), BridgeCatalog::blender()?);
+        Ok(Catalogs { by_server })
+    }
+
+    pub fn for_server(&self, server: &str) -> Option<&BridgeCatalog> {
+        self.by_server.get(server)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_blender_catalog_compiles() {
+        let c = BridgeCatalog::blender().unwrap();
+        assert_eq!(c.app, "blender");
+        assert_eq!(c.protocol, 1);
+        assert_eq!(c.command("get_scene_info").unwrap().effect, CommandEffect::Read);
+        assert_eq!(c.command("delete_object").unwrap().effect, CommandEffect::Destroy);
+        assert!(c.command("create_object").unwrap().effect.mutates());
+        assert!(c.command("exec").is_none());
+    }
+
+    #[test]
+    fn params_are_validated_with_shared_definitions() {
+        let c = BridgeCatalog::blender().unwrap();
+        let create = c.command("create_object").unwrap();
+        assert!(create.params_errors(&json!({"type": "cube", "location": [0, 0, 1]})).is_empty());
+        let errs = create.params_errors(&json!({"type": "teapot", "location": [0, 0], "x": 1}));
+        assert!(errs.len() >= 3, "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("/location")), "{errs:?}");
+        let mat = c.command("set_material").unwrap();
+        assert!(!mat.params_errors(&json!({"object": "C", "base_color": [2, 0, 0, 1]})).is_empty());
+    }
+
+    #[test]
+    fn a_catalog_with_a_bad_effect_is_refused() {
+        let e = BridgeCatalog::parse(r#"{"app":"x","protocol":1,"commands":{"a":{"effect":"maybe","params":{}}}}"#)
+            .err()
+            .unwrap();
+        assert!(e.reason.contains("effect"), "{e}");
+    }
+}

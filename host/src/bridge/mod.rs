@@ -1,0 +1,63 @@
+//! Everything between a pack's `bridge.call` and an application.
+//!
+//! - `catalog`: the app's bridge command catalog (one data file per app, shared with
+//!   the add-on): which commands exist, whether they read, mutate or destroy, and the
+//!   schema of their params.
+//! - `gate`: the per-execution check of every call a pack makes. It is the one place
+//!   where a bridge command is allowed or refused.
+//! - [`BridgeClient`]: what carries an allowed call to the application. The gate never
+//!   hands a client anything it has not checked.
+
+pub mod catalog;
+pub mod gate;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use catalog::{BridgeCatalog, CommandEffect};
+pub use gate::{BridgeGate, GateRefusal};
+
+/// One checked call, ready for a client.
+#[derive(Debug, Clone, Copy)]
+pub struct BridgeRequest<'a> {
+    /// The manifest server the command belongs to (`blender`).
+    pub server: &'a str,
+    pub command: &'a str,
+    /// Validated against the command's params schema.
+    pub params: &'a Value,
+}
+
+/// Why a client could not get a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BridgeFailure {
+    /// The app or its bridge is not available (state names the availability state,
+    /// such as `app_not_running` or `endpoint_unavailable`).
+    #[error("{server} is unavailable ({state}): {detail}")]
+    Unavailable { server: String, state: String, detail: String },
+    /// The connection failed or the answer was not a bridge answer.
+    #[error("bridge transport error ({reason}): {detail}")]
+    Transport { reason: String, detail: String },
+    /// The app ran the command and reported an error.
+    #[error("{code}: {message}")]
+    App { code: String, message: String },
+}
+
+/// Carries checked calls to an application. Implementations must be safe to share
+/// between concurrent calls.
+pub trait BridgeClient: Send + Sync {
+    fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure>;
+}
+
+/// The client for commands that never call a bridge (listing, validating): any call
+/// is refused as a transport error rather than attempted.
+pub struct Offline;
+
+impl BridgeClient for Offline {
+    fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
+        Err(BridgeFailure::Transport {
+            reason: "offline".into(),
+            detail: format!("this command does not connect to {}", request.server),
+        })
+    }
+}

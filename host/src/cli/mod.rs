@@ -1,0 +1,57 @@
+//! The `capstan` command line. Command names are stable (scripts use them).
+//! Human output goes to stdout; `--json` prints one JSON document there instead.
+//! Logs and diagnostics go to stderr.
+
+mod call;
+mod packs;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "capstan", version, about = "Drive Blender from MCP clients through sandboxed capability packs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Manage and inspect capability packs.
+    Packs {
+        #[command(subcommand)]
+        command: packs::PacksCommand,
+    },
+    /// Run one capability through the sandbox and the bridge.
+    Call(call::CallArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Packs { command } => packs::run(command),
+        Command::Call(args) => call::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("capstan: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Errors that stop a command before it can say anything structured.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Home(#[from] crate::home::HomeError),
+    #[error(transparent)]
+    Runtime(#[from] crate::runtime::RuntimeError),
+    #[error("{0}")]
+    Usage(String),
+}
+
+pub(crate) fn print_json(value: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(value).expect("JSON values serialise"));
+}

@@ -1,0 +1,165 @@
+//! `capstan packs list|validate`.
+
+use super::{CliError, print_json};
+use crate::bridge::catalog::Catalogs;
+use crate::engine::{AllocationPreference, ComponentCache, SandboxEngine};
+use crate::fsutil;
+use crate::home::CapstanHome;
+use crate::manifest::{self, MANIFEST_FILE};
+use crate::plugin::{self, LoadedPack, PackOrigin, PackSource};
+use crate::runtime::Runtime;
+use crate::sandbox::Sandbox;
+use clap::Subcommand;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Subcommand)]
+pub enum PacksCommand {
+    /// List loaded packs and their capabilities (with schemas in --json).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
+    Validate {
+        path: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
+    match command {
+        PacksCommand::List { json } => list(json),
+        PacksCommand::Validate { path, json } => validate(path, json),
+    }
+}
+
+pub(crate) fn pack_json(pack: &LoadedPack) -> Value {
+    json!({
+        "name": pack.manifest.name,
+        "version": pack.manifest.version.to_string(),
+        "description": pack.manifest.description,
+        "origin": pack.origin,
+        "sha256": pack.component_sha256,
+        "limits": pack.limits.limits,
+        "servers": pack.manifest.servers,
+        "capabilities": pack.capabilities.iter().map(|c| serde_json::to_value(&**c).expect("serialises")).collect::<Vec<_>>(),
+    })
+}
+
+fn list(as_json: bool) -> Result<ExitCode, CliError> {
+    let home = CapstanHome::from_env()?;
+    let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline))?;
+    runtime.load_all(&home);
+    if as_json {
+        print_json(&json!({
+            "packs": runtime.packs().iter().map(pack_json).collect::<Vec<_>>(),
+            "refused": runtime.refused(),
+        }));
+    } else {
+        for pack in runtime.packs() {
+            let origin = match &pack.origin {
+                PackOrigin::Official => "official".to_string(),
+                PackOrigin::Folder(p) => p.display().to_string(),
+            };
+            println!("{} {} ({origin})", pack.manifest.name, pack.manifest.version);
+            for c in &pack.capabilities {
+                let effect = if c.destructive { "destroys" } else if c.mutates { "mutates" } else { "read-only" };
+                println!("  {:<28} {:<10} {:<9} {}", c.key, c.family, effect, c.summary);
+            }
+        }
+        for r in runtime.refused() {
+            println!("refused: {}: {}", r.source, r.error);
+        }
+    }
+    Ok(if runtime.refused().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn validate(path: PathBuf, as_json: bool) -> Result<ExitCode, CliError> {
+    let dir = if path.file_name().is_some_and(|n| n == MANIFEST_FILE) {
+        path.parent().map(PathBuf::from).unwrap_or_default()
+    } else {
+        path.clone()
+    };
+    let report = validate_dir(&dir);
+    let valid = report["valid"].as_bool() == Some(true);
+    if as_json {
+        print_json(&report);
+    } else if valid {
+        println!("{}: valid", dir.display());
+        for c in report["capabilities"].as_array().into_iter().flatten() {
+            println!("  {}  {}", c["key"].as_str().unwrap_or(""), c["summary"].as_str().unwrap_or(""));
+        }
+        for n in report["notes"].as_array().into_iter().flatten() {
+            println!("note: {}", n.as_str().unwrap_or(""));
+        }
+    } else {
+        println!("{}: invalid", dir.display());
+        for e in report["errors"].as_array().into_iter().flatten() {
+            let path = e["path"].as_str().unwrap_or("");
+            let reason = e["reason"].as_str().unwrap_or("");
+            if path.is_empty() { println!("  {reason}") } else { println!("  {path}: {reason}") }
+        }
+    }
+    Ok(if valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn invalid(errors: Value) -> Value {
+    json!({ "valid": false, "errors": errors })
+}
+
+fn error_list(reason: impl std::fmt::Display) -> Value {
+    json!([{ "path": "", "reason": reason.to_string() }])
+}
+
+/// Validate a pack folder without installing it. An unsealed manifest (no sha256) is
+/// checked against the component as found, and the digest it would need is reported.
+fn validate_dir(dir: &std::path::Path) -> Value {
+    let text = match fsutil::read_capped(&dir.join(MANIFEST_FILE), crate::limits::MAX_MANIFEST_BYTES) {
+        Ok(t) => t,
+        Err(e) => return invalid(error_list(format!("cannot read {}: {e}", dir.join(MANIFEST_FILE).display()))),
+    };
+    let mut parsed = match manifest::parse(&text) {
+        Ok(m) => m,
+        Err(errors) => return invalid(serde_json::to_value(errors).expect("serialises")),
+    };
+    let component_path = dir.join(&parsed.component);
+    let bytes = match fsutil::read_capped_bytes(&component_path, crate::limits::MAX_COMPONENT_BYTES) {
+        Ok(b) => b,
+        Err(e) => return invalid(error_list(format!("component {}: {e}", component_path.display()))),
+    };
+    let digest = fsutil::sha256_hex(&bytes);
+    let mut notes = Vec::new();
+    if parsed.sha256.is_none() {
+        notes.push(format!("the manifest is unsealed; add \"sha256\": \"{digest}\" before installing"));
+        parsed.sha256 = Some(digest.clone());
+    }
+    let mut sealed: Value = serde_json::from_str(&text).expect("parsed above");
+    sealed["sha256"] = Value::String(parsed.sha256.clone().unwrap_or_default());
+    let source = PackSource { origin: PackOrigin::Folder(dir.to_path_buf()), manifest_text: sealed.to_string(), component: bytes.into() };
+
+    let home = match CapstanHome::from_env() {
+        Ok(h) => h,
+        Err(e) => return invalid(error_list(e)),
+    };
+    let loaded = SandboxEngine::new(AllocationPreference::PoolingIfAvailable)
+        .map_err(|e| e.to_string())
+        .and_then(|engine| {
+            let cache = ComponentCache::new(engine.engine(), home.cache_dir());
+            let sandbox = Sandbox::new(engine).map_err(|e| e.to_string())?;
+            let catalogs = Catalogs::builtin().map_err(|e| e.to_string())?;
+            plugin::load(&sandbox, &cache, &catalogs, source).map_err(|e| e.to_string())
+        });
+    match loaded {
+        Ok(pack) => {
+            let mut report = pack_json(&pack);
+            report["valid"] = json!(true);
+            report["notes"] = json!(notes);
+            report
+        }
+        Err(e) => invalid(error_list(e)),
+    }
+}

@@ -1,0 +1,163 @@
+//! The on-disk cache of compiled components.
+//!
+//! Key: the component's sha256 plus a digest of the engine's compatibility hash
+//! (wasmtime version, target, and every setting that changes generated code, such as
+//! epoch interruption). A changed engine therefore never even looks at old artifacts.
+//!
+//! Security reasoning: deserialising a compiled artifact runs native code that was
+//! produced elsewhere, so the host must only ever load files it wrote itself. The
+//! cache directory is created owner-only (0700), artifacts are written atomically
+//! (temp file + rename), and each artifact has a sidecar with its own sha256 that is
+//! checked before every load; a mismatch (corruption, tampering, a truncated write)
+//! means the artifact is discarded and the component recompiled from the verified
+//! `.wasm`. A warm start therefore never recompiles, and never trusts blindly.
+
+use crate::fsutil;
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// What happened when a component was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheOutcome {
+    /// Loaded a verified artifact from disk.
+    Hit,
+    /// Compiled (no artifact yet) and stored.
+    Compiled,
+    /// An artifact failed verification; recompiled and replaced.
+    Replaced,
+}
+
+#[derive(Debug, Default)]
+pub struct CacheStats {
+    pub hits: AtomicU64,
+    pub compiled: AtomicU64,
+    pub replaced: AtomicU64,
+}
+
+impl CacheStats {
+    pub fn compiled_total(&self) -> u64 {
+        self.compiled.load(Ordering::Relaxed) + self.replaced.load(Ordering::Relaxed)
+    }
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+}
+
+pub struct ComponentCache {
+    dir: PathBuf,
+    engine_key: String,
+    pub stats: CacheStats,
+}
+
+/// Feeds `Hash` output into sha256, so the key is stable across processes (unlike
+/// `DefaultHasher`, whose seed is an implementation detail).
+struct ShaHasher(sha2::Sha256);
+
+impl Hasher for ShaHasher {
+    fn finish(&self) -> u64 {
+        unreachable!("only the full digest is used")
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        use sha2::Digest;
+        self.0.update(bytes);
+    }
+}
+
+fn engine_key(engine: &Engine) -> String {
+    use sha2::Digest;
+    use std::hash::Hash;
+    let mut h = ShaHasher(sha2::Sha256::new());
+    engine.precompile_compatibility_hash().hash(&mut h);
+    hex::encode(&h.0.finalize()[..12])
+}
+
+impl ComponentCache {
+    pub fn new(engine: &Engine, dir: PathBuf) -> Self {
+        ComponentCache { dir, engine_key: engine_key(engine), stats: CacheStats::default() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn artifact_path(&self, component_sha256: &str) -> PathBuf {
+        self.dir.join(format!("{component_sha256}-{}.cwasm", self.engine_key))
+    }
+
+    /// The compiled component for `bytes`, whose sha256 the caller has verified.
+    pub fn load_or_compile(
+        &self,
+        engine: &Engine,
+        component_sha256: &str,
+        bytes: &[u8],
+    ) -> wasmtime::Result<(Component, CacheOutcome)> {
+        let path = self.artifact_path(component_sha256);
+        let had_artifact = path.exists();
+        if had_artifact {
+            match self.load_verified(engine, &path) {
+                Ok(component) => {
+                    self.stats.hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok((component, CacheOutcome::Hit));
+                }
+                Err(reason) => {
+                    tracing::warn!(artifact = %path.display(), %reason, "discarding cached artifact; recompiling");
+                }
+            }
+        }
+        let component = Component::new(engine, bytes)?;
+        match component.serialize() {
+            Ok(artifact) => {
+                if let Err(e) = self.store(&path, &artifact) {
+                    tracing::warn!(dir = %self.dir.display(), error = %e, "cannot write the component cache; the next start compiles again");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot serialise a compiled component"),
+        }
+        let outcome = if had_artifact {
+            self.stats.replaced.fetch_add(1, Ordering::Relaxed);
+            CacheOutcome::Replaced
+        } else {
+            self.stats.compiled.fetch_add(1, Ordering::Relaxed);
+            CacheOutcome::Compiled
+        };
+        Ok((component, outcome))
+    }
+
+    fn load_verified(&self, engine: &Engine, path: &Path) -> Result<Component, String> {
+        let expected = std::fs::read_to_string(sidecar(path)).map_err(|e| format!("no digest sidecar: {e}"))?;
+        let artifact = std::fs::read(path).map_err(|e| format!("unreadable: {e}"))?;
+        if fsutil::sha256_hex(&artifact) != expected.trim() {
+            return Err("digest mismatch".into());
+        }
+        // SAFETY: the artifact was written by this cache (owner-only directory, atomic
+        // rename) and its bytes match the digest recorded when it was written, so it
+        // is exactly what `Component::serialize` produced. wasmtime additionally checks
+        // its header against this engine's configuration and refuses a mismatch.
+        unsafe { Component::deserialize(engine, &artifact) }.map_err(|e| format!("rejected by wasmtime: {e}"))
+    }
+
+    fn store(&self, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        fsutil::create_private_dir(&self.dir)?;
+        let digest = fsutil::sha256_hex(artifact);
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        tmp.write_all(artifact)?;
+        tmp.as_file().sync_all()?;
+        // Sidecar first: an artifact without a matching sidecar is never loaded.
+        let mut side = tempfile::NamedTempFile::new_in(&self.dir)?;
+        side.write_all(digest.as_bytes())?;
+        side.persist(sidecar(path)).map_err(|e| e.error)?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+fn sidecar(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".sha256");
+    PathBuf::from(s)
+}

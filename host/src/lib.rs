@@ -1,0 +1,24 @@
+//! capstan: drive Blender from MCP clients through sandboxed WebAssembly capability packs.
+//!
+//! Where things live (the folder names answer the usual questions):
+//! - limits and timeouts: [`limits`] (declared once; enforced by [`sandbox`])
+//! - the engine and the compiled-component cache: [`engine`]
+//! - one call in a fresh store: [`sandbox`] (memory limiter, deadline, captured stdio)
+//! - loading a pack (integrity, ABI, describe): [`plugin`]
+//! - the pack manifest grammar: [`manifest`]
+//! - bridge commands allowed or refused: [`bridge::gate`]; the command catalog: [`bridge::catalog`]
+//! - keys to calls: [`runtime`]; where packs come from: [`packs`]
+//! - the command line: [`cli`]
+
+pub mod bridge;
+pub mod cli;
+pub mod engine;
+pub mod fsutil;
+pub mod home;
+pub mod limits;
+pub mod logging;
+pub mod manifest;
+pub mod packs;
+pub mod plugin;
+pub mod runtime;
+pub mod sandbox;

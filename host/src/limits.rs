@@ -1,0 +1,159 @@
+//! Every limit and timeout of the host, declared in one place.
+//!
+//! A pack's manifest may ask for its own per-call limits; the host clamps each one to
+//! the ceiling below. The ceilings are what an operator trusts capstan to hold for any
+//! pack, however it was written: a pack cannot talk its way past them.
+
+use std::time::Duration;
+
+/// Per-call limits of one capability execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CallLimits {
+    /// Linear memory the guest may grow to, in bytes.
+    pub memory_bytes: u64,
+    /// Wall-clock deadline for the whole call; enforced by epoch interruption (a trap).
+    pub timeout: Duration,
+    /// Bridge calls (attempts, refused ones included) in one execution.
+    pub max_bridge_calls: u32,
+    /// Bytes of arguments in and of result out.
+    pub max_io_bytes: u64,
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// What a pack gets when its manifest says nothing.
+pub const DEFAULT_LIMITS: CallLimits = CallLimits {
+    memory_bytes: 64 * MIB,
+    timeout: Duration::from_secs(10),
+    max_bridge_calls: 64,
+    max_io_bytes: 8 * MIB,
+};
+
+/// The most any manifest can ask for.
+pub const CEILING_LIMITS: CallLimits = CallLimits {
+    memory_bytes: 512 * MIB,
+    timeout: Duration::from_secs(120),
+    max_bridge_calls: 1024,
+    max_io_bytes: 64 * MIB,
+};
+
+/// Limits for `describe()` at load time: generous enough for a large catalog, small
+/// enough that a hostile pack cannot stall start-up.
+pub const DESCRIBE_LIMITS: CallLimits = CallLimits {
+    memory_bytes: 64 * MIB,
+    timeout: Duration::from_secs(5),
+    max_bridge_calls: 0,
+    max_io_bytes: 8 * MIB,
+};
+
+/// How often the epoch ticker advances the engine's epoch. A deadline is rounded up
+/// to whole ticks, so a call may overrun its timeout by at most one tick.
+pub const EPOCH_TICK: Duration = Duration::from_millis(5);
+
+/// Guest stdout/stderr kept per call for the log; the rest is counted and dropped.
+pub const CAPTURED_STDIO_BYTES: usize = 64 * 1024;
+
+/// Guest `log` lines forwarded per call, and the length each is cut to.
+pub const MAX_LOG_LINES_PER_CALL: u32 = 256;
+pub const MAX_LOG_LINE_BYTES: usize = 4096;
+
+/// Linear memories and tables one component instance may create.
+pub const MAX_MEMORIES_PER_CALL: usize = 4;
+pub const MAX_TABLES_PER_CALL: usize = 64;
+pub const MAX_TABLE_ELEMENTS: usize = 1_000_000;
+
+/// Concurrent component instances the pooling allocator reserves slots for.
+pub const POOLED_INSTANCES: u32 = 64;
+
+/// The largest component file the host will read.
+pub const MAX_COMPONENT_BYTES: u64 = 64 * MIB;
+/// The largest pack manifest the host will read.
+pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
+
+/// Limits a manifest asked for, clamped to the ceilings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clamped {
+    pub limits: CallLimits,
+    /// Human-readable notes for every value that was lowered.
+    pub lowered: Vec<String>,
+}
+
+/// Apply manifest requests (each optional) over the defaults, under the ceilings.
+pub fn clamp(
+    memory_mib: Option<u64>,
+    timeout_ms: Option<u64>,
+    max_bridge_calls: Option<u32>,
+    max_io_bytes: Option<u64>,
+) -> Clamped {
+    let mut lowered = Vec::new();
+    let mut pick = |name: &str, asked: Option<u64>, default: u64, ceiling: u64| match asked {
+        Some(v) if v > ceiling => {
+            lowered.push(format!("{name} {v} lowered to the host ceiling {ceiling}"));
+            ceiling
+        }
+        Some(v) => v,
+        None => default,
+    };
+    let memory_mib = pick(
+        "memory_mib",
+        memory_mib,
+        DEFAULT_LIMITS.memory_bytes / MIB,
+        CEILING_LIMITS.memory_bytes / MIB,
+    );
+    let timeout_ms = pick(
+        "timeout_ms",
+        timeout_ms,
+        DEFAULT_LIMITS.timeout.as_millis() as u64,
+        CEILING_LIMITS.timeout.as_millis() as u64,
+    );
+    let calls = pick(
+        "max_bridge_calls",
+        max_bridge_calls.map(u64::from),
+        u64::from(DEFAULT_LIMITS.max_bridge_calls),
+        u64::from(CEILING_LIMITS.max_bridge_calls),
+    );
+    let io = pick(
+        "max_io_bytes",
+        max_io_bytes,
+        DEFAULT_LIMITS.max_io_bytes,
+        CEILING_LIMITS.max_io_bytes,
+    );
+    Clamped {
+        limits: CallLimits {
+            memory_bytes: memory_mib * MIB,
+            timeout: Duration::from_millis(timeout_ms),
+            max_bridge_calls: calls as u32,
+            max_io_bytes: io,
+        },
+        lowered,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_values_take_the_defaults() {
+        let c = clamp(None, None, None, None);
+        assert_eq!(c.limits, DEFAULT_LIMITS);
+        assert!(c.lowered.is_empty());
+    }
+
+    #[test]
+    fn requests_above_the_ceiling_are_lowered_and_said() {
+        let c = clamp(Some(100_000), Some(10 * 60 * 1000), Some(1_000_000), Some(u64::MAX));
+        assert_eq!(c.limits, CEILING_LIMITS);
+        assert_eq!(c.lowered.len(), 4);
+        assert!(c.lowered[0].contains("memory_mib 100000"));
+    }
+
+    #[test]
+    fn requests_below_the_ceiling_are_kept() {
+        let c = clamp(Some(16), Some(250), Some(3), Some(1024));
+        assert_eq!(c.limits.memory_bytes, 16 * MIB);
+        assert_eq!(c.limits.timeout, Duration::from_millis(250));
+        assert_eq!(c.limits.max_bridge_calls, 3);
+        assert_eq!(c.limits.max_io_bytes, 1024);
+    }
+}

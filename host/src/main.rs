@@ -1,0 +1,4 @@
+fn main() -> std::process::ExitCode {
+    capstan::logging::init();
+    capstan::cli::main()
+}

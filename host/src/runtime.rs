@@ -1,0 +1,309 @@
+//! The runtime: loaded packs, the capability index, and the call path.
+//!
+//! `call` is the one path from a capability key to a sandboxed execution. Its order is
+//! deliberate: resolve the key (canonical only), check size, parse and validate the
+//! arguments against the capability's schema, and only then create a sandbox. Bad
+//! input never costs an instantiation and never reaches a bridge.
+
+use crate::bridge::catalog::{CatalogError, Catalogs};
+use crate::bridge::gate::CapabilityScope;
+use crate::bridge::{BridgeClient, BridgeGate};
+use crate::engine::{AllocationPreference, ComponentCache, SandboxEngine};
+use crate::home::CapstanHome;
+use crate::plugin::bindings::{BridgeErrorCode, PackError};
+use crate::plugin::{self, CapabilitySpec, LoadedPack, PackLoadError, PackSource};
+use crate::sandbox::{BridgeCallRecord, CallSetup, PackFault, Sandbox};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Pack error messages are cut to this length before they reach a user.
+const MAX_PACK_MESSAGE: usize = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("cannot start the WebAssembly engine: {0}")]
+    Engine(String),
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+}
+
+/// A pack that was found but not loaded, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefusedPack {
+    pub source: String,
+    pub error: PackLoadError,
+}
+
+/// How a key resolves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    Canonical,
+    Alias { canonical: String },
+    NotFound,
+}
+
+/// A capability's own failure, as the pack reported it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackFailure {
+    /// `invalid_arguments`, `unknown_capability`, `bridge` or `failed`.
+    pub kind: String,
+    pub message: String,
+    /// For `bridge`: the bridge error code (`permission_denied`, `app_unavailable`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bridge_code: Option<String>,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CallError {
+    #[error("no capability {key:?}; search again for the canonical key")]
+    NotFound { key: String },
+    #[error("{key:?} is an alias; execute the canonical key {canonical:?}")]
+    NonCanonical { key: String, canonical: String },
+    #[error("invalid arguments for {key}: {}", errors.join("; "))]
+    InvalidArguments { key: String, errors: Vec<String> },
+    #[error("pack fault in {key}: {fault}")]
+    Fault { key: String, fault: PackFault, bridge_calls: Vec<BridgeCallRecord> },
+    #[error("{key} failed ({}): {}", failure.kind, failure.message)]
+    Pack { key: String, failure: PackFailure, bridge_calls: Vec<BridgeCallRecord> },
+}
+
+/// A successful call.
+#[derive(Debug, Clone, Serialize)]
+pub struct CallOutput {
+    pub key: String,
+    pub pack: String,
+    pub result: Value,
+    pub bridge_calls: Vec<BridgeCallRecord>,
+}
+
+struct Entry {
+    pack: usize,
+    capability: usize,
+}
+
+pub struct Runtime {
+    sandbox: Sandbox,
+    cache: ComponentCache,
+    catalogs: Arc<Catalogs>,
+    client: Arc<dyn BridgeClient>,
+    packs: Vec<LoadedPack>,
+    scopes: Vec<Vec<Arc<CapabilityScope>>>,
+    keys: HashMap<String, Entry>,
+    aliases: HashMap<String, String>,
+    refused: Vec<RefusedPack>,
+}
+
+impl Runtime {
+    pub fn new(home: &CapstanHome, allocation: AllocationPreference, client: Arc<dyn BridgeClient>) -> Result<Self, RuntimeError> {
+        let engine = SandboxEngine::new(allocation).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
+        let cache = ComponentCache::new(engine.engine(), home.cache_dir());
+        let sandbox = Sandbox::new(engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
+        Ok(Runtime {
+            sandbox,
+            cache,
+            catalogs: Arc::new(Catalogs::builtin()?),
+            client,
+            packs: Vec::new(),
+            scopes: Vec::new(),
+            keys: HashMap::new(),
+            aliases: HashMap::new(),
+            refused: Vec::new(),
+        })
+    }
+
+    /// Load the official packs and every pack in the store. Packs that fail to load
+    /// are recorded in [`Runtime::refused`] and logged; the others serve.
+    pub fn load_all(&mut self, home: &CapstanHome) {
+        for official in crate::packs::official() {
+            let label = format!("official pack {}", official.name);
+            self.add_or_record(label, official.source());
+        }
+        for found in crate::packs::store_sources(home) {
+            match found {
+                Ok(source) => {
+                    let label = match &source.origin {
+                        plugin::PackOrigin::Folder(p) => p.display().to_string(),
+                        plugin::PackOrigin::Official => "official".into(),
+                    };
+                    self.add_or_record(label, source)
+                }
+                Err((dir, error)) => self.record_refusal(dir.display().to_string(), error),
+            }
+        }
+    }
+
+    fn add_or_record(&mut self, label: String, source: PackSource) {
+        if let Err(error) = self.add(source) {
+            self.record_refusal(label, error);
+        }
+    }
+
+    fn record_refusal(&mut self, source: String, error: PackLoadError) {
+        tracing::warn!(%source, "pack not loaded: {error}");
+        self.refused.push(RefusedPack { source, error });
+    }
+
+    /// Load one pack. Its name, keys and aliases must not collide with loaded packs.
+    pub fn add(&mut self, source: PackSource) -> Result<&LoadedPack, PackLoadError> {
+        let pack = plugin::load(&self.sandbox, &self.cache, &self.catalogs, source)?;
+        let mut clashes = Vec::new();
+        if let Some(other) = self.packs.iter().find(|p| p.name() == pack.name()) {
+            clashes.push(format!("a pack named {:?} is already loaded ({:?})", other.name(), other.origin));
+        }
+        for cap in &pack.capabilities {
+            for name in std::iter::once(&cap.key).chain(cap.aliases.iter()) {
+                if let Some(owner) = self.owner_of(name) {
+                    clashes.push(format!("{name:?} is already claimed by pack {owner:?}"));
+                }
+            }
+        }
+        if !clashes.is_empty() {
+            return Err(PackLoadError::Contract(clashes));
+        }
+        let index = self.packs.len();
+        let mut scopes = Vec::new();
+        for (i, cap) in pack.capabilities.iter().enumerate() {
+            self.keys.insert(cap.key.clone(), Entry { pack: index, capability: i });
+            for alias in &cap.aliases {
+                self.aliases.insert(alias.clone(), cap.key.clone());
+            }
+            scopes.push(Arc::new(CapabilityScope {
+                pack: pack.manifest.name.clone(),
+                key: cap.key.clone(),
+                mutates: cap.mutates,
+                bridge_commands: cap.bridge_commands.clone(),
+            }));
+        }
+        for note in &pack.limits.lowered {
+            tracing::warn!(pack = pack.name(), "{note}");
+        }
+        self.scopes.push(scopes);
+        self.packs.push(pack);
+        Ok(&self.packs[index])
+    }
+
+    fn owner_of(&self, name: &str) -> Option<&str> {
+        let key = self.aliases.get(name).map(String::as_str).unwrap_or(name);
+        self.keys.get(key).map(|e| self.packs[e.pack].name())
+    }
+
+    pub fn packs(&self) -> &[LoadedPack] {
+        &self.packs
+    }
+
+    pub fn refused(&self) -> &[RefusedPack] {
+        &self.refused
+    }
+
+    pub fn cache(&self) -> &ComponentCache {
+        &self.cache
+    }
+
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    pub fn resolve(&self, key: &str) -> Resolution {
+        if self.keys.contains_key(key) {
+            Resolution::Canonical
+        } else if let Some(canonical) = self.aliases.get(key) {
+            Resolution::Alias { canonical: canonical.clone() }
+        } else {
+            Resolution::NotFound
+        }
+    }
+
+    pub fn capability(&self, key: &str) -> Option<&Arc<CapabilitySpec>> {
+        self.keys.get(key).map(|e| &self.packs[e.pack].capabilities[e.capability])
+    }
+
+    pub fn capabilities(&self) -> impl Iterator<Item = (&LoadedPack, &Arc<CapabilitySpec>)> {
+        self.packs.iter().flat_map(|p| p.capabilities.iter().map(move |c| (p, c)))
+    }
+
+    /// Execute one capability by canonical key with JSON arguments.
+    pub fn call(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        let entry = match self.keys.get(key) {
+            Some(e) => e,
+            None => {
+                return Err(match self.aliases.get(key) {
+                    Some(canonical) => CallError::NonCanonical { key: key.into(), canonical: canonical.clone() },
+                    None => CallError::NotFound { key: key.into() },
+                });
+            }
+        };
+        let pack = &self.packs[entry.pack];
+        let spec = &pack.capabilities[entry.capability];
+        let limits = pack.limits.limits;
+        if arguments_json.len() as u64 > limits.max_io_bytes {
+            let fault = PackFault::InputTooLarge { limit_bytes: limits.max_io_bytes, size_bytes: arguments_json.len() as u64 };
+            return Err(CallError::Fault { key: key.into(), fault, bridge_calls: vec![] });
+        }
+        let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| CallError::InvalidArguments {
+            key: key.into(),
+            errors: vec![format!("the arguments are not JSON: {e}")],
+        })?;
+        let errors = spec.argument_errors(&arguments);
+        if !errors.is_empty() {
+            return Err(CallError::InvalidArguments { key: key.into(), errors });
+        }
+
+        let scope = self.scopes[entry.pack][entry.capability].clone();
+        let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);
+        let setup = CallSetup { pack: pack.name.clone(), limits, gate: Some(gate), client: self.client.clone() };
+        let (outcome, report) =
+            self.sandbox.run(&pack.pre, setup, |store, p| p.capstan_pack_pack().call_execute(store, key, arguments_json));
+        let bridge_calls = report.bridge_calls;
+        let fault = |fault| CallError::Fault { key: key.into(), fault, bridge_calls: bridge_calls.clone() };
+        match outcome {
+            Err(f) => Err(fault(f)),
+            Ok(Err(e)) => Err(CallError::Pack { key: key.into(), failure: pack_failure(e), bridge_calls }),
+            Ok(Ok(text)) => {
+                if text.len() as u64 > limits.max_io_bytes {
+                    return Err(fault(PackFault::OutputTooLarge {
+                        limit_bytes: limits.max_io_bytes,
+                        size_bytes: text.len() as u64,
+                    }));
+                }
+                match serde_json::from_str(&text) {
+                    Ok(result) => Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls }),
+                    Err(e) => Err(fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") })),
+                }
+            }
+        }
+    }
+}
+
+fn cut(message: String) -> String {
+    if message.len() <= MAX_PACK_MESSAGE {
+        return message;
+    }
+    let mut end = MAX_PACK_MESSAGE;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes cut)", &message[..end], message.len() - end)
+}
+
+fn pack_failure(e: PackError) -> PackFailure {
+    let (kind, message, bridge_code) = match e {
+        PackError::InvalidArguments(m) => ("invalid_arguments", m, None),
+        PackError::UnknownCapability(k) => ("unknown_capability", format!("the pack has no capability {k}"), None),
+        PackError::Bridge(b) => ("bridge", b.message, Some(bridge_code_name(b.code))),
+        PackError::Failed(m) => ("failed", m, None),
+    };
+    PackFailure { kind: kind.into(), message: cut(message), bridge_code: bridge_code.map(String::from) }
+}
+
+fn bridge_code_name(code: BridgeErrorCode) -> &'static str {
+    match code {
+        BridgeErrorCode::PermissionDenied => "permission_denied",
+        BridgeErrorCode::InvalidBridgeParams => "invalid_bridge_params",
+        BridgeErrorCode::BudgetExceeded => "budget_exceeded",
+        BridgeErrorCode::AppUnavailable => "app_unavailable",
+        BridgeErrorCode::Transport => "transport",
+        BridgeErrorCode::AppError => "app_error",
+    }
+}

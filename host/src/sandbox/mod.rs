@@ -1,0 +1,110 @@
+//! The sandbox: one fresh `Store` per call, under per-call limits.
+//!
+//! Security reasoning, in the order a call meets it:
+//! - **Fresh store per call.** No guest state survives between calls, and a call that
+//!   traps poisons nothing: the next call starts from the pre-instantiated component.
+//! - **Memory** is capped by [`limiter::CallLimiter`] (typed error, traps the guest).
+//! - **Time** is capped by an epoch deadline that traps (see `engine`).
+//! - **Stack**: deep recursion ends in a stack-overflow trap (engine `max_wasm_stack`).
+//! - **I/O**: arguments and results are capped in bytes; guest stdout/stderr are
+//!   captured, capped and logged (`stdio`), never written to the process stdout.
+//! - **Authority**: WASI grants nothing (`state`); the bridge import is gated.
+
+pub mod fault;
+pub mod limiter;
+pub mod state;
+pub mod stdio;
+
+pub use fault::PackFault;
+pub use state::{BridgeCallRecord, CallState};
+pub use stdio::CapturedText;
+
+use crate::bridge::{BridgeClient, BridgeGate};
+use crate::engine::SandboxEngine;
+use crate::limits::CallLimits;
+use crate::plugin::bindings::{CapabilityPack, CapabilityPackPre};
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::{Component, HasSelf, Linker};
+
+/// Everything a call needs besides the component.
+pub struct CallSetup {
+    pub pack: Arc<str>,
+    pub limits: CallLimits,
+    /// `None` allows no bridge call at all (used for `describe`).
+    pub gate: Option<BridgeGate>,
+    pub client: Arc<dyn BridgeClient>,
+}
+
+/// What a call did besides returning.
+#[derive(Debug, Clone)]
+pub struct CallReport {
+    pub bridge_calls: Vec<BridgeCallRecord>,
+    pub stdout: CapturedText,
+    pub stderr: CapturedText,
+}
+
+pub struct Sandbox {
+    engine: SandboxEngine,
+    linker: Linker<CallState>,
+}
+
+impl Sandbox {
+    pub fn new(engine: SandboxEngine) -> wasmtime::Result<Self> {
+        let mut linker = Linker::new(engine.engine());
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        CapabilityPack::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        Ok(Sandbox { engine, linker })
+    }
+
+    pub fn engine(&self) -> &SandboxEngine {
+        &self.engine
+    }
+
+    /// Type-check and link a component once; every call instantiates from the result.
+    pub fn prepare(&self, component: &Component) -> wasmtime::Result<CapabilityPackPre<CallState>> {
+        CapabilityPackPre::new(self.linker.instantiate_pre(component)?)
+    }
+
+    /// Run `f` against a fresh instance under `setup`'s limits.
+    pub fn run<R>(
+        &self,
+        pre: &CapabilityPackPre<CallState>,
+        setup: CallSetup,
+        f: impl FnOnce(&mut Store<CallState>, &CapabilityPack) -> wasmtime::Result<R>,
+    ) -> (Result<R, PackFault>, CallReport) {
+        let timeout_ms = setup.limits.timeout.as_millis() as u64;
+        let state = CallState::new(setup.pack.clone(), setup.limits.memory_bytes, setup.gate, setup.client);
+        let mut store = Store::new(self.engine.engine(), state);
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(SandboxEngine::deadline_ticks(setup.limits.timeout));
+        store.epoch_deadline_trap();
+
+        let outcome = match pre.instantiate(&mut store) {
+            Ok(instance) => f(&mut store, &instance),
+            Err(e) => Err(e),
+        };
+        let data = store.data();
+        let stderr = data.stderr.take();
+        let report = CallReport { bridge_calls: data.calls.clone(), stdout: data.stdout.take(), stderr: stderr.clone() };
+        log_captured(&setup.pack, "stdout", &report.stdout);
+        log_captured(&setup.pack, "stderr", &report.stderr);
+        let result = outcome.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text));
+        (result, report)
+    }
+}
+
+fn log_captured(pack: &str, stream: &str, captured: &CapturedText) {
+    if captured.total_bytes == 0 {
+        return;
+    }
+    tracing::info!(
+        target: "capstan::pack",
+        pack,
+        stream,
+        bytes = captured.total_bytes,
+        truncated = captured.truncated(),
+        "{}",
+        captured.text.trim_end()
+    );
+}

@@ -1,0 +1,40 @@
+//! Glue between the exported WIT functions and the declared capabilities.
+//! Used by [`crate::export_pack!`]; not part of the public API.
+
+use crate::bindings::capstan::pack::types as wit;
+use crate::capability::Capability;
+use crate::error::PackError;
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+pub fn describe(capabilities: &[Capability]) -> Vec<wit::Capability> {
+    capabilities
+        .iter()
+        .map(|c| wit::Capability {
+            key: c.key.to_string(),
+            family: c.family.to_string(),
+            summary: c.summary.to_string(),
+            description: c.description.to_string(),
+            input_schema: (c.schema)(),
+            tags: strings(c.tags),
+            aliases: strings(c.aliases),
+            examples: strings(c.examples),
+            mutates: c.mutates,
+            bridge_commands: strings(c.bridge_commands),
+        })
+        .collect()
+}
+
+pub fn execute(
+    capabilities: &[Capability],
+    key: &str,
+    arguments_json: &str,
+) -> Result<String, wit::PackError> {
+    let capability = capabilities
+        .iter()
+        .find(|c| c.key == key)
+        .ok_or_else(|| PackError::UnknownCapability(key.to_string()))?;
+    capability.run_json(arguments_json).map_err(Into::into)
+}
