@@ -6,4 +6,4 @@ wasmtime::component::bindgen!({
     world: "capability-pack",
 });
 
-pub use capstan::pack::types::{BridgeError, BridgeErrorCode, Capability, PackError};
+pub use self::capstan::pack::types::{BridgeError, BridgeErrorCode, Capability, PackError};

@@ -16,6 +16,8 @@ pub enum PackFault {
     TableLimit { limit: u64, requested: u64 },
     #[error("the pack overflowed its stack (unbounded recursion?)")]
     StackOverflow,
+    #[error("the pack accessed memory out of bounds (its shadow stack overflowed, or a bug)")]
+    MemoryFault,
     #[error("the pack panicked{}", message.as_deref().map(|m| format!(": {m}")).unwrap_or_default())]
     Panic { message: Option<String> },
     #[error("the pack trapped: {trap}")]
@@ -58,6 +60,7 @@ impl PackFault {
         match error.downcast_ref::<Trap>() {
             Some(Trap::Interrupt) => PackFault::Timeout { limit_ms: timeout_ms },
             Some(Trap::StackOverflow) => PackFault::StackOverflow,
+            Some(Trap::MemoryOutOfBounds) => PackFault::MemoryFault,
             Some(Trap::UnreachableCodeReached) => PackFault::Panic { message: panic_message(stderr) },
             Some(trap) => PackFault::Trap { trap: trap.to_string() },
             None => PackFault::Trap { trap: format!("{error:#}") },

@@ -1,0 +1,196 @@
+//! Containment: packs written to misbehave end in the right typed error, and the same
+//! host process then serves normal calls correctly.
+
+mod support;
+
+use capstan::home::CapstanHome;
+use capstan::plugin::{PackLoadError, PackSource};
+use capstan::runtime::{CallError, Runtime};
+use capstan::sandbox::PackFault;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use support::{RecordingBridge, built_pack, runtime};
+
+/// Prove the runtime still serves: the hostile pack's well-behaved capability, and a
+/// blender-core capability that goes through the gate to the bridge.
+fn assert_serves(rt: &Runtime, bridge: &RecordingBridge, after: &str) {
+    let ok = rt.call("hostile.ok", "{}").unwrap_or_else(|e| panic!("after {after}: hostile.ok failed: {e}"));
+    assert_eq!(ok.result, json!({ "ok": true }), "after {after}");
+    let before = bridge.count();
+    let info = rt.call("scene.info", "{}").unwrap_or_else(|e| panic!("after {after}: scene.info failed: {e}"));
+    assert_eq!(info.result["objects"][0]["name"], "Cube", "after {after}");
+    assert_eq!(bridge.count(), before + 1, "after {after}: scene.info reached the bridge once");
+}
+
+fn fault_of(result: Result<capstan::runtime::CallOutput, CallError>) -> PackFault {
+    match result {
+        Err(CallError::Fault { fault, .. }) => fault,
+        other => panic!("expected a pack fault, got {other:?}"),
+    }
+}
+
+fn bridge_code_of(result: Result<capstan::runtime::CallOutput, CallError>) -> String {
+    match result {
+        Err(CallError::Pack { failure, .. }) => failure.bridge_code.clone().unwrap_or_else(|| panic!("no bridge code in {failure:?}")),
+        other => panic!("expected a pack failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_hostile_case_is_contained_and_the_host_keeps_serving() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&home, bridge.clone(), &[built_pack("tests/hostile-packs/misbehave")]);
+    assert_serves(&rt, &bridge, "loading");
+
+    let fault = fault_of(rt.call("hostile.spin", "{}"));
+    assert_eq!(fault, PackFault::Timeout { limit_ms: 2000 });
+    assert_eq!(fault.limit(), Some("timeout_ms"));
+    assert_serves(&rt, &bridge, "an infinite loop");
+
+    match fault_of(rt.call("hostile.memory_bomb", "{}")) {
+        PackFault::MemoryLimit { limit_bytes, requested_bytes } => {
+            assert_eq!(limit_bytes, 512 << 20);
+            assert!(requested_bytes > limit_bytes);
+        }
+        other => panic!("memory bomb: {other:?}"),
+    }
+    assert_serves(&rt, &bridge, "a 1 GiB memory bomb");
+
+    assert_eq!(fault_of(rt.call("hostile.recurse", "{}")), PackFault::StackOverflow);
+    assert_serves(&rt, &bridge, "unbounded recursion");
+    assert_eq!(fault_of(rt.call("hostile.recurse_big_frames", "{}")), PackFault::MemoryFault);
+    assert_serves(&rt, &bridge, "unbounded recursion on the shadow stack");
+
+    match fault_of(rt.call("hostile.panic", "{}")) {
+        PackFault::Panic { message } => {
+            let message = message.expect("the panic message is captured from the guest's stderr");
+            assert!(message.contains("hostile pack panicked on purpose"), "{message}");
+        }
+        other => panic!("panic: {other:?}"),
+    }
+    assert_serves(&rt, &bridge, "a panic");
+
+    match fault_of(rt.call("hostile.huge_result", "{}")) {
+        PackFault::OutputTooLarge { limit_bytes, size_bytes } => {
+            assert_eq!(limit_bytes, 8 << 20);
+            assert!(size_bytes >= 100 << 20);
+        }
+        other => panic!("huge result: {other:?}"),
+    }
+    assert_serves(&rt, &bridge, "a 100 MB result");
+
+    let out = rt.call("hostile.huge_stdout", "{}").expect("stdout is captured and capped, not fatal");
+    assert_eq!(out.result["printed_bytes"], json!(100u64 << 20));
+    assert_serves(&rt, &bridge, "100 MB of stdout");
+
+    let received = bridge.count();
+    assert_eq!(bridge_code_of(rt.call("hostile.undeclared", "{}")), "permission_denied");
+    assert_serves(&rt, &bridge, "an undeclared bridge command");
+    assert_eq!(bridge_code_of(rt.call("hostile.sneaky_mutation", "{}")), "permission_denied");
+    assert_serves(&rt, &bridge, "a mutating call from a read-only capability");
+    assert_eq!(bridge_code_of(rt.call("hostile.bad_params", "{}")), "invalid_bridge_params");
+    assert_eq!(bridge_code_of(rt.call("hostile.raw_string_params", "{}")), "invalid_bridge_params");
+    assert_serves(&rt, &bridge, "invalid bridge params");
+    assert_eq!(bridge.count(), received + 3, "no refused call reached the bridge (3 = the assert_serves calls)");
+    assert!(!bridge.commands().contains(&"delete_object".to_string()));
+
+    let before = bridge.count();
+    let flood = rt.call("hostile.flood", "{}").expect("a flood ends in refusals, not a fault");
+    assert_eq!(flood.result["ok"], 64, "{}", flood.result);
+    assert_eq!(flood.result["refused"], 10_000 - 64);
+    assert_eq!(flood.result["last_error"], "BudgetExceeded");
+    assert_eq!(bridge.count(), before + 64, "only the budget reached the bridge");
+    assert_serves(&rt, &bridge, "10,000 bridge calls");
+
+    let legit = rt.call("hostile.legit_create", "{}").expect("a declared mutating call passes the gate");
+    assert_eq!(legit.result["recorded"], true);
+    let last = bridge.received.lock().unwrap().last().cloned().unwrap();
+    assert_eq!((last.server.as_str(), last.command.as_str()), ("blender", "create_object"));
+    assert_eq!(last.params, json!({ "type": "cube", "name": "Legit" }));
+}
+
+#[test]
+fn a_pack_built_for_another_abi_version_is_refused_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge = Arc::new(RecordingBridge::default());
+    let mut rt = runtime(&home, bridge.clone(), &[]);
+    let source = PackSource::from_dir(&built_pack("tests/hostile-packs/abi-mismatch")).unwrap();
+    let err = rt.add(source).err().expect("refused");
+    let message = err.to_string();
+    assert!(matches!(err, PackLoadError::Abi(_)), "{err:?}");
+    assert!(message.contains("capstan:pack@0.9.0") && message.contains("capstan:pack@0.1.0"), "{message}");
+    let info = rt.call("scene.info", "{}").expect("the host keeps serving");
+    assert!(info.result["objects"].is_array());
+}
+
+fn sealed_folder(dir: &std::path::Path, bytes: &[u8]) -> PackSource {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("junk.wasm"), bytes).unwrap();
+    let manifest = json!({
+        "schema": 1, "name": "junk", "version": "0.1.0", "component": "junk.wasm",
+        "sha256": capstan::fsutil::sha256_hex(bytes),
+        "servers": { "blender": { "commands": ["get_scene_info"] } }
+    });
+    std::fs::write(dir.join("pack.json"), manifest.to_string()).unwrap();
+    PackSource::from_dir(dir).unwrap()
+}
+
+#[test]
+fn truncated_and_garbage_components_are_refused_and_the_host_keeps_serving() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path().join("home"));
+    let bridge = Arc::new(RecordingBridge::default());
+    let mut rt = runtime(&home, bridge.clone(), &[]);
+    let real = std::fs::read(built_pack("tests/hostile-packs/misbehave").join("hostile_misbehave.wasm")).unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", real[..real.len() / 2].to_vec()),
+        ("garbage", (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()),
+        ("empty", vec![]),
+        ("a core module, not a component", b"\0asm\x01\0\0\0".to_vec()),
+    ];
+    for (what, bytes) in cases {
+        let err = rt.add(sealed_folder(&tmp.path().join(what.replace(' ', "_")), &bytes)).err().unwrap_or_else(|| panic!("{what} loaded"));
+        assert!(matches!(err, PackLoadError::Compile { .. }), "{what}: {err:?}");
+        rt.call("scene.info", "{}").unwrap_or_else(|e| panic!("after {what}: {e}"));
+    }
+}
+
+#[test]
+fn a_component_that_does_not_match_its_manifest_digest_is_refused_before_compiling() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path().join("home"));
+    let mut rt = runtime(&home, Arc::new(RecordingBridge::default()), &[]);
+    let dir = tmp.path().join("swapped");
+    let mut source = sealed_folder(&dir, b"original bytes");
+    source.component = Arc::from(&b"swapped bytes"[..]);
+    let err = rt.add(source).err().unwrap();
+    assert!(matches!(err, PackLoadError::DigestMismatch { .. }), "{err:?}");
+    assert_eq!(rt.cache().stats.compiled_total(), 1, "only the official pack was compiled");
+}
+
+#[test]
+fn guest_output_never_reaches_the_process_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let packs = tmp.path().join("packs").join("hostile-misbehave");
+    std::fs::create_dir_all(&packs).unwrap();
+    for entry in std::fs::read_dir(built_pack("tests/hostile-packs/misbehave")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), packs.join(entry.file_name())).unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
+        .env("CAPSTAN_HOME", tmp.path())
+        .env("CAPSTAN_LOG", "info")
+        .args(["call", "hostile.huge_stdout", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.len() < 4096, "stdout carries only the result ({} bytes)", out.stdout.len());
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is exactly one JSON document");
+    assert_eq!(doc["ok"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("truncated=true"), "the capped guest output is logged to stderr: {}", &stderr[..stderr.len().min(500)]);
+    assert!(stderr.len() < 1 << 20, "the log holds the capped prefix, not 100 MB");
+}

@@ -1,0 +1,111 @@
+//! Shared helpers of the host's integration tests: building packs from source, and a
+//! recording bridge for mediation tests (what reaches the bridge, and what does not).
+//! The recording bridge is fault injection and bookkeeping only; tests that claim a
+//! capability works against Blender use a real Blender.
+#![allow(dead_code)]
+
+use capstan::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::plugin::PackSource;
+use capstan::runtime::Runtime;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace().join("target"))
+}
+
+/// Build the pack crate in `crate_dir` (relative to the workspace) for wasm32-wasip2 and
+/// return a folder holding its sealed manifest and component. Built once per process.
+pub fn built_pack(crate_dir: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(Default::default);
+    let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(dir) = built.get(crate_dir) {
+        return dir.clone();
+    }
+    let src = workspace().join(crate_dir);
+    let crate_name = src.file_name().unwrap().to_str().unwrap().to_string();
+    let cargo_toml = std::fs::read_to_string(src.join("Cargo.toml")).unwrap();
+    let package = cargo_toml
+        .lines()
+        .find_map(|l| l.strip_prefix("name = \"").and_then(|r| r.strip_suffix('"')))
+        .unwrap_or(&crate_name)
+        .to_string();
+    let packs_target = target_dir().join("capstan-packs");
+    let status = Command::new(env!("CARGO"))
+        .current_dir(workspace())
+        .args(["rustc", "--quiet", "--lib", "-p", &package, "--profile", "pack", "--target", "wasm32-wasip2"])
+        .args(["--crate-type", "cdylib", "--target-dir"])
+        .arg(&packs_target)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building {package} for wasm32-wasip2 failed");
+    let wasm_name = format!("{}.wasm", package.replace('-', "_"));
+    let bytes = std::fs::read(packs_target.join("wasm32-wasip2/pack").join(&wasm_name)).unwrap();
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(src.join("pack.json")).unwrap()).unwrap();
+    manifest["sha256"] = json!(capstan::fsutil::sha256_hex(&bytes));
+    let out = target_dir().join("capstan-test-packs").join(&package);
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join(manifest["component"].as_str().unwrap()), &bytes).unwrap();
+    std::fs::write(out.join("pack.json"), serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    built.insert(crate_dir.to_string(), out.clone());
+    out
+}
+
+/// One call as the bridge received it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Received {
+    pub server: String,
+    pub command: String,
+    pub params: Value,
+}
+
+/// Records every call that reaches it and answers from a small in-memory scene.
+#[derive(Default)]
+pub struct RecordingBridge {
+    pub received: Mutex<Vec<Received>>,
+}
+
+impl RecordingBridge {
+    pub fn count(&self) -> usize {
+        self.received.lock().unwrap().len()
+    }
+    pub fn commands(&self) -> Vec<String> {
+        self.received.lock().unwrap().iter().map(|r| r.command.clone()).collect()
+    }
+}
+
+impl BridgeClient for RecordingBridge {
+    fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
+        self.received.lock().unwrap().push(Received {
+            server: request.server.into(),
+            command: request.command.into(),
+            params: request.params.clone(),
+        });
+        match request.command {
+            "get_scene_info" => Ok(json!({ "objects": [ { "name": "Cube", "type": "MESH" }, { "name": "Light", "type": "LIGHT" } ] })),
+            other => Ok(json!({ "command": other, "recorded": true })),
+        }
+    }
+}
+
+/// A runtime over a fresh `CAPSTAN_HOME` with the official packs plus `extra` folders.
+pub fn runtime(home: &CapstanHome, bridge: Arc<dyn BridgeClient>, extra: &[PathBuf]) -> Runtime {
+    let mut rt = Runtime::new(home, AllocationPreference::PoolingIfAvailable, bridge).expect("runtime starts");
+    rt.load_all(home);
+    assert!(rt.refused().is_empty(), "official packs refused: {:?}", rt.refused());
+    for dir in extra {
+        let source = PackSource::from_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        rt.add(source).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    rt
+}

@@ -1,0 +1,129 @@
+//! A pack whose capabilities each misbehave in one way. Never ship this.
+
+use capstan_sdk::prelude::*;
+use std::hint::black_box;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NoArgs {}
+
+fn ok(_: NoArgs) -> PackResult<Value> {
+    Ok(json!({ "ok": true }))
+}
+
+fn spin(_: NoArgs) -> PackResult<Value> {
+    let mut x: u64 = 0;
+    loop {
+        x = black_box(x.wrapping_add(1));
+    }
+}
+
+fn memory_bomb(_: NoArgs) -> PackResult<Value> {
+    // 1 GiB, touched so that it cannot be optimised away.
+    let mut v: Vec<u8> = Vec::with_capacity(1 << 30);
+    v.resize(1 << 30, 7);
+    Ok(json!({ "len": black_box(&v).len() }))
+}
+
+/// Recursion in wasm locals: exhausts the engine's wasm stack.
+#[allow(unconditional_recursion)]
+fn depth(n: u64) -> u64 {
+    black_box(depth(black_box(n + 1))).wrapping_add(n)
+}
+
+/// Recursion with frames in linear memory: exhausts Rust's shadow stack.
+#[allow(unconditional_recursion)]
+fn deep_frames(n: u64) -> u64 {
+    let pad = black_box([n; 64]);
+    black_box(deep_frames(black_box(n + 1))) + pad[3]
+}
+
+fn recurse(_: NoArgs) -> PackResult<Value> {
+    Ok(json!({ "depth": depth(0) }))
+}
+
+fn recurse_big_frames(_: NoArgs) -> PackResult<Value> {
+    Ok(json!({ "depth": deep_frames(0) }))
+}
+
+fn panic(_: NoArgs) -> PackResult<Value> {
+    panic!("hostile pack panicked on purpose")
+}
+
+fn huge_result(_: NoArgs) -> PackResult<String> {
+    Ok("x".repeat(100 << 20))
+}
+
+fn huge_stdout(_: NoArgs) -> PackResult<Value> {
+    use std::io::Write;
+    let chunk = "y".repeat(64 << 10);
+    let mut out = std::io::stdout().lock();
+    for _ in 0..1600 {
+        let _ = out.write_all(chunk.as_bytes());
+    }
+    let _ = out.flush();
+    eprintln!("and some stderr");
+    Ok(json!({ "printed_bytes": 100u64 << 20 }))
+}
+
+fn code_of(e: &BridgeError) -> String {
+    format!("{:?}", e.code)
+}
+
+fn undeclared(_: NoArgs) -> PackResult<Value> {
+    // delete_object exists in Blender's catalog but not in this pack's manifest.
+    bridge::call::<_, Value>("delete_object", &json!({ "name": "Cube" }))
+}
+
+fn sneaky_mutation(_: NoArgs) -> PackResult<Value> {
+    // Declared read-only, yet tries a mutating command the manifest does list.
+    bridge::call::<_, Value>("create_object", &json!({ "type": "cube" }))
+}
+
+fn flood(_: NoArgs) -> PackResult<Value> {
+    let (mut ok, mut refused, mut last) = (0u32, 0u32, String::new());
+    for _ in 0..10_000 {
+        match bridge::call_raw("get_scene_info", &json!({})) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                refused += 1;
+                last = code_of(&e);
+            }
+        }
+    }
+    Ok(json!({ "ok": ok, "refused": refused, "last_error": last }))
+}
+
+fn bad_params(_: NoArgs) -> PackResult<Value> {
+    bridge::call::<_, Value>("create_object", &json!({ "type": "teapot", "python": "import os" }))
+}
+
+fn raw_string_params(_: NoArgs) -> PackResult<Value> {
+    bridge::call::<_, Value>("create_object", "bpy.ops.wm.quit_blender()")
+}
+
+fn legit_create(_: NoArgs) -> PackResult<Value> {
+    bridge::call("create_object", &json!({ "type": "cube", "name": "Legit" }))
+}
+
+pub fn capabilities() -> Vec<Capability> {
+    let c = |key, handler: fn(NoArgs) -> PackResult<Value>| Capability::new(key, "inspect", handler).summary(key);
+    vec![
+        c("hostile.ok", ok),
+        c("hostile.spin", spin),
+        c("hostile.memory_bomb", memory_bomb),
+        c("hostile.recurse", recurse),
+        c("hostile.recurse_big_frames", recurse_big_frames),
+        c("hostile.panic", panic),
+        Capability::new("hostile.huge_result", "inspect", huge_result).summary("100 MB result"),
+        c("hostile.huge_stdout", huge_stdout),
+        c("hostile.undeclared", undeclared).bridge(&["get_scene_info"]),
+        c("hostile.sneaky_mutation", sneaky_mutation).bridge(&["get_scene_info"]),
+        c("hostile.flood", flood).bridge(&["get_scene_info"]),
+        c("hostile.bad_params", bad_params).mutates().bridge(&["create_object"]),
+        c("hostile.raw_string_params", raw_string_params).mutates().bridge(&["create_object"]),
+        c("hostile.legit_create", legit_create).mutates().bridge(&["create_object"]),
+    ]
+}
+
+capstan_sdk::export_pack!(capabilities);
