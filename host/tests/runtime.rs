@@ -1,0 +1,137 @@
+//! The call path and the compiled-component cache, with a recording bridge.
+
+mod support;
+
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::runtime::{CallError, Resolution};
+use serde_json::json;
+use std::sync::Arc;
+use support::{RecordingBridge, built_pack, runtime};
+
+#[test]
+fn invalid_arguments_are_refused_before_any_sandbox_or_bridge_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    let cases = [
+        json!({ "type": "teapot" }),
+        json!({ "type": "cube", "scale": [1, 0, 1] }),
+        json!({ "type": "cube", "location": [0, 0] }),
+        json!({ "name": "NoType" }),
+        json!({ "type": "cube", "python": "import os" }),
+    ];
+    for args in cases {
+        match rt.call("scene.create_object", &args.to_string()) {
+            Err(CallError::InvalidArguments { errors, .. }) => assert!(!errors.is_empty(), "{args}"),
+            other => panic!("{args}: expected INVALID_CAPABILITY_ARGUMENTS, got {other:?}"),
+        }
+    }
+    match rt.call("scene.create_object", "{not json") {
+        Err(CallError::InvalidArguments { errors, .. }) => assert!(errors[0].contains("not JSON")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bridge.count(), 0, "nothing reached the bridge");
+    match rt.call("scene.set_material", &json!({ "object": "Cube", "color": [2.0, 0, 0] }).to_string()) {
+        Err(CallError::InvalidArguments { .. }) => {}
+        other => panic!("colour channel out of range: {other:?}"),
+    }
+    assert_eq!(bridge.count(), 0);
+}
+
+#[test]
+fn aliases_resolve_but_do_not_execute_and_unknown_keys_say_search_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    assert_eq!(rt.resolve("blender_create_object"), Resolution::Alias { canonical: "scene.create_object".into() });
+    match rt.call("create_object", r#"{"type":"cube"}"#) {
+        Err(e @ CallError::NonCanonical { .. }) => assert!(e.to_string().contains("scene.create_object"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match rt.call("scene.teleport", "{}") {
+        Err(e @ CallError::NotFound { .. }) => assert!(e.to_string().contains("search again"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bridge.count(), 0);
+}
+
+#[test]
+fn blender_core_translates_agent_arguments_into_native_bridge_params() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    rt.call("scene.create_object", &json!({ "type": "cube", "name": "Probe", "rotation": [0, 0, 180] }).to_string()).unwrap();
+    rt.call("scene.set_material", &json!({ "object": "Probe", "preset": "chrome", "color": "#ffffff" }).to_string()).unwrap();
+    let got = bridge.received.lock().unwrap().clone();
+    assert_eq!(got[0].command, "create_object");
+    let z = got[0].params["rotation"][2].as_f64().unwrap();
+    assert!((z - std::f64::consts::PI).abs() < 1e-9, "degrees became radians: {z}");
+    assert_eq!(got[1].command, "set_material");
+    assert_eq!(got[1].params["base_color"], json!([1.0, 1.0, 1.0, 1.0]));
+    assert_eq!(got[1].params["metallic"], json!(1.0));
+    assert_eq!(got[1].params["material"], "Probe_material");
+}
+
+#[test]
+fn the_sdk_example_pack_works_end_to_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[built_pack("sdk/examples/hello-pack")]);
+    let out = rt.call("hello.count_objects", r#"{"kind":"mesh"}"#).unwrap();
+    assert_eq!(out.result, json!({ "kind": "MESH", "count": 1 }));
+    assert_eq!(out.bridge_calls.len(), 1);
+    assert_eq!(out.bridge_calls[0].outcome, "ok");
+}
+
+#[test]
+fn a_warm_start_never_recompiles_and_a_tampered_artifact_is_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge: Arc<RecordingBridge> = Arc::new(RecordingBridge::default());
+    let cold = runtime(&home, bridge.clone(), &[]);
+    assert_eq!(cold.cache().stats.compiled_total(), 1);
+    assert_eq!(cold.cache().stats.hits(), 0);
+    drop(cold);
+
+    let warm = runtime(&home, bridge.clone(), &[]);
+    assert_eq!(warm.cache().stats.compiled_total(), 0, "warm start compiled nothing");
+    assert_eq!(warm.cache().stats.hits(), 1);
+    warm.call("scene.info", "{}").unwrap();
+    drop(warm);
+
+    // Flip one byte of the artifact: the digest sidecar no longer matches.
+    let artifact = std::fs::read_dir(home.cache_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "cwasm"))
+        .expect("an artifact was cached");
+    let mut bytes = std::fs::read(&artifact).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&artifact, bytes).unwrap();
+    let healed = runtime(&home, bridge.clone(), &[]);
+    assert_eq!(healed.cache().stats.replaced.load(std::sync::atomic::Ordering::Relaxed), 1);
+    healed.call("scene.info", "{}").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(home.cache_dir()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "the cache directory is owner-only");
+    }
+}
+
+#[test]
+fn on_demand_allocation_enforces_the_same_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge: Arc<RecordingBridge> = Arc::new(RecordingBridge::default());
+    let mut rt = capstan::runtime::Runtime::new(&home, AllocationPreference::OnDemand, bridge).unwrap();
+    assert_eq!(rt.sandbox().engine().allocation(), capstan::engine::Allocation::OnDemand);
+    rt.add(capstan::plugin::PackSource::from_dir(&built_pack("tests/hostile-packs/misbehave")).unwrap()).unwrap();
+    match rt.call("hostile.memory_bomb", "{}") {
+        Err(CallError::Fault { fault: capstan::sandbox::PackFault::MemoryLimit { .. }, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(rt.call("hostile.ok", "{}").unwrap().result, json!({ "ok": true }));
+}
