@@ -65,6 +65,9 @@ pub const MAX_TABLE_ELEMENTS: usize = 1_000_000;
 /// Concurrent component instances the pooling allocator reserves slots for.
 pub const POOLED_INSTANCES: u32 = 64;
 
+/// Bytes of each pooled linear memory kept resident (zeroed, not decommitted) between calls.
+pub const POOL_KEEP_RESIDENT_BYTES: usize = 2 * 1024 * 1024;
+
 /// The largest component file the host will read.
 pub const MAX_COMPONENT_BYTES: u64 = 64 * MIB;
 /// The largest pack manifest the host will read.

@@ -104,6 +104,11 @@ impl LoadedPack {
     pub fn name(&self) -> &str {
         &self.name
     }
+
+    /// The linked component every call instantiates from (benchmarks drive it directly).
+    pub fn pre(&self) -> &CapabilityPackPre<CallState> {
+        &self.pre
+    }
 }
 
 /// A client that refuses everything: `describe()` has no business calling the bridge.
