@@ -37,7 +37,7 @@ fn main() {
     let workspace = manifest_dir.parent().unwrap().to_path_buf();
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     let packs_root = workspace.join("capability-packs");
-    for watched in ["capability-packs", "sdk", "wit", "Cargo.lock", "bridges/blender/commands.json"] {
+    for watched in ["capability-packs", "sdk", "wit", "Cargo.lock", "bridges/blender/capstan_bridge/commands.json"] {
         println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
     }
 
@@ -80,6 +80,36 @@ fn main() {
     }
     generated.push_str("];\n");
     std::fs::write(out_dir.join("official_packs.rs"), generated).unwrap();
+    embed_addon(&workspace.join("bridges").join("blender"), &out_dir);
+}
+
+/// The Blender add-on's files, embedded so `capstan blender launch|install-addon`
+/// work from the binary alone (paths relative to `bridges/blender/`).
+fn embed_addon(root: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().to_string();
+            if path.is_dir() {
+                if name != "__pycache__" && name != "tests" && !name.starts_with('.') {
+                    stack.push(path);
+                }
+            } else if name.ends_with(".py") || name.ends_with(".json") || name.ends_with(".toml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut generated = String::from("pub static ADDON_FILES: &[(&str, &[u8])] = &[\n");
+    for f in files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        writeln!(generated, "    ({rel:?}, include_bytes!({f:?})),").unwrap();
+    }
+    generated.push_str("];\n");
+    std::fs::write(out_dir.join("addon_files.rs"), generated).unwrap();
 }
 
 fn build_pack(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str) {

@@ -10,6 +10,8 @@
 //! - keys to calls: [`runtime`]; where packs come from: [`packs`]
 //! - the command line: [`cli`]
 
+pub mod availability;
+pub mod blender;
 pub mod bridge;
 pub mod cli;
 pub mod engine;
@@ -20,5 +22,6 @@ pub mod logging;
 pub mod manifest;
 pub mod packs;
 pub mod plugin;
+pub mod redact;
 pub mod runtime;
 pub mod sandbox;

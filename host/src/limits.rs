@@ -6,12 +6,27 @@
 
 use std::time::Duration;
 
+/// Bridge client: connecting to a loopback port that answers takes microseconds; a
+/// slow connect means something is wrong.
+pub const BRIDGE_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// A bridge command's answer, unless the catalog gives the command its own (`timeout_s`).
+pub const BRIDGE_DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// `/ping` is answered on the bridge's server thread, never behind a render.
+pub const BRIDGE_PING_TIMEOUT: Duration = Duration::from_secs(3);
+/// Probing a port that did not answer like a capstan bridge.
+pub const BRIDGE_PROBE_TIMEOUT: Duration = Duration::from_millis(750);
+/// The largest bridge answer the client reads.
+pub const BRIDGE_MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Per-call limits of one capability execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct CallLimits {
     /// Linear memory the guest may grow to, in bytes.
     pub memory_bytes: u64,
-    /// Wall-clock deadline for the whole call; enforced by epoch interruption (a trap).
+    /// Time the guest may run, enforced by epoch interruption (a trap). Time spent
+    /// waiting for the bridge does not count: each bridge command has its own timeout
+    /// (catalog), so a call's wall time is bounded by this plus the bridge timeouts of
+    /// at most `max_bridge_calls` commands.
     pub timeout: Duration,
     /// Bridge calls (attempts, refused ones included) in one execution.
     pub max_bridge_calls: u32,

@@ -7,10 +7,11 @@
 
 use crate::bridge::catalog::{CatalogError, Catalogs};
 use crate::bridge::gate::CapabilityScope;
+use crate::availability::Availability;
 use crate::bridge::{BridgeClient, BridgeGate};
 use crate::engine::{AllocationPreference, ComponentCache, SandboxEngine};
 use crate::home::CapstanHome;
-use crate::plugin::bindings::{BridgeErrorCode, PackError};
+use crate::plugin::bindings::PackError;
 use crate::plugin::{self, CapabilitySpec, LoadedPack, PackLoadError, PackSource};
 use crate::sandbox::{BridgeCallRecord, CallSetup, PackFault, Sandbox};
 use serde::Serialize;
@@ -66,7 +67,13 @@ pub enum CallError {
     #[error("pack fault in {key}: {fault}")]
     Fault { key: String, fault: PackFault, bridge_calls: Vec<BridgeCallRecord> },
     #[error("{key} failed ({}): {}", failure.kind, failure.message)]
-    Pack { key: String, failure: PackFailure, bridge_calls: Vec<BridgeCallRecord> },
+    Pack {
+        key: String,
+        failure: PackFailure,
+        bridge_calls: Vec<BridgeCallRecord>,
+        /// When the pack failed because a server is unavailable: its structured state.
+        availability: Option<Availability>,
+    },
 }
 
 /// A successful call.
@@ -259,7 +266,14 @@ impl Runtime {
         let fault = |fault| CallError::Fault { key: key.into(), fault, bridge_calls: bridge_calls.clone() };
         match outcome {
             Err(f) => Err(fault(f)),
-            Ok(Err(e)) => Err(CallError::Pack { key: key.into(), failure: pack_failure(e), bridge_calls }),
+            Ok(Err(e)) => {
+                let failure = pack_failure(e);
+                let availability = match failure.bridge_code.as_deref() {
+                    Some("app_unavailable") | Some("transport") => report.last_unavailable,
+                    _ => None,
+                };
+                Err(CallError::Pack { key: key.into(), failure, bridge_calls, availability })
+            }
             Ok(Ok(text)) => {
                 if text.len() as u64 > limits.max_io_bytes {
                     return Err(fault(PackFault::OutputTooLarge {
@@ -291,19 +305,8 @@ fn pack_failure(e: PackError) -> PackFailure {
     let (kind, message, bridge_code) = match e {
         PackError::InvalidArguments(m) => ("invalid_arguments", m, None),
         PackError::UnknownCapability(k) => ("unknown_capability", format!("the pack has no capability {k}"), None),
-        PackError::Bridge(b) => ("bridge", b.message, Some(bridge_code_name(b.code))),
+        PackError::Bridge(b) => ("bridge", b.message, Some(b.code.name())),
         PackError::Failed(m) => ("failed", m, None),
     };
     PackFailure { kind: kind.into(), message: cut(message), bridge_code: bridge_code.map(String::from) }
-}
-
-fn bridge_code_name(code: BridgeErrorCode) -> &'static str {
-    match code {
-        BridgeErrorCode::PermissionDenied => "permission_denied",
-        BridgeErrorCode::InvalidBridgeParams => "invalid_bridge_params",
-        BridgeErrorCode::BudgetExceeded => "budget_exceeded",
-        BridgeErrorCode::AppUnavailable => "app_unavailable",
-        BridgeErrorCode::Transport => "transport",
-        BridgeErrorCode::AppError => "app_error",
-    }
 }

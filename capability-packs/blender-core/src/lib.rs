@@ -8,7 +8,11 @@
 mod angles;
 mod args;
 mod color;
+mod lighting;
+mod look;
+mod output;
 mod params;
+mod target;
 
 use args::*;
 use capstan_sdk::prelude::*;
@@ -85,6 +89,54 @@ pub fn capabilities() -> Vec<Capability> {
             .examples(&["make it look like chrome", "paint the cube red", "make the sphere glow"])
             .mutates()
             .bridge(&["set_material"]),
+        Capability::new("scene.lighting_preset", "lighting", look::lighting_preset)
+            .summary("Light the scene with a rig: three-point, studio soft boxes, or rim lights")
+            .description("Adds area lights placed around a target (object or point) and aimed at it; energy scales with distance.")
+            .tags(&["light", "lights", "lighting", "three point", "studio", "softbox", "rim", "key light"])
+            .aliases(&["blender_lighting_preset", "lighting_preset", "setup_lighting"])
+            .examples(&["three point lights", "studio lighting", "light the product", "add soft box lights"])
+            .mutates()
+            .bridge(&["create_light", "get_object_info"]),
+        Capability::new("scene.world", "world", look::world)
+            .summary("Set the world background: a colour with strength, or a procedural sky")
+            .description("Changes the world shader: flat background colour (hex/name/linear) and strength, or a sky with sun elevation and rotation in degrees.")
+            .tags(&["world", "background", "sky", "environment", "hdri", "ambient"])
+            .aliases(&["blender_set_world", "set_world", "set_background"])
+            .examples(&["hdri background", "make the background white", "add a sky", "dark background"])
+            .mutates()
+            .bridge(&["set_world"]),
+        Capability::new("scene.camera", "camera", look::camera)
+            .summary("Place and aim the camera, set its lens and depth of field")
+            .description("Creates or changes a camera: location, aim at an object or point (or rotation), focal length, depth of field; makes it the active camera by default.")
+            .tags(&["camera", "view", "shot", "lens", "focus", "depth of field", "aim", "frame"])
+            .aliases(&["blender_set_camera", "set_camera", "camera_setup"])
+            .examples(&["move the camera", "point the camera at the cube", "use a 85mm lens", "blur the background"])
+            .mutates()
+            .bridge(&["set_camera", "get_object_info"]),
+        Capability::new("scene.render_settings", "render", output::render_settings)
+            .summary("Choose the render engine, resolution, samples and transparent background")
+            .description("Changes render settings only; nothing is rendered.")
+            .tags(&["render", "settings", "engine", "cycles", "eevee", "resolution", "samples", "transparent"])
+            .aliases(&["blender_render_settings", "set_render_settings"])
+            .examples(&["use cycles", "render at 1080p", "transparent background render"])
+            .mutates()
+            .bridge(&["set_render_settings"]),
+        Capability::new("scene.render", "render", output::render)
+            .summary("Render the active camera to a PNG in the session's output folder")
+            .description("Optionally applies render settings first, then renders a still to <output dir>/<filename> and returns its path and size.")
+            .tags(&["render", "image", "png", "picture", "still", "final", "output"])
+            .aliases(&["blender_render", "render_image", "render"])
+            .examples(&["render a png", "render the final image", "make a picture"])
+            .mutates()
+            .bridge(&["set_render_settings", "render_image"]),
+        Capability::new("animation.keyframe", "animation", output::keyframe)
+            .summary("Key an object's location, rotation, scale or visibility at a frame")
+            .description("Optionally sets the value first (rotation in degrees unless rotation_unit is radians), then inserts a keyframe.")
+            .tags(&["animation", "animate", "keyframe", "key", "frame", "timeline", "motion"])
+            .aliases(&["blender_insert_keyframe", "insert_keyframe", "keyframe"])
+            .examples(&["animate the cube moving up", "keyframe the rotation at frame 24", "make it spin"])
+            .mutates()
+            .bridge(&["insert_keyframe"]),
     ]
 }
 

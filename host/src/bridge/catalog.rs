@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The Blender catalog, embedded at build time.
-pub const BLENDER_CATALOG_JSON: &str = include_str!("../../../bridges/blender/commands.json");
+pub const BLENDER_CATALOG_JSON: &str = include_str!("../../../bridges/blender/capstan_bridge/commands.json");
 
 /// What running a command does to the application's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -33,6 +33,8 @@ pub struct CommandSpec {
     pub effect: CommandEffect,
     pub summary: String,
     pub params_schema: Value,
+    /// How long the host waits for this command's answer.
+    pub timeout: std::time::Duration,
     validator: Validator,
 }
 
@@ -98,6 +100,13 @@ impl BridgeCatalog {
                     effect,
                     summary: spec["summary"].as_str().unwrap_or("").to_string(),
                     params_schema: spec["params"].clone(),
+                    timeout: match spec.get("timeout_s") {
+                        None => crate::limits::BRIDGE_DEFAULT_COMMAND_TIMEOUT,
+                        Some(v) => match v.as_u64().filter(|s| (1..=3600).contains(s)) {
+                            Some(secs) => std::time::Duration::from_secs(secs),
+                            None => return Err(err(&app, format!("{name}: timeout_s must be 1..3600 seconds"))),
+                        },
+                    },
                     validator,
                 },
             );

@@ -64,6 +64,7 @@ pub struct CheckedCall {
     pub command: String,
     pub effect: CommandEffect,
     pub params: Value,
+    pub timeout: std::time::Duration,
 }
 
 /// One execution's gate. Created fresh for every call, like the store it lives in.
@@ -163,7 +164,7 @@ impl BridgeGate {
                 errors,
             });
         }
-        Ok(CheckedCall { server: server.clone(), command: command.to_string(), effect: spec.effect, params })
+        Ok(CheckedCall { server: server.clone(), command: command.to_string(), effect: spec.effect, params, timeout: spec.timeout })
     }
 }
 

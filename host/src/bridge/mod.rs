@@ -9,12 +9,17 @@
 //!   hands a client anything it has not checked.
 
 pub mod catalog;
+pub mod client;
+pub mod endpoint;
 pub mod gate;
+pub mod http;
+pub mod peer;
 
 use serde::Serialize;
 use serde_json::Value;
 
 pub use catalog::{BridgeCatalog, CommandEffect};
+pub use client::{HttpBridgeClient, Liveness};
 pub use gate::{BridgeGate, GateRefusal};
 
 /// One checked call, ready for a client.
@@ -25,6 +30,8 @@ pub struct BridgeRequest<'a> {
     pub command: &'a str,
     /// Validated against the command's params schema.
     pub params: &'a Value,
+    /// How long the app may take to answer (from the command catalog).
+    pub timeout: std::time::Duration,
 }
 
 /// Why a client could not get a result.

@@ -34,7 +34,7 @@ pub fn error_json(e: &CallError) -> Value {
         CallError::Fault { fault, bridge_calls, .. } => json!({
             "code": "PACK_FAULT", "message": e.to_string(), "fault": fault, "limit": fault.limit(), "bridge_calls": bridge_calls,
         }),
-        CallError::Pack { failure, bridge_calls, .. } => {
+        CallError::Pack { failure, bridge_calls, availability, .. } => {
             let code = match failure.bridge_code.as_deref() {
                 Some("permission_denied") | Some("budget_exceeded") => "PERMISSION_DENIED",
                 Some("app_unavailable") => "APP_UNAVAILABLE",
@@ -42,14 +42,19 @@ pub fn error_json(e: &CallError) -> Value {
                 None if failure.kind == "invalid_arguments" => "INVALID_CAPABILITY_ARGUMENTS",
                 None => "CAPABILITY_FAILED",
             };
-            json!({ "code": code, "message": e.to_string(), "failure": failure, "bridge_calls": bridge_calls })
+            let mut error = json!({ "code": code, "message": e.to_string(), "failure": failure, "bridge_calls": bridge_calls });
+            if let Some(state) = availability {
+                error["code"] = json!("APP_UNAVAILABLE");
+                error["availability"] = json!(state);
+            }
+            error
         }
     }
 }
 
 pub fn run(args: CallArgs) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
-    let client = crate::bridge::Offline;
+    let client = crate::bridge::HttpBridgeClient::for_home(&home);
     let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(client))?;
     runtime.load_all(&home);
     match runtime.call(&args.key, &args.args) {
@@ -66,7 +71,8 @@ pub fn run(args: CallArgs) -> Result<ExitCode, CliError> {
             if args.json {
                 print_json(&json!({ "ok": false, "error": error }));
             } else {
-                eprintln!("capstan: {}: {}", error["code"].as_str().unwrap_or("ERROR"), e);
+                let text = format!("capstan: {}: {}", error["code"].as_str().unwrap_or("ERROR"), e);
+                eprintln!("{}", crate::redact::redact(&text));
             }
             Ok(ExitCode::from(1))
         }

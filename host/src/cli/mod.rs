@@ -2,6 +2,7 @@
 //! Human output goes to stdout; `--json` prints one JSON document there instead.
 //! Logs and diagnostics go to stderr.
 
+mod blender;
 mod call;
 mod packs;
 
@@ -24,6 +25,11 @@ enum Command {
     },
     /// Run one capability through the sandbox and the bridge.
     Call(call::CallArgs),
+    /// Find, provision, launch Blender; install the add-on.
+    Blender {
+        #[command(subcommand)]
+        command: blender::BlenderCommand,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -31,11 +37,12 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
+        Command::Blender { command } => blender::run(command),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("capstan: {e}");
+            eprintln!("capstan: {}", crate::redact::redact(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -52,6 +59,8 @@ pub enum CliError {
     Usage(String),
 }
 
+/// Print one JSON document on stdout, redacted.
 pub(crate) fn print_json(value: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(value).expect("JSON values serialise"));
+    let text = serde_json::to_string_pretty(value).expect("JSON values serialise");
+    println!("{}", crate::redact::redact(&text));
 }

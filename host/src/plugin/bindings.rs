@@ -7,3 +7,17 @@ wasmtime::component::bindgen!({
 });
 
 pub use self::capstan::pack::types::{BridgeError, BridgeErrorCode, Capability, PackError};
+
+impl BridgeErrorCode {
+    /// The stable snake_case name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            BridgeErrorCode::PermissionDenied => "permission_denied",
+            BridgeErrorCode::InvalidBridgeParams => "invalid_bridge_params",
+            BridgeErrorCode::BudgetExceeded => "budget_exceeded",
+            BridgeErrorCode::AppUnavailable => "app_unavailable",
+            BridgeErrorCode::Transport => "transport",
+            BridgeErrorCode::AppError => "app_error",
+        }
+    }
+}

@@ -4,7 +4,8 @@
 //! - **Fresh store per call.** No guest state survives between calls, and a call that
 //!   traps poisons nothing: the next call starts from the pre-instantiated component.
 //! - **Memory** is capped by [`limiter::CallLimiter`] (typed error, traps the guest).
-//! - **Time** is capped by an epoch deadline that traps (see `engine`).
+//! - **Time** is capped by an epoch deadline on guest time that traps (see `engine`);
+//!   waiting for the bridge is bounded by each command's own timeout instead.
 //! - **Stack**: deep recursion ends in a stack-overflow trap (engine `max_wasm_stack`).
 //! - **I/O**: arguments and results are capped in bytes; guest stdout/stderr are
 //!   captured, capped and logged (`stdio`), never written to the process stdout.
@@ -24,7 +25,7 @@ use crate::engine::SandboxEngine;
 use crate::limits::CallLimits;
 use crate::plugin::bindings::{CapabilityPack, CapabilityPackPre};
 use std::sync::Arc;
-use wasmtime::Store;
+use wasmtime::{Store, UpdateDeadline};
 use wasmtime::component::{Component, HasSelf, Linker};
 
 /// Everything a call needs besides the component.
@@ -40,6 +41,8 @@ pub struct CallSetup {
 #[derive(Debug, Clone)]
 pub struct CallReport {
     pub bridge_calls: Vec<BridgeCallRecord>,
+    /// The last bridge failure that means a server is unavailable, as a state.
+    pub last_unavailable: Option<crate::availability::Availability>,
     pub stdout: CapturedText,
     pub stderr: CapturedText,
 }
@@ -77,8 +80,18 @@ impl Sandbox {
         let state = CallState::new(setup.pack.clone(), setup.limits.memory_bytes, setup.gate, setup.client);
         let mut store = Store::new(self.engine.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        store.set_epoch_deadline(SandboxEngine::deadline_ticks(setup.limits.timeout));
-        store.epoch_deadline_trap();
+        // The deadline counts guest time. When it comes due, the callback subtracts
+        // time spent waiting for the bridge and either extends to the guest's real
+        // remaining time or interrupts (a trap: the call ends, the host serves on).
+        let timeout = setup.limits.timeout;
+        store.set_epoch_deadline(SandboxEngine::deadline_ticks(timeout));
+        store.epoch_deadline_callback(move |ctx| {
+            let used = ctx.data().clock.guest_time();
+            Ok(match timeout.checked_sub(used) {
+                Some(left) if !left.is_zero() => UpdateDeadline::Continue(SandboxEngine::deadline_ticks(left)),
+                _ => UpdateDeadline::Interrupt,
+            })
+        });
 
         let outcome = match pre.instantiate(&mut store) {
             Ok(instance) => f(&mut store, &instance),
@@ -86,7 +99,10 @@ impl Sandbox {
         };
         let data = store.data();
         let stderr = data.stderr.take();
-        let report = CallReport { bridge_calls: data.calls.clone(), stdout: data.stdout.take(), stderr: stderr.clone() };
+        let report = CallReport {
+            bridge_calls: data.calls.clone(),
+            last_unavailable: data.last_unavailable.clone(),
+            stdout: data.stdout.take(), stderr: stderr.clone() };
         log_captured(&setup.pack, "stdout", &report.stdout);
         log_captured(&setup.pack, "stderr", &report.stderr);
         let result = outcome.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text));

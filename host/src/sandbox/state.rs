@@ -13,6 +13,7 @@ use crate::bridge::{BridgeClient, BridgeFailure, BridgeGate, BridgeRequest};
 use crate::limits;
 use crate::plugin::bindings::capstan::pack::{bridge, log, types};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
@@ -36,6 +37,25 @@ pub struct CallState {
     pack: Arc<str>,
     log_lines: u32,
     pub(super) calls: Vec<BridgeCallRecord>,
+    pub(super) clock: GuestClock,
+    pub(super) last_unavailable: Option<crate::availability::Availability>,
+}
+
+/// Guest time: wall time since the call started, minus time spent waiting for the
+/// bridge (which has its own per-command timeouts).
+#[derive(Debug, Clone, Copy)]
+pub struct GuestClock {
+    started: Instant,
+    in_bridge: Duration,
+}
+
+impl GuestClock {
+    fn new() -> Self {
+        GuestClock { started: Instant::now(), in_bridge: Duration::ZERO }
+    }
+    pub fn guest_time(&self) -> Duration {
+        self.started.elapsed().saturating_sub(self.in_bridge)
+    }
 }
 
 impl CallState {
@@ -61,6 +81,8 @@ impl CallState {
             pack,
             log_lines: 0,
             calls: Vec::new(),
+            clock: GuestClock::new(),
+            last_unavailable: None,
         }
     }
 
@@ -102,19 +124,37 @@ impl bridge::Host for CallState {
                 return Err(wit_error(code, refusal.to_string()));
             }
         };
-        let request = BridgeRequest { server: &checked.server, command: &checked.command, params: &checked.params };
-        match self.client.call(request) {
+        let request = BridgeRequest {
+            server: &checked.server,
+            command: &checked.command,
+            params: &checked.params,
+            timeout: checked.timeout,
+        };
+        let waiting = Instant::now();
+        let answer = self.client.call(request);
+        self.clock.in_bridge += waiting.elapsed();
+        match answer {
             Ok(value) => {
                 self.record(&command, "ok");
                 Ok(value.to_string())
             }
             Err(failure) => {
+                use crate::availability::{Availability, State};
                 let code = match &failure {
-                    BridgeFailure::Unavailable { .. } => Code::AppUnavailable,
+                    BridgeFailure::Unavailable { server, state, detail } => {
+                        let state = State::parse(state).unwrap_or(State::EndpointUnavailable);
+                        self.last_unavailable = Some(Availability::new(server, state, detail.clone()));
+                        Code::AppUnavailable
+                    }
+                    BridgeFailure::Transport { reason, detail } if reason == "wrong_peer" => {
+                        let state = State::PortTakenByOtherAddon;
+                        self.last_unavailable = Some(Availability::new(&checked.server, state, detail.clone()));
+                        Code::AppUnavailable
+                    }
                     BridgeFailure::Transport { .. } => Code::Transport,
                     BridgeFailure::App { .. } => Code::AppError,
                 };
-                self.record(&command, &format!("{code:?}"));
+                self.record(&command, code.name());
                 tracing::info!(pack = %self.pack, %command, "bridge call failed: {failure}");
                 Err(wit_error(code, failure.to_string()))
             }

@@ -1,0 +1,47 @@
+"""Helpers shared by the commands (main thread only)."""
+
+import bpy
+from mathutils import Vector
+
+from .errors import CommandError, not_found
+
+
+def rounded(values, digits=5):
+    return [round(float(v), digits) for v in values]
+
+
+def scene():
+    return bpy.context.scene
+
+
+def get_object(name):
+    obj = bpy.data.objects.get(name)
+    if obj is None:
+        raise not_found("object", name)
+    return obj
+
+
+def link(obj):
+    scene().collection.objects.link(obj)
+
+
+def aim(obj, target):
+    """Point the object's -Z axis (lights, cameras) at a world-space point."""
+    direction = Vector(target) - obj.location
+    if direction.length < 1e-9:
+        raise CommandError("invalid_params", "look_at is the object's own location")
+    obj.rotation_euler = direction.to_track_quat("-Z", "Y").to_euler()
+
+
+def place(obj, params):
+    if "location" in params:
+        obj.location = params["location"]
+    if "rotation" in params:
+        obj.rotation_euler = params["rotation"]
+    if "look_at" in params:
+        aim(obj, params["look_at"])
+
+
+def uses_legacy_node_toggle():
+    """Blender < 5.0 needs `use_nodes = True`; 5.0 deprecates the toggle (always on)."""
+    return bpy.app.version < (5, 0, 0)

@@ -1,0 +1,12 @@
+"""Constants of protocol capstan-bridge/1, shared by every part of the add-on."""
+
+PROTOCOL = 1
+HOST = "127.0.0.1"
+FIRST_PORT = 9876
+LAST_PORT = 9885
+BRIDGE_PATH = "/bridge"
+PING_PATH = "/ping"
+MAX_BODY_BYTES = 8 * 1024 * 1024
+MAX_ID_LENGTH = 128
+# How long a request waits for the main thread before answering "busy".
+JOB_TIMEOUT_SECONDS = 600.0

@@ -1,0 +1,26 @@
+import os
+import sys
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import package  # noqa: E402
+
+
+def test_both_packages_are_built(tmp_path):
+    extension, legacy = package.build(str(tmp_path))
+    with zipfile.ZipFile(extension) as z:
+        names = set(z.namelist())
+        assert "blender_manifest.toml" in names and "__init__.py" in names and "commands.json" in names
+        assert "commands/scene.py" in names
+        assert not any("__pycache__" in n for n in names)
+    with zipfile.ZipFile(legacy) as z:
+        names = set(z.namelist())
+        assert "capstan_bridge/__init__.py" in names and "capstan_bridge/commands.json" in names
+        assert "capstan_bridge/blender_manifest.toml" not in names
+
+
+def test_the_legacy_add_on_declares_blender_4_2():
+    import capstan_bridge
+
+    assert capstan_bridge.bl_info["blender"] == (4, 2, 0)

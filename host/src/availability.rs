@@ -1,0 +1,120 @@
+//! Availability states: why a declared server cannot be used right now, what the user
+//! can do about it, and whether retrying can help. Never a bare "not connected".
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    MissingApp,
+    VersionTooOld,
+    AppNotRunning,
+    EndpointUnavailable,
+    NoInteractiveSession,
+    UnsupportedOs,
+    /// More precise than `endpoint_unavailable`: another add-on holds the bridge port.
+    PortTakenByOtherAddon,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Retry {
+    AfterUserAction,
+    NeverHere,
+}
+
+impl State {
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "missing_app" => State::MissingApp,
+            "version_too_old" => State::VersionTooOld,
+            "app_not_running" => State::AppNotRunning,
+            "endpoint_unavailable" => State::EndpointUnavailable,
+            "no_interactive_session" => State::NoInteractiveSession,
+            "unsupported_os" => State::UnsupportedOs,
+            "port_taken_by_other_addon" => State::PortTakenByOtherAddon,
+            _ => return None,
+        })
+    }
+
+    pub fn retry(self) -> Retry {
+        match self {
+            State::NoInteractiveSession | State::UnsupportedOs => Retry::NeverHere,
+            _ => Retry::AfterUserAction,
+        }
+    }
+
+    pub fn user_action(self, app: &str) -> String {
+        match self {
+            State::MissingApp => format!("Install {app}, then install or enable the pack (`capstan blender provision` installs a headless {app})."),
+            State::VersionTooOld => format!("Update {app} to the required version."),
+            State::AppNotRunning => format!("Start {app} with the capstan bridge (`capstan blender launch --background`) and let the bridge come up."),
+            State::EndpointUnavailable => format!("Restart the capstan bridge from inside {app} (or `capstan blender launch --background`)."),
+            State::NoInteractiveSession => "Run capstan in a desktop session, not in a headless service.".to_string(),
+            State::UnsupportedOs => format!("This pack does not support this operating system; use {app} on a supported one."),
+            State::PortTakenByOtherAddon => format!("Another {app} add-on is serving on the bridge port: stop its server, or let the capstan bridge take the next free port and restart it."),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppInfo {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required: Option<String>,
+}
+
+/// The structured state of an unavailable server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Availability {
+    pub server: String,
+    pub state: State,
+    pub app: AppInfo,
+    pub detail: String,
+    pub user_action: String,
+    pub retry: Retry,
+}
+
+/// The human name of the app behind a manifest server name.
+pub fn app_name(server: &str) -> String {
+    match server {
+        "blender" => "Blender".to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl Availability {
+    pub fn new(server: &str, state: State, detail: String) -> Self {
+        let name = app_name(server);
+        Availability {
+            server: server.to_string(),
+            state,
+            user_action: state.user_action(&name),
+            retry: state.retry(),
+            app: AppInfo { name, version: None, required: None },
+            detail: crate::redact::redact(&detail).into_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_carry_actions_and_retry_policies() {
+        let a = Availability::new("blender", State::AppNotRunning, "pid 7 is gone".into());
+        assert_eq!(a.retry, Retry::AfterUserAction);
+        assert!(a.user_action.contains("capstan blender launch"));
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["state"], "app_not_running");
+        assert_eq!(v["app"]["name"], "Blender");
+        assert_eq!(State::NoInteractiveSession.retry(), Retry::NeverHere);
+        assert_eq!(State::UnsupportedOs.retry(), Retry::NeverHere);
+        for s in ["missing_app", "version_too_old", "app_not_running", "endpoint_unavailable", "no_interactive_session"] {
+            assert!(State::parse(s).is_some(), "{s}");
+        }
+    }
+}

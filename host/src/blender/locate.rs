@@ -1,0 +1,126 @@
+//! Finding a Blender: an executable (`blender`) or a Python interpreter that can
+//! `import bpy` (Blender as a module).
+//!
+//! Order: `--blender PATH`, then `CAPSTAN_BLENDER`, then the Blender capstan
+//! provisioned under `CAPSTAN_HOME`, then `blender` on `PATH`, then the usual install
+//! locations of the OS.
+
+use super::process::output_within;
+use super::provision;
+use crate::home::CapstanHome;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+pub const BLENDER_ENV: &str = "CAPSTAN_BLENDER";
+const PROBE_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlenderKind {
+    /// A Blender executable (`blender -b --python ...`).
+    Executable,
+    /// A Python interpreter with the `bpy` module.
+    PythonModule,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct BlenderInstall {
+    pub path: PathBuf,
+    pub kind: BlenderKind,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LocateError {
+    #[error("{path}: {detail}")]
+    NotBlender { path: PathBuf, detail: String },
+    #[error("no Blender found (looked at --blender, ${BLENDER_ENV}, the provisioned one, PATH and the usual locations); run `capstan blender provision` to install a headless one")]
+    NotFound,
+}
+
+/// The first dotted version number in `text` (`Blender 4.5.3 LTS` gives `4.5.3`).
+pub fn first_version(text: &str) -> Option<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find(|w| w.contains('.') && w.split('.').all(|p| !p.is_empty()))
+        .map(String::from)
+}
+
+/// Identify what `path` is by asking it.
+pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
+    let not = |detail: String| LocateError::NotBlender { path: path.to_path_buf(), detail };
+    let mut cmd = Command::new(path);
+    cmd.arg("--version");
+    let (_, text) = output_within(cmd, PROBE_TIMEOUT).map_err(|e| not(format!("cannot run it: {e}")))?;
+    if let Some(line) = text.lines().find(|l| l.trim_start().starts_with("Blender ")) {
+        let version = first_version(line).ok_or_else(|| not("no version in its --version output".into()))?;
+        return Ok(BlenderInstall { path: path.to_path_buf(), kind: BlenderKind::Executable, version });
+    }
+    if text.trim_start().starts_with("Python ") {
+        let mut cmd = Command::new(path);
+        cmd.args(["-c", "import bpy; print('CAPSTAN_BPY=' + bpy.app.version_string)"]);
+        let (ok, out) = output_within(cmd, PROBE_TIMEOUT).map_err(|e| not(format!("cannot run it: {e}")))?;
+        let version = out.lines().find_map(|l| l.strip_prefix("CAPSTAN_BPY=")).map(|v| v.trim().to_string());
+        return match (ok, version) {
+            (true, Some(version)) => Ok(BlenderInstall { path: path.to_path_buf(), kind: BlenderKind::PythonModule, version }),
+            _ => Err(not("a Python interpreter that cannot import bpy".into())),
+        };
+    }
+    Err(not("neither a Blender executable nor a Python with bpy".into()))
+}
+
+fn usual_locations() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            out.push(dir.join(if cfg!(windows) { "blender.exe" } else { "blender" }));
+        }
+    }
+    if cfg!(target_os = "macos") {
+        out.push(PathBuf::from("/Applications/Blender.app/Contents/MacOS/Blender"));
+    } else if cfg!(windows) {
+        if let Some(pf) = std::env::var_os("ProgramFiles") {
+            let base = PathBuf::from(pf).join("Blender Foundation");
+            if let Ok(entries) = std::fs::read_dir(&base) {
+                let mut dirs: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path().join("blender.exe")).collect();
+                dirs.sort();
+                dirs.reverse();
+                out.extend(dirs);
+            }
+        }
+    } else {
+        out.extend(["/usr/bin/blender", "/usr/local/bin/blender", "/snap/bin/blender", "/opt/blender/blender"].map(PathBuf::from));
+    }
+    out
+}
+
+/// Find a Blender to launch.
+pub fn find(home: &CapstanHome, explicit: Option<&Path>) -> Result<BlenderInstall, LocateError> {
+    if let Some(path) = explicit {
+        return probe(path);
+    }
+    if let Some(path) = std::env::var_os(BLENDER_ENV).filter(|p| !p.is_empty()) {
+        return probe(Path::new(&path));
+    }
+    let provisioned = provision::venv_python(home);
+    let candidates = std::iter::once(provisioned).chain(usual_locations());
+    for path in candidates.filter(|p| p.is_file()) {
+        if let Ok(install) = probe(&path) {
+            return Ok(install);
+        }
+    }
+    Err(LocateError::NotFound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_read_from_banner_lines() {
+        assert_eq!(first_version("Blender 4.5.3 LTS").as_deref(), Some("4.5.3"));
+        assert_eq!(first_version("Blender 5.0").as_deref(), Some("5.0"));
+        assert_eq!(first_version("Python 3.11.7").as_deref(), Some("3.11.7"));
+        assert_eq!(first_version("no version here."), None);
+    }
+}

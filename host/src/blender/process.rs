@@ -1,0 +1,77 @@
+//! Running a helper process with a deadline, and tying a child's life to ours.
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `cmd` to completion within `timeout`; returns (success, stdout + stderr).
+pub fn output_within(mut cmd: Command, timeout: Duration) -> std::io::Result<(bool, String)> {
+    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        let mut e = String::new();
+        let _ = err.read_to_string(&mut e);
+        text + &e
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = reader.join().unwrap_or_default();
+    match status {
+        Some(s) => Ok((s.success(), text)),
+        None => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within {timeout:?}"))),
+    }
+}
+
+/// On Linux, ask the kernel to send SIGTERM to the child when the spawning thread
+/// exits, so a launched Blender never outlives the capstan that launched it (it then
+/// stops cleanly and removes its runtime file).
+pub fn die_with_parent(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
+
+/// Ask a child to stop (SIGTERM on Unix), then kill it after `grace`.
+pub fn stop(child: &mut Child, grace: Duration) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: sending a signal to our own child process.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -1,0 +1,138 @@
+//! The host's bridge client: carries gate-checked calls to an app's bridge.
+//!
+//! Per call: re-read the runtime file (never cache an address, never fall back to a
+//! default), register the token with the redactor (inside `endpoint::read`) before the
+//! Authorization header exists, POST to the endpoint path from the *manifest*
+//! (never one from the file) on the loopback address from the file, and turn every
+//! failure into a typed `BridgeFailure`. When the port answers in another add-on's
+//! wire format, or not at all, the peer is probed and named.
+
+use super::endpoint::{self, RuntimeFileSpec};
+use super::http::{self, TransportError};
+use super::peer;
+use super::{BridgeClient, BridgeFailure, BridgeRequest};
+use crate::home::CapstanHome;
+use crate::limits;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How to reach one server's bridge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Liveness {
+    pub runtime_file: RuntimeFileSpec,
+    /// The bridge endpoint path, from the manifest (`/bridge` for capstan's Blender add-on).
+    pub endpoint_path: String,
+}
+
+impl Liveness {
+    /// capstan's own Blender add-on: `$CAPSTAN_HOME/run/blender/server.json`, `/bridge`.
+    pub fn blender(home: &CapstanHome) -> Self {
+        Liveness {
+            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")),
+            endpoint_path: "/bridge".into(),
+        }
+    }
+}
+
+/// The client for every server a host talks to, keyed by manifest server name.
+pub struct HttpBridgeClient {
+    servers: BTreeMap<String, Liveness>,
+    next_id: AtomicU64,
+}
+
+impl HttpBridgeClient {
+    pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
+        HttpBridgeClient { servers, next_id: AtomicU64::new(1) }
+    }
+
+    /// The servers capstan knows how to reach, under `home`.
+    pub fn for_home(home: &CapstanHome) -> Self {
+        let mut servers = BTreeMap::new();
+        servers.insert("blender".to_string(), Liveness::blender(home));
+        Self::new(servers)
+    }
+
+    pub fn liveness(&self, server: &str) -> Option<&Liveness> {
+        self.servers.get(server)
+    }
+
+    /// `GET /ping` on the server's bridge: the bridge's identity, or why it is unavailable.
+    pub fn ping(&self, server: &str) -> Result<Value, BridgeFailure> {
+        let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
+        let ep = endpoint::read(&live.runtime_file).map_err(|e| unavailable(server, e.state(), e.to_string()))?;
+        let request = http::Request { method: "GET", path: "/ping", bearer: ep.token.expose(), body: b"" };
+        let response = http::send(ep.addr, &request, limits::BRIDGE_CONNECT_TIMEOUT, limits::BRIDGE_PING_TIMEOUT, limits::BRIDGE_MAX_RESPONSE_BYTES)
+            .map_err(|e| self.transport(server, ep.addr, e))?;
+        if response.status == 401 {
+            return Err(self.transport(server, ep.addr, TransportError::Unauthorized));
+        }
+        let doc: Value = serde_json::from_slice(&response.body)
+            .map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))?;
+        if doc.get("bridge").and_then(Value::as_str) != Some("capstan") {
+            return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
+        }
+        Ok(doc)
+    }
+
+    fn transport(&self, server: &str, addr: std::net::SocketAddr, error: TransportError) -> BridgeFailure {
+        let error = match error {
+            TransportError::Timeout { .. } | TransportError::Truncated { .. } => match peer::probe(addr, limits::BRIDGE_PROBE_TIMEOUT) {
+                peer::Peer::Unknown | peer::Peer::OtherHttp => error,
+                found => TransportError::WrongPeer { peer: found },
+            },
+            other => other,
+        };
+        match error {
+            TransportError::Refused { .. } => unavailable(
+                server,
+                "endpoint_unavailable",
+                format!("{error}; the runtime file names a port nobody listens on (restart the bridge from inside the app)"),
+            ),
+            other => BridgeFailure::Transport { reason: other.reason().into(), detail: other.to_string() },
+        }
+    }
+}
+
+fn unavailable(server: &str, state: &str, detail: String) -> BridgeFailure {
+    BridgeFailure::Unavailable { server: server.into(), state: state.into(), detail }
+}
+
+fn unknown_server(server: &str) -> BridgeFailure {
+    unavailable(server, "endpoint_unavailable", format!("capstan does not know how to reach server {server:?}"))
+}
+
+impl BridgeClient for HttpBridgeClient {
+    fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
+        let server = request.server;
+        let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
+        let ep = endpoint::read(&live.runtime_file).map_err(|e| unavailable(server, e.state(), e.to_string()))?;
+        let id = format!("{}-{}", std::process::id(), self.next_id.fetch_add(1, Ordering::Relaxed));
+        let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
+        let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
+        let response = http::send(ep.addr, &http_request, limits::BRIDGE_CONNECT_TIMEOUT, request.timeout, limits::BRIDGE_MAX_RESPONSE_BYTES)
+            .map_err(|e| self.transport(server, ep.addr, e))?;
+        match response.status {
+            401 => return Err(self.transport(server, ep.addr, TransportError::Unauthorized)),
+            413 => {
+                return Err(BridgeFailure::App { code: "too_large".into(), message: "the bridge refused the request body as too large".into() });
+            }
+            _ => {}
+        }
+        let doc: Value = serde_json::from_slice(&response.body)
+            .map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))?;
+        let Some(ok) = doc.get("ok").and_then(Value::as_bool) else {
+            return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
+        };
+        let got = doc.get("id").and_then(Value::as_str).unwrap_or("");
+        if ok && got != id || !ok && !got.is_empty() && got != id {
+            return Err(self.transport(server, ep.addr, TransportError::IdMismatch { expected: id, got: got.chars().take(64).collect() }));
+        }
+        if ok {
+            return Ok(doc.get("result").cloned().unwrap_or(Value::Null));
+        }
+        let error = doc.get("error");
+        let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
+        Err(BridgeFailure::App { code: text("code"), message: text("message") })
+    }
+}

@@ -1,0 +1,77 @@
+//! `capstan blender launch|provision|install-addon`.
+
+use super::CliError;
+use crate::blender::launch::{LaunchOptions, launch};
+use crate::blender::{install, locate, provision};
+use crate::home::CapstanHome;
+use clap::Subcommand;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum BlenderCommand {
+    /// Start Blender with the bridge, wait until it answers, and keep it running until
+    /// Ctrl-C (or SIGTERM), then stop it cleanly.
+    Launch {
+        /// No window (the usual choice on servers and for agents).
+        #[arg(long)]
+        background: bool,
+        /// Listen on this port instead of the first free one of 9876..9885.
+        #[arg(long)]
+        port: Option<u16>,
+        /// A Blender executable, or a Python that can `import bpy`.
+        #[arg(long)]
+        blender: Option<PathBuf>,
+    },
+    /// Install a headless Blender for capstan (PyPI bpy in a venv under CAPSTAN_HOME).
+    Provision,
+    /// Install or update the add-on in a Blender 4.2+ and enable it.
+    InstallAddon {
+        #[arg(long)]
+        blender: Option<PathBuf>,
+        /// Copy the files but leave enabling to the user.
+        #[arg(long)]
+        no_enable: bool,
+    },
+}
+
+pub fn run(command: BlenderCommand) -> Result<ExitCode, CliError> {
+    let home = CapstanHome::from_env()?;
+    match command {
+        BlenderCommand::Launch { background, port, blender } => {
+            let found = locate::find(&home, blender.as_deref()).map_err(|e| CliError::Usage(e.to_string()))?;
+            let kind = match found.kind {
+                locate::BlenderKind::Executable => "executable",
+                locate::BlenderKind::PythonModule => "bpy module",
+            };
+            eprintln!("capstan: starting Blender {} ({kind}, {})", found.version, found.path.display());
+            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port };
+            let running = launch(&home, &found, &options).map_err(|e| CliError::Usage(e.to_string()))?;
+            println!("Blender {} is up: bridge on 127.0.0.1:{} (pid {})", found.version, running.port, running.pid());
+            println!("runtime file: {}", running.runtime_file.display());
+            println!("output folder: {}", running.ping["output_dir"].as_str().unwrap_or("?"));
+            println!("log: {}", running.log_file.display());
+            println!("Press Ctrl-C to stop.");
+            let status = running.wait().map_err(|e| CliError::Usage(e.to_string()))?;
+            eprintln!("capstan: Blender exited ({status})");
+            Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        BlenderCommand::Provision => {
+            let python = provision::provision(&home).map_err(|e| CliError::Usage(e.to_string()))?;
+            println!("{}", python.display());
+            eprintln!("capstan: Blender {} is ready; `capstan blender launch --background` starts it", provision::BPY_VERSION);
+            Ok(ExitCode::SUCCESS)
+        }
+        BlenderCommand::InstallAddon { blender, no_enable } => {
+            let found = locate::find(&home, blender.as_deref()).map_err(|e| CliError::Usage(e.to_string()))?;
+            let dir = install::install(&found, !no_enable).map_err(|e| CliError::Usage(e.to_string()))?;
+            println!("{}", dir.display());
+            if no_enable {
+                eprintln!("capstan: installed; enable \"capstan bridge\" in Preferences > Add-ons");
+            } else {
+                eprintln!("capstan: installed and enabled in Blender {}; it starts with Blender", found.version);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! The redactor: secrets (bridge tokens) registered here never appear in logs, error
+//! messages or MCP output.
+//!
+//! Security reasoning: a token is registered *before* anything is built from it (the
+//! Authorization header), so there is no window in which it could be logged unredacted.
+//! The log writer redacts every line; printers of errors and MCP results call
+//! [`redact`] on their text. Secrets shorter than 8 characters are not registered
+//! (they would redact ordinary words) and no token capstan accepts is that short.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::sync::{LazyLock, RwLock};
+
+const MIN_SECRET_LEN: usize = 8;
+const MAX_SECRETS: usize = 64;
+pub const MASK: &str = "[redacted]";
+
+static SECRETS: LazyLock<RwLock<Vec<String>>> = LazyLock::new(|| RwLock::new(Vec::new()));
+
+/// A value that must never be printed. `Debug` shows only the mask; there is no `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Register the value with the redactor and wrap it.
+    pub fn new(value: String) -> Self {
+        register(&value);
+        Secret(value)
+    }
+    /// The raw value, for the one place that must send it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(MASK)
+    }
+}
+
+pub fn register(secret: &str) {
+    if secret.len() < MIN_SECRET_LEN {
+        return;
+    }
+    let mut secrets = SECRETS.write().unwrap_or_else(|p| p.into_inner());
+    if !secrets.iter().any(|s| s == secret) {
+        if secrets.len() >= MAX_SECRETS {
+            secrets.remove(0);
+        }
+        secrets.push(secret.to_string());
+    }
+}
+
+/// `text` with every registered secret replaced by the mask.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let secrets = SECRETS.read().unwrap_or_else(|p| p.into_inner());
+    if !secrets.iter().any(|s| text.contains(s.as_str())) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    for s in secrets.iter() {
+        out = out.replace(s.as_str(), MASK);
+    }
+    Cow::Owned(out)
+}
+
+/// stderr, redacted: the log's only writer.
+pub struct RedactingStderr;
+
+impl Write for RedactingStderr {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        io::stderr().lock().write_all(redact(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        io::stderr().flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_secrets_are_masked_everywhere() {
+        let s = Secret::new("tok-ABCDEFGH-123456".into());
+        assert_eq!(format!("{s:?}"), MASK);
+        assert_eq!(redact("Bearer tok-ABCDEFGH-123456 and again tok-ABCDEFGH-123456"), "Bearer [redacted] and again [redacted]");
+        assert!(matches!(redact("nothing secret"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn short_values_are_not_registered() {
+        register("abc");
+        assert_eq!(redact("abc"), "abc");
+    }
+}
