@@ -1,0 +1,326 @@
+//! The core dozen capabilities against a real Blender: each runs through the sandbox,
+//! the gate, the HTTP client and the add-on, and the test reads the scene back.
+//!
+//! Needs `CAPSTAN_TEST_BLENDER` (a Blender executable or a Python with `bpy`);
+//! `scripts/test` provisions one and sets it, together with `CAPSTAN_REQUIRE_BLENDER=1`
+//! so that a missing Blender fails the run instead of skipping.
+
+mod support;
+
+use capstan::blender::launch::{LaunchOptions, RunningBlender, launch};
+use capstan::blender::locate;
+use capstan::bridge::HttpBridgeClient;
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::runtime::{CallError, Runtime};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex, OnceLock};
+
+struct Shared {
+    home: CapstanHome,
+    runtime: Runtime,
+    token: String,
+}
+
+fn blender_path() -> Option<std::path::PathBuf> {
+    match std::env::var_os("CAPSTAN_TEST_BLENDER") {
+        Some(p) if !p.is_empty() => Some(p.into()),
+        _ => {
+            assert!(
+                std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"),
+                "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set"
+            );
+            eprintln!("skipped: set CAPSTAN_TEST_BLENDER to a Blender or a Python with bpy (scripts/test does)");
+            None
+        }
+    }
+}
+
+/// Launch a Blender from a thread that never exits, so the child's parent-death
+/// signal (which follows the spawning thread) fires only when the test process ends.
+fn launch_detached(home: CapstanHome) -> (CapstanHome, u16) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let install = locate::probe(&blender_path().unwrap()).expect("CAPSTAN_TEST_BLENDER is a Blender");
+        let running = launch(&home, &install, &LaunchOptions { background: true, port: None }).expect("Blender launches");
+        let port = running.port;
+        tx.send((home, port)).unwrap();
+        let _keep: RunningBlender = running;
+        loop {
+            std::thread::park();
+        }
+    });
+    rx.recv().expect("the launcher thread reports")
+}
+
+fn shared() -> Option<&'static Shared> {
+    static SHARED: OnceLock<Option<Shared>> = OnceLock::new();
+    SHARED
+        .get_or_init(|| {
+            blender_path()?;
+            // A fixed folder, emptied per run: the parked launcher never returns to clean up.
+            let dir = support::workspace().join("target").join("blender-test-home");
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let (home, _port) = launch_detached(CapstanHome::at(dir));
+            let client = Arc::new(HttpBridgeClient::for_home(&home));
+            let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
+            runtime.load_all(&home);
+            let file: Value = serde_json::from_str(&std::fs::read_to_string(home.run_dir().join("blender/server.json")).unwrap()).unwrap();
+            let token = file["token"].as_str().unwrap().to_string();
+            Some(Shared { home, runtime, token })
+        })
+        .as_ref()
+}
+
+fn call(key: &str, args: Value) -> Value {
+    let s = shared().unwrap();
+    match s.runtime.call(key, &args.to_string()) {
+        Ok(out) => out.result,
+        Err(e) => panic!("{key} {args}: {e}"),
+    }
+}
+
+fn info(name: &str) -> Value {
+    call("scene.object_info", json!({ "name": name }))
+}
+
+fn close(a: &Value, b: &[f64]) -> bool {
+    a.as_array().unwrap().iter().zip(b).all(|(x, y)| (x.as_f64().unwrap() - y).abs() < 1e-4)
+}
+
+macro_rules! need_blender {
+    () => {
+        if shared().is_none() {
+            return;
+        }
+    };
+}
+
+#[test]
+fn scene_info_lists_the_default_scene() {
+    need_blender!();
+    let scene = call("scene.info", json!({}));
+    assert!(scene["objects"].as_array().unwrap().iter().any(|o| o["type"] == "CAMERA"));
+    assert!(scene["frame"]["end"].as_i64().unwrap() > 0);
+}
+
+#[test]
+fn create_object_puts_the_requested_object_in_the_scene() {
+    need_blender!();
+    let r = call("scene.create_object", json!({ "type": "cube", "name": "RsProbe", "location": [1, 2, 3], "rotation": [0, 0, 90], "size": 1 }));
+    assert_eq!(r["delta"]["added"], json!(["RsProbe"]));
+    let o = info("RsProbe");
+    assert_eq!(o["type"], "MESH");
+    assert!(close(&o["location"], &[1.0, 2.0, 3.0]), "{o}");
+    assert!(close(&o["rotation"], &[0.0, 0.0, std::f64::consts::FRAC_PI_2]), "degrees became radians: {o}");
+    assert!(close(&o["dimensions"], &[1.0, 1.0, 1.0]), "size 1: {o}");
+    assert_eq!(o["mesh"]["faces"], 6);
+}
+
+#[test]
+fn modify_object_changes_only_what_was_asked() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "cone", "name": "RsMove" }));
+    let r = call("scene.modify_object", json!({ "name": "RsMove", "location": [0, 0, 4], "scale": [2, 2, 2] }));
+    assert_eq!(r["delta"]["changed"], json!(["RsMove"]));
+    let o = info("RsMove");
+    assert!(close(&o["location"], &[0.0, 0.0, 4.0]) && close(&o["scale"], &[2.0, 2.0, 2.0]), "{o}");
+    assert!(close(&o["rotation"], &[0.0, 0.0, 0.0]));
+}
+
+#[test]
+fn delete_object_removes_it() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "plane", "name": "RsDoomed" }));
+    let r = call("scene.delete_object", json!({ "name": "RsDoomed" }));
+    assert_eq!(r["delta"]["removed"], json!(["RsDoomed"]));
+    match shared().unwrap().runtime.call("scene.object_info", r#"{"name":"RsDoomed"}"#) {
+        Err(CallError::Pack { failure, .. }) => assert!(failure.message.contains("not_found"), "{failure:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn set_material_colour_is_the_requested_linear_colour() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "uv_sphere", "name": "RsPaint" }));
+    let r = call("scene.set_material", json!({ "object": "RsPaint", "color": "#808080", "preset": "chrome", "roughness": 0.2 }));
+    assert_eq!(r["delta"]["changed"], json!(["RsPaint"]));
+    let m = &info("RsPaint")["material_details"][0];
+    assert_eq!(m["name"], "RsPaint_material");
+    assert!(close(&m["base_color"], &[0.215861, 0.215861, 0.215861, 1.0]), "sRGB #808080 in linear light: {m}");
+    assert_eq!(m["metallic"], 1.0);
+    assert!((m["roughness"].as_f64().unwrap() - 0.2).abs() < 1e-5);
+}
+
+#[test]
+fn lighting_presets_build_their_rigs_aimed_at_the_target() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "monkey", "name": "RsHero", "location": [2, 0, 1] }));
+    let r = call("scene.lighting_preset", json!({ "preset": "three_point", "target": "RsHero", "distance": 6 }));
+    let added = r["delta"]["added"].as_array().unwrap();
+    assert_eq!(added.len(), 3, "{r}");
+    for light in r["lights"].as_array().unwrap() {
+        let o = info(light["name"].as_str().unwrap());
+        assert_eq!(o["light"]["type"], "AREA");
+        let p: Vec<f64> = o["location"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let d = ((p[0] - 2.0).powi(2) + p[1].powi(2) + (p[2] - 1.0).powi(2)).sqrt();
+        assert!(d > 5.0 && d < 7.5, "{o}");
+    }
+    let r = call("scene.lighting_preset", json!({ "preset": "studio" }));
+    assert_eq!(r["delta"]["added"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn world_takes_a_colour_or_a_sky() {
+    need_blender!();
+    let r = call("scene.world", json!({ "color": "white", "strength": 0.25 }));
+    assert_eq!(r["mode"], "color");
+    assert!(close(&r["color"], &[1.0, 1.0, 1.0]) && r["strength"] == 0.25, "{r}");
+    let r = call("scene.world", json!({ "sky": { "sun_elevation_degrees": 20 }, "strength": 1 }));
+    assert_eq!(r["mode"], "sky");
+    assert_eq!(r["delta"]["settings"], json!(["world"]));
+}
+
+#[test]
+fn camera_is_placed_aimed_and_focused() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "cube", "name": "RsSubject", "location": [0, 3, 0] }));
+    call("scene.camera", json!({ "name": "RsCam", "location": [0, -5, 0], "look_at": "RsSubject", "lens": 85, "dof": { "enabled": true, "focus_object": "RsSubject", "fstop": 2 } }));
+    let cam = info("RsCam");
+    assert_eq!(cam["camera"]["lens"], 85.0);
+    assert_eq!(cam["camera"]["active"], true);
+    assert_eq!(cam["camera"]["dof"]["focus_object"], "RsSubject");
+    // Looking along +Y from (0,-5,0): rotation x = 90 degrees, z = 0.
+    assert!(close(&cam["rotation"], &[std::f64::consts::FRAC_PI_2, 0.0, 0.0]), "{cam}");
+}
+
+#[test]
+fn render_settings_and_render_write_the_requested_png() {
+    need_blender!();
+    let s = call("scene.render_settings", json!({ "engine": "cycles", "resolution": [80, 60], "samples": 2 }));
+    assert_eq!(s["engine"], "CYCLES");
+    let scene = call("scene.info", json!({}));
+    assert_eq!(scene["render"]["resolution"], json!([80, 60]));
+    let r = call("scene.render", json!({ "filename": "rs_test.png", "resolution": [64, 48], "transparent": true }));
+    let path = std::path::PathBuf::from(r["path"].as_str().unwrap());
+    let bytes = std::fs::read(&path).expect("the PNG exists");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((w, h), (64, 48));
+    assert!(path.starts_with(shared().unwrap().home.root().join("output")), "{}", path.display());
+}
+
+#[test]
+fn keyframes_exist_at_their_frames() {
+    need_blender!();
+    call("scene.create_object", json!({ "type": "torus", "name": "RsSpin" }));
+    call("animation.keyframe", json!({ "object": "RsSpin", "property": "rotation", "frame": 1, "value": [0, 0, 0] }));
+    let r = call("animation.keyframe", json!({ "object": "RsSpin", "property": "rotation", "frame": 48, "value": [0, 0, 180] }));
+    assert_eq!(r["delta"]["changed"], json!(["RsSpin"]));
+    let keys = info("RsSpin")["keyframes"].clone();
+    let rot = keys.as_array().unwrap().iter().find(|k| k["property"] == "rotation_euler").expect("rotation keyed");
+    let z = &rot["channels"][2];
+    assert_eq!(z[0][0], 1.0);
+    assert_eq!(z[1][0], 48.0);
+    assert!((z[1][1].as_f64().unwrap() - std::f64::consts::PI).abs() < 1e-4);
+    call("animation.keyframe", json!({ "object": "RsSpin", "property": "visible", "frame": 60, "value": false }));
+    let props: Vec<String> = info("RsSpin")["keyframes"].as_array().unwrap().iter().map(|k| k["property"].as_str().unwrap().to_string()).collect();
+    assert!(props.contains(&"hide_render".to_string()) && props.contains(&"hide_viewport".to_string()), "{props:?}");
+}
+
+#[test]
+fn the_token_appears_in_no_output() {
+    need_blender!();
+    let s = shared().unwrap();
+    static SERIAL: Mutex<()> = Mutex::new(());
+    let _g = SERIAL.lock();
+    let mut captured = String::new();
+    for (key, args) in [
+        ("scene.info", "{}"),
+        ("scene.create_object", r#"{"type":"cube","name":"RsTokenCheck"}"#),
+        ("scene.object_info", r#"{"name":"NoSuchObject"}"#),
+        ("scene.set_material", r#"{"object":"RsTokenCheck","color":"nope-colour"}"#),
+        ("create_object", r#"{"type":"cube"}"#),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
+            .env("CAPSTAN_HOME", s.home.root())
+            .env("CAPSTAN_LOG", "trace")
+            .args(["call", key, "--args", args, "--json"])
+            .output()
+            .unwrap();
+        captured.push_str(&String::from_utf8_lossy(&out.stdout));
+        captured.push_str(&String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(captured.contains("RsTokenCheck") && captured.contains("not_found"), "the calls ran: {}", &captured[..captured.len().min(400)]);
+    assert!(!captured.contains(&s.token), "the bridge token leaked into CLI output");
+    for entry in std::fs::read_dir(s.home.root().join("logs")).unwrap() {
+        let log = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+        assert!(!log.contains(&s.token), "the bridge token leaked into Blender's log");
+    }
+}
+
+#[test]
+fn killing_blender_makes_the_next_call_report_it_with_no_other_address_tried() {
+    let Some(path) = blender_path() else { return };
+    // The shared Blender must have its port before the decoys below take the rest.
+    shared();
+    let dir = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(dir.path());
+    let install = locate::probe(&path).unwrap();
+    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let client = Arc::new(HttpBridgeClient::for_home(&home));
+    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
+    rt.load_all(&home);
+    rt.call("scene.info", "{}").expect("the fresh Blender answers");
+    running.kill();
+    let decoys: Vec<std::net::TcpListener> = (9876..=9885).filter_map(|p| std::net::TcpListener::bind(("127.0.0.1", p)).ok()).collect();
+    for d in &decoys {
+        d.set_nonblocking(true).unwrap();
+    }
+    match rt.call("scene.info", "{}") {
+        Err(CallError::Pack { availability: Some(a), .. }) => {
+            let state = serde_json::to_value(&a).unwrap()["state"].as_str().unwrap().to_string();
+            assert!(state == "app_not_running" || state == "endpoint_unavailable", "{a:?}");
+            assert!(a.user_action.contains("capstan blender launch"), "{a:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    for d in &decoys {
+        assert!(d.accept().is_err(), "the client tried another address");
+    }
+}
+
+#[test]
+fn killing_blender_in_the_middle_of_a_call_ends_the_call_with_a_typed_error() {
+    let Some(path) = blender_path() else { return };
+    shared();
+    let dir = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(dir.path());
+    let install = locate::probe(&path).unwrap();
+    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let client = Arc::new(HttpBridgeClient::for_home(&home));
+    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
+    rt.load_all(&home);
+    let rt = Arc::new(rt);
+    let worker = rt.clone();
+    // A render that takes far longer than the moment we wait before killing Blender.
+    let call = std::thread::spawn(move || {
+        worker.call("scene.render", r#"{"filename":"never.png","engine":"cycles","resolution":[1024,1024],"samples":65536}"#)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    running.kill();
+    match call.join().unwrap() {
+        Err(CallError::Pack { failure, .. }) => {
+            let code = failure.bridge_code.clone().unwrap_or_default();
+            assert!(code == "transport" || code == "app_unavailable", "{failure:?}");
+        }
+        other => panic!("the render should have died with Blender: {other:?}"),
+    }
+    match rt.call("scene.info", "{}") {
+        Err(CallError::Pack { availability: Some(a), .. }) => assert_eq!(serde_json::to_value(&a).unwrap()["state"], "app_not_running"),
+        other => panic!("{other:?}"),
+    }
+}
