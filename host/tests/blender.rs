@@ -16,6 +16,10 @@ use capstan::runtime::{CallError, Runtime};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Tests that bind every free bridge port (decoys) or start a bridge of their own take
+/// this, so one never finds all ports taken by the other.
+static PORTS: Mutex<()> = Mutex::new(());
+
 struct Shared {
     home: CapstanHome,
     runtime: Runtime,
@@ -262,18 +266,25 @@ fn the_token_appears_in_no_output() {
     }
 }
 
+/// A Blender of the test's own (to kill), with a runtime over it.
+fn own_blender(path: &std::path::Path, dir: &std::path::Path) -> (RunningBlender, Runtime) {
+    let home = CapstanHome::at(dir);
+    let install = locate::probe(path).unwrap();
+    let running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let client = Arc::new(HttpBridgeClient::for_home(&home));
+    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
+    rt.load_all(&home);
+    (running, rt)
+}
+
 #[test]
 fn killing_blender_makes_the_next_call_report_it_with_no_other_address_tried() {
     let Some(path) = blender_path() else { return };
     // The shared Blender must have its port before the decoys below take the rest.
     shared();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let home = CapstanHome::at(dir.path());
-    let install = locate::probe(&path).unwrap();
-    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
-    let client = Arc::new(HttpBridgeClient::for_home(&home));
-    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
-    rt.load_all(&home);
+    let (mut running, rt) = own_blender(&path, dir.path());
     rt.call("scene.info", "{}").expect("the fresh Blender answers");
     running.kill();
     let decoys: Vec<std::net::TcpListener> = (9876..=9885).filter_map(|p| std::net::TcpListener::bind(("127.0.0.1", p)).ok()).collect();
@@ -297,13 +308,9 @@ fn killing_blender_makes_the_next_call_report_it_with_no_other_address_tried() {
 fn killing_blender_in_the_middle_of_a_call_ends_the_call_with_a_typed_error() {
     let Some(path) = blender_path() else { return };
     shared();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let home = CapstanHome::at(dir.path());
-    let install = locate::probe(&path).unwrap();
-    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
-    let client = Arc::new(HttpBridgeClient::for_home(&home));
-    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
-    rt.load_all(&home);
+    let (mut running, rt) = own_blender(&path, dir.path());
     let rt = Arc::new(rt);
     let worker = rt.clone();
     // A render that takes far longer than the moment we wait before killing Blender.
@@ -323,4 +330,46 @@ fn killing_blender_in_the_middle_of_a_call_ends_the_call_with_a_typed_error() {
         Err(CallError::Pack { availability: Some(a), .. }) => assert_eq!(serde_json::to_value(&a).unwrap()["state"], "app_not_running"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge() {
+    let Some(path) = blender_path() else { return };
+    shared();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
+    let home = tempfile::tempdir().unwrap();
+    let env = |cmd: &mut std::process::Command| {
+        cmd.env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join(".config"))
+            .env("CAPSTAN_HOME", home.path().join(".capstan"))
+            .env_remove("BLENDER_USER_CONFIG")
+            .env_remove("BLENDER_USER_RESOURCES")
+            .env_remove("BLENDER_USER_EXTENSIONS");
+    };
+    let mut install = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"));
+    install.args(["blender", "install-addon", "--blender"]).arg(&path);
+    env(&mut install);
+    let out = install.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(dir.join("blender_manifest.toml").is_file() && dir.join("commands.json").is_file(), "{}", dir.display());
+
+    // A Blender that loads these preferences enables the extension, which starts the bridge.
+    let install_kind = locate::probe(&path).unwrap().kind;
+    let script = "import bpy, json, os, urllib.request\n\
+        bpy.ops.wm.read_userpref()\n\
+        assert 'bl_ext.user_default.capstan_bridge' in bpy.context.preferences.addons.keys()\n\
+        d = json.load(open(os.path.join(os.environ['CAPSTAN_HOME'], 'run', 'blender', 'server.json')))\n\
+        r = urllib.request.Request(d['http'] + '/ping', headers={'Authorization': 'Bearer ' + d['token']})\n\
+        print('PING=' + json.loads(urllib.request.urlopen(r, timeout=10).read())['bridge'])\n";
+    let mut check = std::process::Command::new(&path);
+    match install_kind {
+        locate::BlenderKind::PythonModule => check.args(["-c", script]),
+        locate::BlenderKind::Executable => check.args(["-b", "--python-exit-code", "1", "--python-expr", script]),
+    };
+    env(&mut check);
+    let out = check.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("PING=capstan"), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!home.path().join(".capstan/run/blender/server.json").exists(), "the runtime file is removed on clean exit");
 }

@@ -233,9 +233,9 @@ fn app_errors_keep_their_code() {
     }
 }
 
-/// The community blender-mcp add-on: raw JSON over TCP, answers only complete JSON
-/// objects, with `{"status": ...}`; HTTP text is never complete JSON, so it says nothing.
-fn community_addon(mut s: TcpStream) {
+/// Read from a fake add-on's connection; `answer` gets the buffer after each read and
+/// returns the replies it can make (consuming what it answered).
+fn converse(mut s: TcpStream, answer: impl Fn(&mut Vec<u8>) -> Vec<Vec<u8>>) {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
@@ -244,31 +244,36 @@ fn community_addon(mut s: TcpStream) {
             return;
         }
         buf.extend_from_slice(&chunk[..n]);
-        if let Ok(cmd) = serde_json::from_slice::<Value>(&buf) {
-            let reply = json!({ "status": "error", "message": format!("Unknown command type: {}", cmd["type"]) });
-            let _ = s.write_all(reply.to_string().as_bytes());
-            buf.clear();
+        for reply in answer(&mut buf) {
+            let _ = s.write_all(&reply);
         }
     }
 }
 
-/// Blender Lab's add-on: NUL-terminated JSON messages, answered in kind.
-fn lab_addon(mut s: TcpStream) {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
-    while let Ok(n) = s.read(&mut chunk) {
-        if n == 0 {
-            return;
+/// The community blender-mcp add-on: raw JSON over TCP, answers only complete JSON
+/// objects, with `{"status": ...}`; HTTP text is never complete JSON, so it says nothing.
+fn community_addon(s: TcpStream) {
+    converse(s, |buf| match serde_json::from_slice::<Value>(buf) {
+        Ok(cmd) => {
+            buf.clear();
+            vec![json!({ "status": "error", "message": format!("Unknown command type: {}", cmd["type"]) }).to_string().into_bytes()]
         }
-        buf.extend_from_slice(&chunk[..n]);
+        Err(_) => vec![],
+    });
+}
+
+/// Blender Lab's add-on: NUL-terminated JSON messages, answered in kind.
+fn lab_addon(s: TcpStream) {
+    converse(s, |buf| {
+        let mut replies = Vec::new();
         while let Some(end) = buf.iter().position(|b| *b == 0) {
             let msg: Vec<u8> = buf.drain(..=end).collect();
             let ok = serde_json::from_slice::<Value>(&msg[..msg.len() - 1]).is_ok();
             let reply = json!({ "type": "error", "message": if ok { "unknown type" } else { "bad json" } });
-            let _ = s.write_all(format!("{reply}\0").as_bytes());
+            replies.push(format!("{reply}\0").into_bytes());
         }
-    }
+        replies
+    });
 }
 
 fn wrong_peer_detail(r: Result<Value, BridgeFailure>) -> String {

@@ -33,11 +33,16 @@ def aim(obj, target):
     obj.rotation_euler = direction.to_track_quat("-Z", "Y").to_euler()
 
 
+def assign(target, params, attributes):
+    """Set target.<attr> = params[key] for every (key, attr) whose key is present."""
+    for key, attr in attributes:
+        if key in params:
+            setattr(target, attr, params[key])
+
+
 def place(obj, params):
-    if "location" in params:
-        obj.location = params["location"]
-    if "rotation" in params:
-        obj.rotation_euler = params["rotation"]
+    """Location, rotation, scale and aim, for whichever of them params has."""
+    assign(obj, params, (("location", "location"), ("rotation", "rotation_euler"), ("scale", "scale")))
     if "look_at" in params:
         aim(obj, params["look_at"])
 

@@ -5,7 +5,7 @@ import os
 import bpy
 
 from .. import paths
-from .common import scene
+from .common import assign, scene
 from .errors import CommandError
 
 
@@ -34,14 +34,12 @@ def set_render_settings(ctx, params):
         _set_engine(r, params["engine"])
         if r.engine == "CYCLES":
             s.cycles.device = "CPU"
-    if "resolution_x" in params:
-        r.resolution_x = params["resolution_x"]
-    if "resolution_y" in params:
-        r.resolution_y = params["resolution_y"]
-    if "resolution_percentage" in params:
-        r.resolution_percentage = params["resolution_percentage"]
-    if "transparent" in params:
-        r.film_transparent = params["transparent"]
+    assign(r, params, (
+        ("resolution_x", "resolution_x"),
+        ("resolution_y", "resolution_y"),
+        ("resolution_percentage", "resolution_percentage"),
+        ("transparent", "film_transparent"),
+    ))
     if "samples" in params:
         if r.engine == "CYCLES":
             s.cycles.samples = params["samples"]

@@ -2,7 +2,7 @@
 
 import bpy
 
-from .common import get_object, link, rounded, scene
+from .common import get_object, link, place, rounded, scene
 from .errors import CommandError
 
 
@@ -126,12 +126,7 @@ def create_object(ctx, params):
         obj.name = requested
         if obj.data is not None:
             obj.data.name = requested
-    if "location" in params:
-        obj.location = params["location"]
-    if "rotation" in params:
-        obj.rotation_euler = params["rotation"]
-    if "scale" in params:
-        obj.scale = params["scale"]
+    place(obj, params)
     out = _summary(obj)
     if requested and obj.name != requested:
         out["renamed_from"] = requested
@@ -142,12 +137,7 @@ def modify_object(ctx, params):
     obj = get_object(params["name"])
     if "new_name" in params:
         obj.name = params["new_name"]
-    if "location" in params:
-        obj.location = params["location"]
-    if "rotation" in params:
-        obj.rotation_euler = params["rotation"]
-    if "scale" in params:
-        obj.scale = params["scale"]
+    place(obj, params)
     if "visible" in params:
         obj.hide_viewport = not params["visible"]
         obj.hide_render = not params["visible"]
