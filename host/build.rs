@@ -120,11 +120,10 @@ fn build_pack(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str
         .arg("--target-dir")
         .arg(target_dir);
     for (key, _) in env::vars_os() {
-        if let Some(k) = key.to_str() {
-            if is_outer_build_var(k) {
+        if let Some(k) = key.to_str()
+            && is_outer_build_var(k) {
                 cmd.env_remove(k);
             }
-        }
     }
     let output = cmd.output().unwrap_or_else(|e| panic!("cannot run {cargo} to build pack {crate_name}: {e}"));
     if !output.status.success() {

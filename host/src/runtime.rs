@@ -69,10 +69,10 @@ pub enum CallError {
     #[error("{key} failed ({}): {}", failure.kind, failure.message)]
     Pack {
         key: String,
-        failure: PackFailure,
+        failure: Box<PackFailure>,
         bridge_calls: Vec<BridgeCallRecord>,
         /// When the pack failed because a server is unavailable: its structured state.
-        availability: Option<Availability>,
+        availability: Option<Box<Availability>>,
     },
 }
 
@@ -267,9 +267,9 @@ impl Runtime {
         match outcome {
             Err(f) => Err(fault(f)),
             Ok(Err(e)) => {
-                let failure = pack_failure(e);
+                let failure = Box::new(pack_failure(e));
                 let availability = match failure.bridge_code.as_deref() {
-                    Some("app_unavailable") | Some("transport") => report.last_unavailable,
+                    Some("app_unavailable") | Some("transport") => report.last_unavailable.map(Box::new),
                     _ => None,
                 };
                 Err(CallError::Pack { key: key.into(), failure, bridge_calls, availability })

@@ -127,15 +127,13 @@ pub fn launch(home: &CapstanHome, install: &BlenderInstall, options: &LaunchOpti
         if let Ok(Some(status)) = running.child.try_wait() {
             return Err(LaunchError::Exited { status: status.to_string(), log: log_file.clone(), tail: tail(&log_file) });
         }
-        if let Ok(ep) = endpoint::read(&spec) {
-            if ep.pid == running.child.id() {
-                if let Ok(ping) = client.ping("blender") {
+        if let Ok(ep) = endpoint::read(&spec)
+            && ep.pid == running.child.id()
+                && let Ok(ping) = client.ping("blender") {
                     running.port = ep.addr.port();
                     running.ping = ping;
                     return Ok(running);
                 }
-            }
-        }
         if Instant::now() >= deadline {
             return Err(LaunchError::Timeout(LAUNCH_TIMEOUT));
         }

@@ -125,7 +125,7 @@ impl BridgeClient for HttpBridgeClient {
             return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
         };
         let got = doc.get("id").and_then(Value::as_str).unwrap_or("");
-        if ok && got != id || !ok && !got.is_empty() && got != id {
+        if got != id && (ok || !got.is_empty()) {
             return Err(self.transport(server, ep.addr, TransportError::IdMismatch { expected: id, got: got.chars().take(64).collect() }));
         }
         if ok {

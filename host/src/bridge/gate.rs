@@ -97,7 +97,7 @@ impl BridgeGate {
             self.refusals += 1;
             // Log the first refusals in full and then only every hundredth, so a
             // flooding pack cannot flood the log either.
-            if self.refusals <= 8 || self.refusals % 100 == 0 {
+            if self.refusals <= 8 || self.refusals.is_multiple_of(100) {
                 tracing::warn!(
                     pack = %self.scope.pack,
                     capability = %self.scope.key,

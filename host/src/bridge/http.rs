@@ -121,7 +121,7 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
         .next()
         .and_then(|l| l.split(' ').nth(1))
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| TransportError::WrongPeer { peer: Peer::OtherHttp })?;
+        .ok_or(TransportError::WrongPeer { peer: Peer::OtherHttp })?;
     let mut content_length: Option<u64> = None;
     for line in lines {
         if let Some((name, value)) = line.split_once(':') {

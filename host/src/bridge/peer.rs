@@ -44,11 +44,10 @@ pub fn classify(bytes: &[u8]) -> Peer {
     if bytes.contains(&0) && trimmed.starts_with('{') {
         return Peer::BlenderLab;
     }
-    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(trimmed.trim_end()) {
-        if map.contains_key("status") {
+    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(trimmed.trim_end())
+        && map.contains_key("status") {
             return Peer::CommunityBlenderMcp;
         }
-    }
     Peer::Unknown
 }
 
