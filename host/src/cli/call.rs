@@ -4,9 +4,10 @@
 use super::{CliError, print_json};
 use crate::engine::AllocationPreference;
 use crate::home::CapstanHome;
-use crate::runtime::{CallError, Runtime};
+use crate::report::error_json;
+use crate::runtime::Runtime;
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -19,37 +20,6 @@ pub struct CallArgs {
     args: String,
     #[arg(long)]
     json: bool,
-}
-
-/// The error object of a failed call: `{"code", "message", ...details}`.
-pub fn error_json(e: &CallError) -> Value {
-    match e {
-        CallError::NotFound { .. } => json!({ "code": "CAPABILITY_NOT_FOUND", "message": e.to_string() }),
-        CallError::NonCanonical { canonical, .. } => {
-            json!({ "code": "NON_CANONICAL_CAPABILITY", "message": e.to_string(), "canonical": canonical })
-        }
-        CallError::InvalidArguments { errors, .. } => {
-            json!({ "code": "INVALID_CAPABILITY_ARGUMENTS", "message": e.to_string(), "errors": errors })
-        }
-        CallError::Fault { fault, bridge_calls, .. } => json!({
-            "code": "PACK_FAULT", "message": e.to_string(), "fault": fault, "limit": fault.limit(), "bridge_calls": bridge_calls,
-        }),
-        CallError::Pack { failure, bridge_calls, availability, .. } => {
-            let code = match failure.bridge_code.as_deref() {
-                Some("permission_denied") | Some("budget_exceeded") => "PERMISSION_DENIED",
-                Some("app_unavailable") => "APP_UNAVAILABLE",
-                Some(_) => "BRIDGE_ERROR",
-                None if failure.kind == "invalid_arguments" => "INVALID_CAPABILITY_ARGUMENTS",
-                None => "CAPABILITY_FAILED",
-            };
-            let mut error = json!({ "code": code, "message": e.to_string(), "failure": failure, "bridge_calls": bridge_calls });
-            if let Some(state) = availability {
-                error["code"] = json!("APP_UNAVAILABLE");
-                error["availability"] = json!(state);
-            }
-            error
-        }
-    }
 }
 
 pub fn run(args: CallArgs) -> Result<ExitCode, CliError> {

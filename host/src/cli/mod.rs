@@ -25,6 +25,12 @@ enum Command {
     },
     /// Run one capability through the sandbox and the bridge.
     Call(call::CallArgs),
+    /// Serve MCP on stdio: the guided surface (five tools), or --expert (one tool per capability).
+    Serve {
+        /// Every available capability as its own tool.
+        #[arg(long)]
+        expert: bool,
+    },
     /// Find, provision, launch Blender; install the add-on.
     Blender {
         #[command(subcommand)]
@@ -38,6 +44,7 @@ pub fn main() -> ExitCode {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
         Command::Blender { command } => blender::run(command),
+        Command::Serve { expert } => serve(expert),
     };
     match result {
         Ok(code) => code,
@@ -46,6 +53,13 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn serve(expert: bool) -> Result<ExitCode, CliError> {
+    let home = crate::home::CapstanHome::from_env()?;
+    let surface = if expert { crate::mcp::Surface::Expert } else { crate::mcp::Surface::Guided };
+    crate::mcp::serve_stdio(&home, surface).map_err(CliError::Usage)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Errors that stop a command before it can say anything structured.

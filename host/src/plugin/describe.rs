@@ -54,7 +54,7 @@ pub fn is_canonical_key(key: &str) -> bool {
             && s.starts_with(|c: char| c.is_ascii_lowercase())
             && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
     };
-    key.len() <= 64
+    key.len() <= 63
         && matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if ident(a) && ident(b))
 }
 
@@ -75,7 +75,7 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
         let key = cap.key.clone();
         let mut err = |m: String| errors.push(format!("capability {key:?}: {m}"));
         if !is_canonical_key(&cap.key) {
-            err("the key must be family.verb_noun in lowercase a-z, 0-9 and '_' (at most 64 characters)".into());
+            err("the key must be family.verb_noun in lowercase a-z, 0-9 and '_' (at most 63 characters)".into());
             continue;
         }
         if !names.insert(cap.key.clone()) {

@@ -1,0 +1,280 @@
+//! The MCP server handler: tools/list and tools/call for both surfaces.
+//!
+//! Execution is synchronous wasm plus a blocking bridge call. It runs with
+//! `block_in_place` on the current worker: no hand-off to another thread (that costs
+//! tens of microseconds per call), while the runtime moves its other tasks elsewhere
+//! so a long render does not stall concurrent requests.
+
+use super::availability::{AvailabilityCache, ServerStatus};
+use super::session::{Execution, LastSearch, SessionState};
+use super::tools;
+use crate::bridge::HttpBridgeClient;
+use crate::report;
+use crate::router::{self, SearchIndex};
+use crate::runtime::{CallError, Resolution, Runtime};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Which surface this server offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    Guided,
+    Expert,
+}
+
+/// What every session shares: the runtime, the index, the bridge client.
+pub struct Core {
+    pub runtime: Runtime,
+    pub index: SearchIndex,
+    pub client: Arc<HttpBridgeClient>,
+    pub availability: AvailabilityCache,
+    guided_tools: Vec<Tool>,
+    expert_tools: Vec<(String, Tool)>,
+    expert_keys: HashMap<String, String>,
+}
+
+impl Core {
+    pub fn new(runtime: Runtime, client: Arc<HttpBridgeClient>) -> Self {
+        let index = SearchIndex::build(runtime.capabilities().map(|(_, c)| router::search::CapabilityText {
+            key: &c.key,
+            family: &c.family,
+            summary: &c.summary,
+            mutates: c.mutates,
+            tags: &c.tags,
+            aliases: &c.aliases,
+            examples: &c.examples,
+        }));
+        let mut servers: Vec<String> = runtime.packs().iter().flat_map(|p| p.manifest.servers.keys().cloned()).collect();
+        servers.sort();
+        servers.dedup();
+        let mut expert_tools = Vec::new();
+        let mut expert_keys = HashMap::new();
+        for (pack, cap) in runtime.capabilities() {
+            let server = pack.manifest.servers.keys().next().cloned().unwrap_or_default();
+            let tool = tools::expert(cap);
+            expert_keys.insert(tool.name.to_string(), cap.key.clone());
+            expert_tools.push((server, tool));
+        }
+        Core { runtime, index, client, availability: AvailabilityCache::new(servers), guided_tools: tools::guided(), expert_tools, expert_keys }
+    }
+
+    fn server_of(&self, key: &str) -> Option<String> {
+        self.runtime
+            .packs()
+            .iter()
+            .find(|p| p.capabilities.iter().any(|c| c.key == key))
+            .and_then(|p| p.manifest.servers.keys().next().cloned())
+    }
+
+    fn unavailable_servers(&self) -> Vec<(String, ServerStatus)> {
+        self.availability.all(&self.client).into_iter().filter(|(_, s)| !s.is_available()).collect()
+    }
+}
+
+/// One MCP session.
+#[derive(Clone)]
+pub struct CapstanServer {
+    core: Arc<Core>,
+    surface: Surface,
+    session: Arc<Mutex<SessionState>>,
+}
+
+fn ok_result(doc: Value) -> CallToolResult {
+    let text = crate::redact::redact(&doc.to_string()).into_owned();
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(doc);
+    r
+}
+
+fn error_result(error: Value) -> CallToolResult {
+    let doc = json!({ "error": error });
+    let text = crate::redact::redact(&doc.to_string()).into_owned();
+    let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(doc);
+    r
+}
+
+fn bad_request(message: impl Into<String>) -> CallToolResult {
+    error_result(json!({ "code": "INVALID_TOOL_ARGUMENTS", "message": message.into() }))
+}
+
+fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    args.get(name).and_then(Value::as_str)
+}
+
+impl CapstanServer {
+    pub fn new(core: Arc<Core>, surface: Surface) -> Self {
+        CapstanServer { core, surface, session: Arc::new(Mutex::new(SessionState::default())) }
+    }
+
+    fn session(&self) -> std::sync::MutexGuard<'_, SessionState> {
+        self.session.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn hidden_lines(&self) -> Vec<Value> {
+        self.core.unavailable_servers().iter().map(|(name, status)| {
+            let mut line = status.to_json(name);
+            line["hidden"] = json!(format!("capabilities of {name} are hidden: {}", match status {
+                ServerStatus::Unavailable(a) => a.user_action.clone(),
+                ServerStatus::Available { .. } => String::new(),
+            }));
+            line
+        }).collect()
+    }
+
+    fn search_hits(&self, query: &str, family: Option<&str>, limit: usize) -> Vec<router::SearchHit> {
+        let goal_family = self.session().family.clone();
+        let hidden: Vec<String> = self.core.unavailable_servers().into_iter().map(|(s, _)| s).collect();
+        let hits = self.core.index.search(query, family, goal_family.as_deref(), limit + 16);
+        hits.into_iter()
+            .filter(|h| self.core.server_of(&h.key).is_none_or(|s| !hidden.contains(&s)))
+            .take(limit)
+            .collect()
+    }
+
+    fn set_goal(&self, args: &Map<String, Value>) -> CallToolResult {
+        let Some(goal) = str_arg(args, "goal").map(str::trim).filter(|g| !g.is_empty()) else {
+            return bad_request("goal must be a non-empty string");
+        };
+        let route = router::route(goal, Some(&self.core.index));
+        {
+            let mut s = self.session();
+            s.goal = Some(goal.to_string());
+            s.family = Some(route.family.clone());
+        }
+        let suggestions = self.search_hits(goal, Some(&route.family), 5);
+        let suggestions = if suggestions.is_empty() { self.search_hits(goal, None, 5) } else { suggestions };
+        ok_result(json!({ "goal": goal, "family": route.family, "basis": route.basis, "suggestions": suggestions, "hidden": self.hidden_lines() }))
+    }
+
+    fn status(&self) -> CallToolResult {
+        let availability: Vec<Value> = self.core.availability.all(&self.core.client).iter().map(|(n, s)| s.to_json(n)).collect();
+        let s = self.session().clone();
+        ok_result(json!({
+            "goal": s.goal, "family": s.family, "last_search": s.last_search,
+            "executions": s.executions, "execution_count": s.execution_count, "availability": availability,
+        }))
+    }
+
+    fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        let Some(query) = str_arg(args, "query").filter(|q| !q.trim().is_empty()) else {
+            return bad_request("query must be a non-empty string");
+        };
+        let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(5).clamp(1, 50) as usize;
+        let family = str_arg(args, "family");
+        let results = self.search_hits(query, family, limit);
+        self.session().last_search = Some(LastSearch { query: query.to_string(), family: family.map(String::from), results: results.len() });
+        ok_result(json!({ "query": query, "family": family, "results": results, "hidden": self.hidden_lines() }))
+    }
+
+    fn resolve_canonical(&self, key: &str) -> Result<(), CallToolResult> {
+        match self.core.runtime.resolve(key) {
+            Resolution::Canonical => Ok(()),
+            Resolution::Alias { canonical } => Err(error_result(report::error_json(&CallError::NonCanonical { key: key.into(), canonical }))),
+            Resolution::NotFound => Err(error_result(report::error_json(&CallError::NotFound { key: key.into() }))),
+        }
+    }
+
+    fn schema(&self, args: &Map<String, Value>) -> CallToolResult {
+        let Some(key) = str_arg(args, "key") else { return bad_request("key must be a string") };
+        if let Err(e) = self.resolve_canonical(key) {
+            return e;
+        }
+        let spec = self.core.runtime.capability(key).expect("resolved as canonical");
+        ok_result(json!({
+            "key": spec.key, "family": spec.family, "summary": spec.summary, "description": spec.description,
+            "input_schema": spec.input_schema, "mutates": spec.mutates, "destructive": spec.destructive, "examples": spec.examples,
+        }))
+    }
+
+    /// Run a canonical capability (guided `execute_capability` and every expert tool).
+    fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
+        if let Err(e) = self.resolve_canonical(key) {
+            return e;
+        }
+        if let Some(server) = self.core.server_of(key) {
+            if let Some(ServerStatus::Unavailable(state)) = self.core.availability.status(&self.core.client, &server) {
+                let error = json!({ "code": "APP_UNAVAILABLE", "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
+                self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
+                return error_result(error);
+            }
+        }
+        let args_text = arguments.to_string();
+        let outcome = tokio::task::block_in_place(|| self.core.runtime.call(key, &args_text));
+        match outcome {
+            Ok(out) => {
+                let doc = report::output_json(&out);
+                self.session().record(Execution { key: key.into(), status: "ok".into(), delta: doc.get("delta").cloned() });
+                ok_result(doc)
+            }
+            Err(e) => {
+                let error = report::error_json(&e);
+                if error["code"] == "APP_UNAVAILABLE" {
+                    self.core.availability.invalidate();
+                }
+                self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
+                error_result(error)
+            }
+        }
+    }
+
+    fn dispatch(&self, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+        Some(match (self.surface, name) {
+            (Surface::Guided, tools::SET_GOAL) => self.set_goal(args),
+            (Surface::Guided, tools::GET_STATUS) => self.status(),
+            (Surface::Guided, tools::SEARCH) => self.search(args),
+            (Surface::Guided, tools::GET_SCHEMA) => self.schema(args),
+            (Surface::Guided, tools::EXECUTE) => {
+                let Some(key) = str_arg(args, "key") else { return Some(bad_request("key must be a string")) };
+                let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
+                self.execute(key, &arguments)
+            }
+            (Surface::Expert, name) => {
+                let key = self.core.expert_keys.get(name)?.clone();
+                self.execute(&key, &Value::Object(args.clone()))
+            }
+            _ => return None,
+        })
+    }
+
+    fn tool_list(&self) -> Vec<Tool> {
+        match self.surface {
+            Surface::Guided => self.core.guided_tools.clone(),
+            Surface::Expert => {
+                let hidden: Vec<String> = self.core.unavailable_servers().into_iter().map(|(s, _)| s).collect();
+                self.core.expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect()
+            }
+        }
+    }
+}
+
+impl ServerHandler for CapstanServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build());
+        info.server_info = Implementation::new("capstan", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some(match self.surface {
+            Surface::Guided => "Drive Blender safely: router_set_goal, then search_capabilities, get_capability_schema, and execute_capability with the canonical key.".into(),
+            Surface::Expert => "Every available Blender capability as its own tool; each runs sandboxed, its arguments checked against its schema.".into(),
+        });
+        info
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tool_list()))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        match self.dispatch(&request.name, &args) {
+            Some(result) => Ok(result.into()),
+            None => Err(ErrorData::invalid_params(format!("no tool named {:?}", request.name), None)),
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! The MCP surfaces over stdio: guided (five tools) and expert (one tool per
+//! capability). Both execute through the same runtime: schema validation, a fresh
+//! sandbox per call, the bridge gate.
+//!
+//! stdout carries only MCP frames; everything else (logs, Blender's output) goes to
+//! stderr or a log file.
+
+pub mod availability;
+pub mod handler;
+pub mod session;
+pub mod tools;
+
+pub use handler::{CapstanServer, Core, Surface};
+
+use crate::bridge::HttpBridgeClient;
+use crate::engine::AllocationPreference;
+use crate::home::CapstanHome;
+use crate::runtime::{Runtime, RuntimeError};
+use rmcp::ServiceExt;
+use std::sync::Arc;
+
+/// Load every pack and build the shared core.
+pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
+    let client = Arc::new(HttpBridgeClient::for_home(home));
+    let mut runtime = Runtime::new(home, AllocationPreference::PoolingIfAvailable, client.clone())?;
+    runtime.load_all(home);
+    Ok(Core::new(runtime, client))
+}
+
+/// Serve one MCP session on stdin/stdout until the client disconnects.
+pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
+    let core = Arc::new(core(home).map_err(|e| e.to_string())?);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async move {
+        let server = CapstanServer::new(core, surface);
+        let service = server.serve(rmcp::transport::stdio()).await.map_err(|e| e.to_string())?;
+        service.waiting().await.map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}

@@ -1,0 +1,204 @@
+//! Search over the capability catalog: ranked summaries only.
+//!
+//! An inverted index from term stems to (capability, weight), built once per catalog:
+//! a query costs one postings lookup per term plus a top-k sort, so it stays well
+//! under 100 µs for a thousand capabilities. Weights favour what a capability is
+//! (key, tags) over how it is described (summary); the routed family of the query and
+//! the session's goal family add a bonus; an exact key wins outright.
+
+use super::text;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// What the index needs to know about a capability.
+#[derive(Debug, Clone)]
+pub struct CapabilityText<'a> {
+    pub key: &'a str,
+    pub family: &'a str,
+    pub summary: &'a str,
+    pub mutates: bool,
+    pub tags: &'a [String],
+    pub aliases: &'a [String],
+    pub examples: &'a [String],
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    key: String,
+    family: String,
+    summary: String,
+    mutates: bool,
+}
+
+/// One ranked result: a summary, never a schema.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchHit {
+    pub key: String,
+    pub family: String,
+    pub summary: String,
+    pub mutates: bool,
+    pub score: f32,
+}
+
+#[derive(Debug, Default)]
+pub struct SearchIndex {
+    entries: Vec<Entry>,
+    postings: HashMap<String, Vec<(u32, f32)>>,
+    keys: HashMap<String, u32>,
+}
+
+const KEY_WEIGHT: f32 = 3.0;
+const TAG_WEIGHT: f32 = 2.5;
+const FAMILY_WEIGHT: f32 = 2.0;
+const ALIAS_WEIGHT: f32 = 2.0;
+const EXAMPLE_WEIGHT: f32 = 1.5;
+const SUMMARY_WEIGHT: f32 = 1.0;
+const ROUTED_FAMILY_BONUS: f32 = 2.0;
+const GOAL_FAMILY_BONUS: f32 = 1.0;
+const EXACT_KEY_SCORE: f32 = 100.0;
+
+impl SearchIndex {
+    pub fn build<'a>(items: impl IntoIterator<Item = CapabilityText<'a>>) -> Self {
+        let mut index = SearchIndex::default();
+        for item in items {
+            let id = index.entries.len() as u32;
+            let mut weights: HashMap<String, f32> = HashMap::new();
+            let mut add = |t: &str, w: f32| {
+                for term in text::terms(t) {
+                    let e = weights.entry(term).or_insert(0.0);
+                    *e = e.max(w);
+                }
+            };
+            add(&item.key.replace(['.', '_'], " "), KEY_WEIGHT);
+            add(item.family, FAMILY_WEIGHT);
+            add(item.summary, SUMMARY_WEIGHT);
+            item.tags.iter().for_each(|t| add(t, TAG_WEIGHT));
+            item.aliases.iter().for_each(|a| add(&a.replace(['.', '_'], " "), ALIAS_WEIGHT));
+            item.examples.iter().for_each(|e| add(e, EXAMPLE_WEIGHT));
+            for (term, w) in weights {
+                index.postings.entry(term).or_default().push((id, w));
+            }
+            index.keys.insert(item.key.to_string(), id);
+            index.entries.push(Entry {
+                key: item.key.to_string(),
+                family: item.family.to_string(),
+                summary: item.summary.to_string(),
+                mutates: item.mutates,
+            });
+        }
+        index
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The best `limit` capabilities for `query`, optionally only of `family`.
+    /// `goal_family` (the session's routed goal) nudges ties toward the goal.
+    pub fn search(&self, query: &str, family: Option<&str>, goal_family: Option<&str>, limit: usize) -> Vec<SearchHit> {
+        let mut scores = vec![0.0f32; self.entries.len()];
+        let mut terms = text::terms(query);
+        terms.sort_unstable();
+        terms.dedup();
+        for term in &terms {
+            if let Some(list) = self.postings.get(term) {
+                for (id, w) in list {
+                    scores[*id as usize] += w;
+                }
+            }
+        }
+        if let Some(id) = self.keys.get(query.trim()) {
+            scores[*id as usize] += EXACT_KEY_SCORE;
+        }
+        let routed = super::cue_scores(query).into_iter().filter(|(_, s)| *s > 0).max_by_key(|(_, s)| *s).map(|(f, _)| f);
+        let mut ranked: Vec<(f32, u32)> = Vec::new();
+        for (id, score) in scores.iter().enumerate() {
+            if *score <= 0.0 {
+                continue;
+            }
+            let e = &self.entries[id];
+            if family.is_some_and(|f| f != e.family) {
+                continue;
+            }
+            let mut s = *score;
+            if routed == Some(e.family.as_str()) {
+                s += ROUTED_FAMILY_BONUS;
+            }
+            if goal_family == Some(e.family.as_str()) {
+                s += GOAL_FAMILY_BONUS;
+            }
+            ranked.push((s, id as u32));
+        }
+        let by_rank = |a: &(f32, u32), b: &(f32, u32)| {
+            b.0.total_cmp(&a.0).then_with(|| self.entries[a.1 as usize].key.cmp(&self.entries[b.1 as usize].key))
+        };
+        if ranked.len() > limit {
+            ranked.select_nth_unstable_by(limit, by_rank);
+            ranked.truncate(limit);
+        }
+        ranked.sort_unstable_by(by_rank);
+        ranked
+            .into_iter()
+            .map(|(score, id)| {
+                let e = &self.entries[id as usize];
+                SearchHit { key: e.key.clone(), family: e.family.clone(), summary: e.summary.clone(), mutates: e.mutates, score: (score * 100.0).round() / 100.0 }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn index() -> SearchIndex {
+        let caps = [
+            ("scene.set_material", "material", "Give an object a material", strings(&["chrome", "metal", "color"]), strings(&["make it look like chrome"])),
+            ("scene.create_object", "create", "Add a primitive", strings(&["cube", "sphere"]), strings(&["add a cube"])),
+            ("scene.render", "render", "Render the camera to a PNG", strings(&["png", "image"]), strings(&["render a png"])),
+            ("scene.info", "inspect", "List the scene", strings(&["objects", "overview"]), strings(&["what's in the scene"])),
+        ];
+        let none: Vec<String> = vec![];
+        SearchIndex::build(caps.iter().map(|(k, f, s, t, e)| CapabilityText {
+            key: k,
+            family: f,
+            summary: s,
+            mutates: *f != "inspect",
+            tags: t,
+            aliases: &none,
+            examples: e,
+        }))
+    }
+
+    #[test]
+    fn queries_find_their_capability_first() {
+        let idx = index();
+        assert_eq!(idx.search("chrome material", None, None, 5)[0].key, "scene.set_material");
+        assert_eq!(idx.search("add a cube", None, None, 5)[0].key, "scene.create_object");
+        assert_eq!(idx.search("render final image", None, None, 5)[0].key, "scene.render");
+        assert_eq!(idx.search("scene.info", None, None, 5)[0].key, "scene.info");
+    }
+
+    #[test]
+    fn family_filter_and_limit_apply() {
+        let idx = index();
+        let hits = idx.search("cube png chrome", Some("render"), None, 5);
+        assert!(hits.iter().all(|h| h.family == "render"));
+        assert_eq!(idx.search("cube png chrome scene", None, None, 2).len(), 2);
+        assert!(idx.search("zzz", None, None, 5).is_empty());
+    }
+
+    #[test]
+    fn ranking_is_deterministic() {
+        let idx = index();
+        assert_eq!(idx.search("scene", None, None, 10), idx.search("scene", None, None, 10));
+    }
+}

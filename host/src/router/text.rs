@@ -1,0 +1,55 @@
+//! Text normalisation shared by the router and search: lowercase words, a light
+//! plural/verb-ending trim, and no stop words. Deterministic and allocation-light.
+
+const STOP: &[&str] = &[
+    "a", "an", "the", "it", "its", "this", "that", "to", "of", "in", "on", "at", "for", "with", "and", "or", "my", "me",
+    "please", "some", "is", "are", "be", "can", "you", "i", "we", "our", "up", "so", "all", "do", "does", "s",
+    // Verbs too generic to tell capabilities apart.
+    "make", "get", "set", "use", "give", "put", "want", "feel", "somehow", "more", "thing", "could", "would", "should",
+];
+
+/// The lowercase words of `text` (letters and digits; apostrophes dropped).
+pub fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .replace(['\u{2019}', '\''], "")
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// A word reduced to a comparable stem (`lights` -> `light`, `rendering` -> `render`).
+pub fn stem(word: &str) -> String {
+    let w = word;
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(base) = w.strip_suffix(suffix) {
+            if base.len() >= 3 && !w.ends_with("ss") {
+                return base.to_string();
+            }
+        }
+    }
+    w.to_string()
+}
+
+/// Stems of the content words of `text`.
+pub fn terms(text: &str) -> Vec<String> {
+    words(text).into_iter().filter(|w| !STOP.contains(&w.as_str())).map(|w| stem(&w)).collect()
+}
+
+/// `text` as space-separated words with a space at both ends, for phrase matching.
+pub fn padded(text: &str) -> String {
+    format!(" {} ", words(text).join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_drop_stop_words_and_stem() {
+        assert_eq!(terms("What's in the scene?"), vec!["what", "scene"]);
+        assert_eq!(terms("three point lights"), vec!["three", "point", "light"]);
+        assert_eq!(terms("Rendering PNGs"), vec!["render", "png"]);
+        assert_eq!(stem("glass"), "glass");
+    }
+}
