@@ -230,19 +230,22 @@ impl Runtime {
         self.packs.iter().flat_map(|p| p.capabilities.iter().map(move |c| (p, c)))
     }
 
-    /// Execute one capability by canonical key with JSON arguments.
-    pub fn call(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
-        let entry = match self.keys.get(key) {
-            Some(e) => e,
-            None => {
-                return Err(match self.aliases.get(key) {
-                    Some(canonical) => CallError::NonCanonical { key: key.into(), canonical: canonical.clone() },
-                    None => CallError::NotFound { key: key.into() },
-                });
-            }
-        };
+    /// Resolve `key` and validate the arguments against its schema, without running
+    /// anything: the checks `call` makes before any sandbox or bridge work.
+    pub fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
+        let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
-        let spec = &pack.capabilities[entry.capability];
+        self.validate(key, pack, &pack.capabilities[entry.capability], arguments_json)
+    }
+
+    fn entry(&self, key: &str) -> Result<&Entry, CallError> {
+        self.keys.get(key).ok_or_else(|| match self.aliases.get(key) {
+            Some(canonical) => CallError::NonCanonical { key: key.into(), canonical: canonical.clone() },
+            None => CallError::NotFound { key: key.into() },
+        })
+    }
+
+    fn validate(&self, key: &str, pack: &LoadedPack, spec: &CapabilitySpec, arguments_json: &str) -> Result<(), CallError> {
         let limits = pack.limits.limits;
         if arguments_json.len() as u64 > limits.max_io_bytes {
             let fault = PackFault::InputTooLarge { limit_bytes: limits.max_io_bytes, size_bytes: arguments_json.len() as u64 };
@@ -253,9 +256,15 @@ impl Runtime {
             errors: vec![format!("the arguments are not JSON: {e}")],
         })?;
         let errors = spec.argument_errors(&arguments);
-        if !errors.is_empty() {
-            return Err(CallError::InvalidArguments { key: key.into(), errors });
-        }
+        if errors.is_empty() { Ok(()) } else { Err(CallError::InvalidArguments { key: key.into(), errors }) }
+    }
+
+    /// Execute one capability by canonical key with JSON arguments.
+    pub fn call(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        let entry = self.entry(key)?;
+        let pack = &self.packs[entry.pack];
+        let limits = pack.limits.limits;
+        self.validate(key, pack, &pack.capabilities[entry.capability], arguments_json)?;
 
         let scope = self.scopes[entry.pack][entry.capability].clone();
         let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);

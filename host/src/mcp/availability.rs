@@ -32,9 +32,11 @@ impl ServerStatus {
     }
 }
 
+type Statuses = Vec<(String, ServerStatus)>;
+
 pub struct AvailabilityCache {
     servers: Vec<String>,
-    cached: Mutex<Option<(Instant, Vec<(String, ServerStatus)>)>>,
+    cached: Mutex<Option<(Instant, Statuses)>>,
 }
 
 impl AvailabilityCache {
@@ -45,10 +47,10 @@ impl AvailabilityCache {
     /// Every declared server with its status.
     pub fn all(&self, client: &HttpBridgeClient) -> Vec<(String, ServerStatus)> {
         let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, statuses)) = cached.as_ref() {
-            if at.elapsed() < TTL {
-                return statuses.clone();
-            }
+        if let Some((at, statuses)) = cached.as_ref()
+            && at.elapsed() < TTL
+        {
+            return statuses.clone();
         }
         let statuses: Vec<(String, ServerStatus)> = self.servers.iter().map(|s| (s.clone(), probe(client, s))).collect();
         *cached = Some((Instant::now(), statuses.clone()));

@@ -196,17 +196,23 @@ impl CapstanServer {
 
     /// Run a canonical capability (guided `execute_capability` and every expert tool).
     fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
-        if let Err(e) = self.resolve_canonical(key) {
-            return e;
-        }
-        if let Some(server) = self.core.server_of(key) {
-            if let Some(ServerStatus::Unavailable(state)) = self.core.availability.status(&self.core.client, &server) {
-                let error = json!({ "code": "APP_UNAVAILABLE", "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
-                self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
-                return error_result(error);
-            }
-        }
         let args_text = arguments.to_string();
+        // Order: key, then arguments, then availability, then the sandbox: bad input
+        // never waits on (or reaches) a bridge.
+        if let Err(e) = self.core.runtime.check(key, &args_text) {
+            let error = report::error_json(&e);
+            self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
+            return error_result(error);
+        }
+        let unavailable = self.core.server_of(key).and_then(|server| match self.core.availability.status(&self.core.client, &server) {
+            Some(ServerStatus::Unavailable(state)) => Some((server, state)),
+            _ => None,
+        });
+        if let Some((server, state)) = unavailable {
+            let error = json!({ "code": "APP_UNAVAILABLE", "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
+            self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
+            return error_result(error);
+        }
         let outcome = tokio::task::block_in_place(|| self.core.runtime.call(key, &args_text));
         match outcome {
             Ok(out) => {

@@ -22,11 +22,10 @@ pub fn words(text: &str) -> Vec<String> {
 pub fn stem(word: &str) -> String {
     let w = word;
     for suffix in ["ing", "ed", "es", "s"] {
-        if let Some(base) = w.strip_suffix(suffix) {
-            if base.len() >= 3 && !w.ends_with("ss") {
+        if let Some(base) = w.strip_suffix(suffix)
+            && base.len() >= 3 && !w.ends_with("ss") {
                 return base.to_string();
             }
-        }
     }
     w.to_string()
 }

@@ -1,0 +1,160 @@
+//! `capstan serve` driven by rmcp's MCP client over stdio: the guided surface's five
+//! tools, routing, search, schemas, every error code, and the expert surface.
+//! A loopback stub bridge stands in for the app where only capstan's layers are tested.
+
+mod support;
+#[path = "support/stub_bridge.rs"]
+mod stub_bridge;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::path::Path;
+use stub_bridge::StubBridge;
+
+async fn client(home: &Path, expert: bool) -> RunningService<RoleClient, ()> {
+    let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
+        c.env("CAPSTAN_HOME", home).arg("serve");
+        if expert {
+            c.arg("--expert");
+        }
+    });
+    ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve starts and initializes")
+}
+
+async fn call(c: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+    let Value::Object(map) = args else { panic!("arguments are an object") };
+    c.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map)).await.expect("the call is answered")
+}
+
+fn structured(r: &CallToolResult) -> &Value {
+    r.structured_content.as_ref().expect("every result carries structuredContent")
+}
+
+fn error_code(r: &CallToolResult) -> String {
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    structured(r)["error"]["code"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guided_surface_offers_exactly_five_tools_and_routes_the_floor() {
+    let home = tempfile::tempdir().unwrap();
+    let _bridge = StubBridge::start(home.path());
+    let c = client(home.path(), false).await;
+    let mut names: Vec<String> = c.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["execute_capability", "get_capability_schema", "router_get_status", "router_set_goal", "search_capabilities"]);
+
+    for (phrase, family) in [
+        ("add a cube", "create"),
+        ("three point lights", "lighting"),
+        ("make it look like chrome", "material"),
+        ("render a png", "render"),
+        ("what's in the scene", "inspect"),
+        ("move the camera", "camera"),
+        ("delete the default cube", "mutate"),
+        ("hdri background", "world"),
+        ("make this feel more premium somehow", "inspect"),
+    ] {
+        let r = call(&c, "router_set_goal", json!({ "goal": phrase })).await;
+        assert_eq!(structured(&r)["family"], family, "{phrase}");
+        // The text content is the same JSON as structuredContent.
+        let text = r.content[0].as_text().unwrap().text.clone();
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), *structured(&r));
+    }
+    let r = call(&c, "router_set_goal", json!({ "goal": "add a cube" })).await;
+    assert_eq!(structured(&r)["suggestions"][0]["key"], "scene.create_object");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_schema_and_execute_work_and_every_error_has_its_code() {
+    let home = tempfile::tempdir().unwrap();
+    let bridge = StubBridge::start(home.path());
+    let c = client(home.path(), false).await;
+
+    let r = call(&c, "search_capabilities", json!({ "query": "chrome material", "limit": 3 })).await;
+    let results = structured(&r)["results"].as_array().unwrap().clone();
+    assert_eq!(results[0]["key"], "scene.set_material");
+    assert!(results.len() <= 3);
+    for hit in &results {
+        let keys: Vec<&String> = hit.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["family", "key", "mutates", "score", "summary"], "summaries only");
+    }
+    let r = call(&c, "search_capabilities", json!({ "query": "light", "family": "lighting" })).await;
+    assert!(structured(&r)["results"].as_array().unwrap().iter().all(|h| h["family"] == "lighting"));
+
+    let r = call(&c, "get_capability_schema", json!({ "key": "scene.create_object" })).await;
+    assert_eq!(structured(&r)["input_schema"]["required"], json!(["type"]));
+    assert_eq!(structured(&r)["mutates"], true);
+
+    let before = bridge.bridge_requests();
+    assert_eq!(error_code(&call(&c, "execute_capability", json!({ "key": "blender_create_object", "arguments": { "type": "cube" } })).await), "NON_CANONICAL_CAPABILITY");
+    assert_eq!(error_code(&call(&c, "get_capability_schema", json!({ "key": "create_object" })).await), "NON_CANONICAL_CAPABILITY");
+    let r = call(&c, "execute_capability", json!({ "key": "scene.teleport", "arguments": {} })).await;
+    assert_eq!(error_code(&r), "CAPABILITY_NOT_FOUND");
+    assert!(structured(&r)["error"]["message"].as_str().unwrap().contains("search again"));
+    let r = call(&c, "execute_capability", json!({ "key": "scene.create_object", "arguments": { "type": "teapot", "extra": 1 } })).await;
+    assert_eq!(error_code(&r), "INVALID_CAPABILITY_ARGUMENTS");
+    assert!(structured(&r)["error"]["errors"].as_array().unwrap().len() >= 2);
+    assert_eq!(bridge.bridge_requests(), before, "no bridge call for bad input");
+
+    let r = call(&c, "execute_capability", json!({ "key": "scene.info", "arguments": {} })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(structured(&r)["result"]["objects"][0]["name"], "Cube");
+    let r = call(&c, "execute_capability", json!({ "key": "scene.create_object", "arguments": { "type": "cube", "name": "Via" } })).await;
+    assert_eq!(structured(&r)["delta"]["added"], json!([]), "the stub reports an empty delta; it is lifted to the top");
+    assert_eq!(bridge.bridge_requests(), before + 2);
+
+    let r = call(&c, "router_get_status", json!({})).await;
+    let s = structured(&r);
+    assert_eq!(s["executions"].as_array().unwrap().last().unwrap()["key"], "scene.create_object");
+    assert_eq!(s["availability"][0]["state"], "available");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unavailable_app_is_a_state_and_its_tools_are_hidden() {
+    let home = tempfile::tempdir().unwrap();
+    let c = client(home.path(), false).await;
+    let r = call(&c, "search_capabilities", json!({ "query": "add a cube" })).await;
+    let s = structured(&r);
+    assert!(s["results"].as_array().unwrap().is_empty(), "blender's capabilities are hidden");
+    assert_eq!(s["hidden"][0]["server"], "blender");
+    assert_eq!(s["hidden"][0]["retry"], "after_user_action");
+    let r = call(&c, "execute_capability", json!({ "key": "scene.info", "arguments": {} })).await;
+    assert_eq!(error_code(&r), "APP_UNAVAILABLE");
+    assert_eq!(structured(&r)["error"]["availability"]["state"], "endpoint_unavailable");
+    c.cancel().await.unwrap();
+
+    let expert = client(home.path(), true).await;
+    assert!(expert.list_all_tools().await.unwrap().is_empty(), "the expert surface omits tools of unavailable servers");
+    expert.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_expert_surface_offers_every_capability_with_annotations() {
+    let home = tempfile::tempdir().unwrap();
+    let bridge = StubBridge::start(home.path());
+    let c = client(home.path(), true).await;
+    let tools = c.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 12, "{:?}", tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>());
+    let find = |n: &str| tools.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("{n}"));
+    let info = find("scene__info");
+    assert_eq!(info.annotations.as_ref().unwrap().read_only_hint, Some(true));
+    let delete = find("scene__delete_object");
+    assert_eq!(delete.annotations.as_ref().unwrap().destructive_hint, Some(true));
+    assert_eq!(delete.annotations.as_ref().unwrap().read_only_hint, Some(false));
+    assert!(tools.iter().all(|t| t.name.len() <= 64));
+    assert_eq!(find("scene__create_object").input_schema.get("required"), Some(&json!(["type"])));
+
+    let before = bridge.bridge_requests();
+    let r = call(&c, "scene__create_object", json!({ "type": "teapot" })).await;
+    assert_eq!(error_code(&r), "INVALID_CAPABILITY_ARGUMENTS");
+    assert_eq!(bridge.bridge_requests(), before);
+    let r = call(&c, "scene__info", json!({})).await;
+    assert_eq!(structured(&r)["result"]["objects"][0]["name"], "Cube");
+    c.cancel().await.unwrap();
+}

@@ -1,0 +1,87 @@
+//! A loopback stub bridge for MCP-layer tests and benchmarks: it speaks
+//! capstan-bridge/1, answers from a tiny canned scene, and counts requests. It stands
+//! in for Blender only where the test is about capstan's own layers (routing,
+//! validation, counting bridge calls, round-trip cost), never to claim Blender works.
+
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub const STUB_TOKEN: &str = "stub-bridge-token-0123456789abcdef";
+
+pub struct StubBridge {
+    pub port: u16,
+    pub requests: Arc<AtomicUsize>,
+}
+
+impl StubBridge {
+    /// Start the stub and write `<home>/run/blender/server.json` naming it.
+    pub fn start(home: &Path) -> StubBridge {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let count = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let count = count.clone();
+                std::thread::spawn(move || serve(stream, &count));
+            }
+        });
+        let run = home.join("run/blender");
+        std::fs::create_dir_all(&run).unwrap();
+        let doc = json!({ "http": format!("http://127.0.0.1:{port}"), "token": STUB_TOKEN, "pid": std::process::id(), "protocol": 1, "app_version": "5.0.1" });
+        std::fs::write(run.join("server.json"), doc.to_string()).unwrap();
+        StubBridge { port, requests }
+    }
+
+    pub fn bridge_requests(&self) -> usize {
+        self.requests.load(Ordering::SeqCst)
+    }
+}
+
+fn serve(mut s: TcpStream, count: &AtomicUsize) {
+    let _ = s.set_nodelay(true);
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+            match s.read(&mut chunk) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buf[..end]).to_string();
+        let len: usize = head.lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0))).unwrap_or(0);
+        while buf.len() < end + 4 + len {
+            match s.read(&mut chunk) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).unwrap_or(Value::Null);
+        buf.drain(..end + 4 + len);
+        let authorized = head.contains(&format!("Authorization: Bearer {STUB_TOKEN}"));
+        let (status, doc) = if !authorized {
+            ("401 Unauthorized", json!({ "ok": false, "error": { "code": "unauthorized", "message": "token" } }))
+        } else if head.starts_with("GET /ping") {
+            ("200 OK", json!({ "bridge": "capstan", "protocol": 1, "app": "blender", "app_version": "5.0.1", "pid": std::process::id() }))
+        } else {
+            count.fetch_add(1, Ordering::SeqCst);
+            let result = match body["command"].as_str() {
+                Some("get_scene_info") => json!({ "scene": "Scene", "objects": [ { "name": "Cube", "type": "MESH" } ], "counts": { "MESH": 1 } }),
+                Some(other) => json!({ "command": other, "delta": { "added": [], "removed": [], "changed": [], "settings": [] } }),
+                None => json!(null),
+            };
+            ("200 OK", json!({ "id": body["id"], "ok": true, "result": result }))
+        };
+        let text = doc.to_string();
+        let _ = write!(s, "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}", text.len());
+        if head.contains("Connection: close") {
+            return;
+        }
+    }
+}
