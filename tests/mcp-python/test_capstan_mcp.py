@@ -1,0 +1,89 @@
+"""`capstan serve` as the official Python MCP SDK sees it."""
+
+import asyncio
+import json
+import os
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def run(capstan_bin, home, body, expert=False):
+    args = ["serve"] + (["--expert"] if expert else [])
+    params = StdioServerParameters(command=capstan_bin, args=args, env=dict(os.environ, CAPSTAN_HOME=home))
+
+    async def go():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await body(session)
+
+    return asyncio.run(go())
+
+
+def doc(result):
+    """structuredContent, checked against the text content (the same JSON)."""
+    assert result.structured_content is not None
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+def test_guided_surface_lists_exactly_five_tools(capstan_bin, tmp_path):
+    async def body(s):
+        return sorted(t.name for t in (await s.list_tools()).tools)
+
+    assert run(capstan_bin, str(tmp_path), body) == [
+        "execute_capability", "get_capability_schema", "router_get_status", "router_set_goal", "search_capabilities",
+    ]
+
+
+def test_floor_phrases_route_and_errors_have_their_codes(capstan_bin, tmp_path):
+    async def body(s):
+        families = {}
+        for phrase in ["add a cube", "three point lights", "make it look like chrome", "render a png",
+                       "what's in the scene", "move the camera", "delete the default cube", "hdri background"]:
+            families[phrase] = doc(await s.call_tool("router_set_goal", {"goal": phrase}))["family"]
+        alias = await s.call_tool("execute_capability", {"key": "create_object", "arguments": {"type": "cube"}})
+        unknown = await s.call_tool("execute_capability", {"key": "scene.nope", "arguments": {}})
+        bad = await s.call_tool("execute_capability", {"key": "scene.create_object", "arguments": {"type": "teapot"}})
+        return families, alias, unknown, bad
+
+    families, alias, unknown, bad = run(capstan_bin, str(tmp_path), body)
+    assert families == {
+        "add a cube": "create", "three point lights": "lighting", "make it look like chrome": "material",
+        "render a png": "render", "what's in the scene": "inspect", "move the camera": "camera",
+        "delete the default cube": "mutate", "hdri background": "world",
+    }
+    for result, code in [(alias, "NON_CANONICAL_CAPABILITY"), (unknown, "CAPABILITY_NOT_FOUND"), (bad, "INVALID_CAPABILITY_ARGUMENTS")]:
+        assert result.is_error
+        assert doc(result)["error"]["code"] == code
+    assert doc(alias)["error"]["canonical"] == "scene.create_object"
+
+
+def test_a_guided_session_creates_an_object_in_real_blender(capstan_bin, blender_home):
+    async def body(s):
+        await s.call_tool("router_set_goal", {"goal": "add a cube"})
+        found = doc(await s.call_tool("search_capabilities", {"query": "add a cube"}))
+        schema = doc(await s.call_tool("get_capability_schema", {"key": found["results"][0]["key"]}))
+        created = await s.call_tool("execute_capability", {"key": schema["key"], "arguments": {"type": "cube", "name": "PySdkCube", "location": [0, 0, 2]}})
+        info = await s.call_tool("execute_capability", {"key": "scene.object_info", "arguments": {"name": "PySdkCube"}})
+        status = doc(await s.call_tool("router_get_status", {}))
+        return found, created, info, status
+
+    found, created, info, status = run(capstan_bin, blender_home, body)
+    assert found["results"][0]["key"] == "scene.create_object"
+    assert not created.is_error, created
+    assert doc(created)["delta"]["added"] == ["PySdkCube"]
+    assert doc(info)["result"]["location"] == [0.0, 0.0, 2.0]
+    assert status["availability"][0]["state"] == "available"
+    assert [e["key"] for e in status["executions"]] == ["scene.create_object", "scene.object_info"]
+
+
+def test_expert_surface_lists_every_capability(capstan_bin, blender_home):
+    async def body(s):
+        return {t.name: t for t in (await s.list_tools()).tools}
+
+    tools = run(capstan_bin, blender_home, body, expert=True)
+    assert len(tools) == 12
+    assert tools["scene__info"].annotations.read_only_hint is True
+    assert tools["scene__delete_object"].annotations.destructive_hint is True
