@@ -78,3 +78,18 @@ fn call_reports_structured_errors_and_exit_codes() {
     assert_eq!(code, 0);
     assert!(text.starts_with("capstan "), "{text}");
 }
+
+#[test]
+fn mcp_config_prints_a_pasteable_snippet_with_the_absolute_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    for client in ["claude-desktop", "cursor"] {
+        let (code, doc, text) = capstan(tmp.path(), &["mcp-config", "--client", client]);
+        assert_eq!(code, 0, "{text}");
+        let server = &doc["mcpServers"]["capstan"];
+        let command = std::path::PathBuf::from(server["command"].as_str().unwrap());
+        assert!(command.is_absolute() && command.is_file(), "{}", command.display());
+        assert_eq!(server["args"], serde_json::json!(["serve"]));
+    }
+    let (_, doc, _) = capstan(tmp.path(), &["mcp-config", "--client", "generic", "--expert"]);
+    assert_eq!(doc["args"], serde_json::json!(["serve", "--expert"]));
+}

@@ -4,6 +4,7 @@
 
 mod blender;
 mod call;
+mod mcp_config;
 mod packs;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,14 @@ enum Command {
         #[arg(long)]
         expert: bool,
     },
+    /// Print the configuration snippet for an MCP client.
+    McpConfig {
+        #[arg(long, value_enum)]
+        client: mcp_config::Client,
+        /// Configure the expert surface instead of the guided one.
+        #[arg(long)]
+        expert: bool,
+    },
     /// Find, provision, launch Blender; install the add-on.
     Blender {
         #[command(subcommand)]
@@ -45,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::Blender { command } => blender::run(command),
         Command::Serve { expert } => serve(expert),
+        Command::McpConfig { client, expert } => mcp_config::run(client, expert),
     };
     match result {
         Ok(code) => code,
