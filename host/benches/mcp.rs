@@ -36,10 +36,13 @@ fn round_trip(c: &mut Criterion) {
     group.finish();
 }
 
+/// key, family, summary, tags, examples
+type Synthetic = (String, String, String, Vec<String>, Vec<String>);
+
 fn synthetic_search(c: &mut Criterion) {
     const FAMILIES: &[&str] = &["inspect", "create", "material", "lighting", "world", "camera", "render", "animation", "physics", "io"];
     const WORDS: &[&str] = &["cube", "sphere", "chrome", "gold", "soft", "light", "sky", "lens", "png", "keyframe", "cloth", "export", "bevel", "array", "glass", "studio", "rim", "noise", "scatter", "align"];
-    let caps: Vec<(String, String, String, Vec<String>, Vec<String>)> = (0..1000)
+    let caps: Vec<Synthetic> = (0..1000)
         .map(|i| {
             let family = FAMILIES[i % FAMILIES.len()];
             let w = |k: usize| WORDS[(i * 7 + k * 13) % WORDS.len()];

@@ -373,3 +373,24 @@ fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge
     assert!(out.status.success() && text.contains("PING=capstan"), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(!home.path().join(".capstan/run/blender/server.json").exists(), "the runtime file is removed on clean exit");
 }
+
+#[test]
+fn demo_drives_a_guided_session_to_a_rendered_png() {
+    let Some(path) = blender_path() else { return };
+    shared();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
+    let home = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
+        .env("CAPSTAN_HOME", home.path())
+        .env("CAPSTAN_BLENDER", &path)
+        .arg("demo")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("[added: Product]") && stdout.contains("[removed: Cube]"), "{stdout}");
+    let png = stdout.lines().find_map(|l| l.strip_prefix("done: ")).expect("the demo names its PNG");
+    let bytes = std::fs::read(png).expect("the PNG exists");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 480);
+}

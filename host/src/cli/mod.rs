@@ -4,6 +4,7 @@
 
 mod blender;
 mod call;
+mod demo;
 mod mcp_config;
 mod packs;
 
@@ -32,6 +33,8 @@ enum Command {
         #[arg(long)]
         expert: bool,
     },
+    /// A guided MCP session end to end against a headless Blender, ending in a PNG.
+    Demo,
     /// Print the configuration snippet for an MCP client.
     McpConfig {
         #[arg(long, value_enum)]
@@ -55,6 +58,7 @@ pub fn main() -> ExitCode {
         Command::Blender { command } => blender::run(command),
         Command::Serve { expert } => serve(expert),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
+        Command::Demo => demo::run(),
     };
     match result {
         Ok(code) => code,

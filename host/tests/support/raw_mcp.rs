@@ -1,5 +1,6 @@
 //! A minimal raw MCP client over stdio (newline-delimited JSON-RPC, no SDK): for the
 //! soak test and the round-trip benchmark, where an SDK's own cost would blur the figure.
+#![allow(dead_code)]
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};

@@ -2,6 +2,7 @@
 //! capstan-bridge/1, answers from a tiny canned scene, and counts requests. It stands
 //! in for Blender only where the test is about capstan's own layers (routing,
 //! validation, counting bridge calls, round-trip cost), never to claim Blender works.
+#![allow(dead_code)]
 
 use serde_json::{Value, json};
 use std::io::{Read, Write};

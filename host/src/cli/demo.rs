@@ -1,0 +1,107 @@
+//! `capstan demo`: the whole chain in one command. Makes sure a headless Blender is
+//! there (provisioning one if needed), launches it with the bridge, starts
+//! `capstan serve`, and drives a short guided session through a real MCP client:
+//! goal, search, schema, then a product shot (object, chrome material, studio light,
+//! camera) rendered to a PNG. Each step prints its scene delta.
+
+use super::CliError;
+use crate::blender::launch::{LaunchOptions, launch};
+use crate::blender::{locate, provision};
+use crate::home::{CapstanHome, HOME_ENV};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use serde_json::{Value, json};
+use std::process::ExitCode;
+
+type Client = RunningService<rmcp::RoleClient, ()>;
+
+fn fail(e: impl std::fmt::Display) -> CliError {
+    CliError::Usage(e.to_string())
+}
+
+async fn step(client: &Client, n: usize, what: &str, tool: &str, args: Value) -> Result<Value, CliError> {
+    let Value::Object(map) = args else { unreachable!("tool arguments are objects") };
+    let result = client.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map)).await.map_err(fail)?;
+    let doc = result.structured_content.clone().unwrap_or(Value::Null);
+    if result.is_error == Some(true) {
+        return Err(CliError::Usage(format!("step {n} ({what}) failed: {}", doc["error"])));
+    }
+    let delta = &doc["delta"];
+    let change = if delta.is_object() {
+        let list = |k: &str| delta[k].as_array().map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+        let parts: Vec<String> = [("added", list("added")), ("changed", list("changed")), ("removed", list("removed")), ("settings", list("settings"))]
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        if parts.is_empty() { String::new() } else { format!("  [{}]", parts.join("; ")) }
+    } else {
+        String::new()
+    };
+    println!("{n:>2}. {what}{change}");
+    Ok(doc)
+}
+
+async fn session(client: &Client) -> Result<String, CliError> {
+    let goal = step(client, 1, "set the goal: a chrome product hero shot", "router_set_goal", json!({ "goal": "Make a premium chrome product hero render" })).await?;
+    println!("    routed to family {:?}", goal["family"].as_str().unwrap_or("?"));
+    let found = step(client, 2, "search: add an object", "search_capabilities", json!({ "query": "add an object" })).await?;
+    let key = found["results"][0]["key"].as_str().unwrap_or("scene.create_object").to_string();
+    println!("    best match: {key}");
+    step(client, 3, &format!("read the schema of {key}"), "get_capability_schema", json!({ "key": key })).await?;
+    let exec = |key: &str, args: Value| json!({ "key": key, "arguments": args });
+    let scene = step(client, 4, "look at the scene", "execute_capability", exec("scene.info", json!({}))).await?;
+    let mut n = 5;
+    for default in ["Cube", "Light"] {
+        let present = scene["result"]["objects"].as_array().is_some_and(|objs| objs.iter().any(|o| o["name"] == default));
+        if present {
+            step(client, n, &format!("delete the default {}", default.to_lowercase()), "execute_capability", exec("scene.delete_object", json!({ "name": default }))).await?;
+            n += 1;
+        }
+    }
+    let steps = [
+        ("create the product (a cylinder)", "scene.create_object", json!({ "type": "cylinder", "name": "Product", "size": 1.2, "location": [0, 0, 0.6] })),
+        ("give it a chrome material", "scene.set_material", json!({ "object": "Product", "preset": "chrome" })),
+        ("add a floor", "scene.create_object", json!({ "type": "plane", "name": "Floor", "size": 20 })),
+        ("make the floor dark and matte", "scene.set_material", json!({ "object": "Floor", "color": "#303030", "preset": "matte" })),
+        ("light it like a studio", "scene.lighting_preset", json!({ "preset": "studio", "target": "Product", "distance": 5, "intensity": 0.35 })),
+        ("set a dark world", "scene.world", json!({ "color": "#101010", "strength": 0.5 })),
+        ("place the camera", "scene.camera", json!({ "location": [3.2, -3.2, 2.0], "look_at": "Product", "lens": 50 })),
+    ];
+    for (what, key, args) in steps {
+        step(client, n, what, "execute_capability", exec(key, args)).await?;
+        n += 1;
+    }
+    let render = step(client, n, "render a PNG (Cycles, CPU)", "execute_capability", exec("scene.render", json!({ "filename": "capstan-demo.png", "engine": "cycles", "resolution": [480, 360], "samples": 16 }))).await?;
+    Ok(render["result"]["path"].as_str().unwrap_or("?").to_string())
+}
+
+pub fn run() -> Result<ExitCode, CliError> {
+    let home = CapstanHome::from_env()?;
+    let install = match locate::find(&home, None) {
+        Ok(found) => found,
+        Err(_) => {
+            eprintln!("capstan: no Blender found; provisioning a headless one");
+            let python = provision::provision(&home).map_err(fail)?;
+            locate::probe(&python).map_err(fail)?
+        }
+    };
+    println!("Blender {} ({})", install.version, install.path.display());
+    let _blender = launch(&home, &install, &LaunchOptions { background: true, port: None }).map_err(fail)?;
+    println!("bridge up; starting `capstan serve` and an MCP client session");
+    let exe = std::env::current_exe().map_err(fail)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(fail)?;
+    let png = runtime.block_on(async {
+        let cmd = tokio::process::Command::new(&exe).configure(|c| {
+            c.env(HOME_ENV, home.root()).arg("serve");
+        });
+        let client: Client = ().serve(TokioChildProcess::new(cmd).map_err(fail)?).await.map_err(fail)?;
+        let outcome = session(&client).await;
+        let _ = client.cancel().await;
+        outcome
+    })?;
+    println!("done: {png}");
+    Ok(ExitCode::SUCCESS)
+}
