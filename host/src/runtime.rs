@@ -261,10 +261,17 @@ impl Runtime {
 
     /// Execute one capability by canonical key with JSON arguments.
     pub fn call(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        self.check(key, arguments_json)?;
+        self.call_checked(key, arguments_json)
+    }
+
+    /// [`Runtime::call`] for a caller that has just passed the same key and arguments
+    /// through [`Runtime::check`] (the MCP surfaces check before looking at availability),
+    /// so the arguments are not parsed and validated twice.
+    pub(crate) fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
         let limits = pack.limits.limits;
-        self.validate(key, pack, &pack.capabilities[entry.capability], arguments_json)?;
 
         let scope = self.scopes[entry.pack][entry.capability].clone();
         let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);

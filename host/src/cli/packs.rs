@@ -1,14 +1,12 @@
 //! `capstan packs list|validate`.
 
 use super::{CliError, print_json};
-use crate::bridge::catalog::Catalogs;
-use crate::engine::{AllocationPreference, ComponentCache, SandboxEngine};
+use crate::engine::AllocationPreference;
 use crate::fsutil;
 use crate::home::CapstanHome;
 use crate::manifest::{self, MANIFEST_FILE};
-use crate::plugin::{self, LoadedPack, PackOrigin, PackSource};
+use crate::plugin::{LoadedPack, PackOrigin, PackSource};
 use crate::runtime::Runtime;
-use crate::sandbox::Sandbox;
 use clap::Subcommand;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -145,17 +143,14 @@ fn validate_dir(dir: &std::path::Path) -> Value {
         Ok(h) => h,
         Err(e) => return invalid(error_list(e)),
     };
-    let loaded = SandboxEngine::new(AllocationPreference::PoolingIfAvailable)
-        .map_err(|e| e.to_string())
-        .and_then(|engine| {
-            let cache = ComponentCache::new(engine.engine(), home.cache_dir());
-            let sandbox = Sandbox::new(engine).map_err(|e| e.to_string())?;
-            let catalogs = Catalogs::builtin().map_err(|e| e.to_string())?;
-            plugin::load(&sandbox, &cache, &catalogs, source).map_err(|e| e.to_string())
-        });
-    match loaded {
+    // An empty runtime (no other pack loaded): the same engine, cache and checks as `serve`.
+    let mut runtime = match Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline)) {
+        Ok(r) => r,
+        Err(e) => return invalid(error_list(e)),
+    };
+    match runtime.add(source) {
         Ok(pack) => {
-            let mut report = pack_json(&pack);
+            let mut report = pack_json(pack);
             report["valid"] = json!(true);
             report["notes"] = json!(notes);
             report

@@ -38,6 +38,8 @@ pub struct Core {
     guided_tools: Vec<Tool>,
     expert_tools: Vec<(String, Tool)>,
     expert_keys: HashMap<String, String>,
+    /// The server each capability talks to, decided once at start-up.
+    server_by_key: HashMap<String, String>,
 }
 
 impl Core {
@@ -56,21 +58,35 @@ impl Core {
         servers.dedup();
         let mut expert_tools = Vec::new();
         let mut expert_keys = HashMap::new();
+        let mut server_by_key = HashMap::new();
         for (pack, cap) in runtime.capabilities() {
-            let server = pack.manifest.servers.keys().next().cloned().unwrap_or_default();
+            // The server of the capability's bridge commands (one per pack today).
+            let server = cap
+                .bridge_commands
+                .first()
+                .and_then(|c| pack.manifest.server_of(c))
+                .or_else(|| pack.manifest.servers.keys().next().map(String::as_str))
+                .unwrap_or_default()
+                .to_string();
             let tool = tools::expert(cap);
             expert_keys.insert(tool.name.to_string(), cap.key.clone());
+            server_by_key.insert(cap.key.clone(), server.clone());
             expert_tools.push((server, tool));
         }
-        Core { runtime, index, client, availability: AvailabilityCache::new(servers), guided_tools: tools::guided(), expert_tools, expert_keys }
+        Core {
+            runtime,
+            index,
+            client,
+            availability: AvailabilityCache::new(servers),
+            guided_tools: tools::guided(),
+            expert_tools,
+            expert_keys,
+            server_by_key,
+        }
     }
 
-    fn server_of(&self, key: &str) -> Option<String> {
-        self.runtime
-            .packs()
-            .iter()
-            .find(|p| p.capabilities.iter().any(|c| c.key == key))
-            .and_then(|p| p.manifest.servers.keys().next().cloned())
+    fn server_of(&self, key: &str) -> Option<&str> {
+        self.server_by_key.get(key).map(String::as_str)
     }
 
     fn unavailable_servers(&self) -> Vec<(String, ServerStatus)> {
@@ -134,7 +150,7 @@ impl CapstanServer {
         let hidden: Vec<String> = self.core.unavailable_servers().into_iter().map(|(s, _)| s).collect();
         let hits = self.core.index.search(query, family, goal_family.as_deref(), limit + 16);
         hits.into_iter()
-            .filter(|h| self.core.server_of(&h.key).is_none_or(|s| !hidden.contains(&s)))
+            .filter(|h| self.core.server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)))
             .take(limit)
             .collect()
     }
@@ -204,7 +220,7 @@ impl CapstanServer {
             self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
             return error_result(error);
         }
-        let unavailable = self.core.server_of(key).and_then(|server| match self.core.availability.status(&self.core.client, &server) {
+        let unavailable = self.core.server_of(key).and_then(|server| match self.core.availability.status(&self.core.client, server) {
             Some(ServerStatus::Unavailable(state)) => Some((server, state)),
             _ => None,
         });
@@ -213,7 +229,7 @@ impl CapstanServer {
             self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
             return error_result(error);
         }
-        let outcome = tokio::task::block_in_place(|| self.core.runtime.call(key, &args_text));
+        let outcome = tokio::task::block_in_place(|| self.core.runtime.call_checked(key, &args_text));
         match outcome {
             Ok(out) => {
                 let doc = report::output_json(&out);
