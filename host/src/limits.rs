@@ -6,6 +6,11 @@
 
 use std::time::Duration;
 
+/// How long the bridge client polls for the first byte of an answer before it
+/// blocks: a read-only command on a local bridge answers within this, and polling
+/// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.
+pub const BRIDGE_ANSWER_SPIN: Duration = Duration::from_micros(100);
+
 /// Bridge client: connecting to a loopback port that answers takes microseconds; a
 /// slow connect means something is wrong.
 pub const BRIDGE_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);

@@ -191,6 +191,21 @@ impl Runtime {
         Ok(&self.packs[index])
     }
 
+    /// True when every bridge command `key` may send only reads and is bounded by
+    /// the default command timeout (the catalog says so, not the pack): such a call
+    /// is short enough to run on the thread that received it.
+    pub fn is_quick_read(&self, key: &str) -> bool {
+        let Some(entry) = self.keys.get(key) else { return false };
+        let pack = &self.packs[entry.pack];
+        pack.capabilities[entry.capability].bridge_commands.iter().all(|command| {
+            pack.manifest
+                .server_of(command)
+                .and_then(|server| self.catalogs.for_server(server))
+                .and_then(|catalog| catalog.command(command))
+                .is_some_and(|spec| !spec.effect.mutates() && spec.timeout <= crate::limits::BRIDGE_DEFAULT_COMMAND_TIMEOUT)
+        })
+    }
+
     fn owner_of(&self, name: &str) -> Option<&str> {
         let key = self.aliases.get(name).map(String::as_str).unwrap_or(name);
         self.keys.get(key).map(|e| self.packs[e.pack].name())

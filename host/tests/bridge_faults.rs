@@ -303,3 +303,71 @@ fn a_peer_that_answers_garbage_is_named() {
     }, 2000));
     assert!(detail.contains("does not answer the capstan bridge protocol"), "{detail}");
 }
+
+/// A keep-alive peer: answers every request on a connection until the client closes
+/// it, or only the first `per_connection` requests and then closes it silently.
+fn keep_alive_peer(per_connection: usize) -> (SocketAddr, Arc<AtomicUsize>) {
+    fake_peer(move |mut s| {
+        for _ in 0..per_connection {
+            let (head, body) = read_request(&mut s);
+            if head.is_empty() {
+                return;
+            }
+            let id = body["id"].as_str().unwrap_or("").to_string();
+            let doc = json!({ "id": id, "ok": true, "result": { "port": s.local_addr().unwrap().port() } }).to_string();
+            let _ = s.write_all(format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{doc}", doc.len()).as_bytes());
+        }
+    })
+}
+
+fn write_runtime_with_token(path: &Path, addr: SocketAddr, token: &str) {
+    let doc = json!({ "http": format!("http://{addr}"), "token": token, "pid": std::process::id(), "protocol": 1 });
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, doc.to_string()).unwrap();
+    std::fs::rename(tmp, path).unwrap();
+}
+
+#[test]
+fn one_kept_connection_carries_many_calls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("server.json");
+    let (addr, accepted) = keep_alive_peer(usize::MAX);
+    write_runtime(&file, &format!("http://{addr}"), std::process::id());
+    let client = client_for(&file);
+    for _ in 0..20 {
+        assert_eq!(call(&client, 2000).unwrap()["port"], addr.port());
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_kept_connection_is_never_reused_for_another_runtime_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("server.json");
+    let (a, accepted_a) = keep_alive_peer(usize::MAX);
+    let (b, accepted_b) = keep_alive_peer(usize::MAX);
+    let client = client_for(&file);
+    write_runtime_with_token(&file, a, TOKEN);
+    assert_eq!(call(&client, 2000).unwrap()["port"], a.port());
+    // The bridge moved: the next call goes where the file says, not down the old line.
+    write_runtime_with_token(&file, b, TOKEN);
+    assert_eq!(call(&client, 2000).unwrap()["port"], b.port());
+    // Same address, new token (a restarted bridge): a fresh connection, not the kept one.
+    write_runtime_with_token(&file, b, "another-token-0123456789abcdef");
+    assert_eq!(call(&client, 2000).unwrap()["port"], b.port());
+    assert_eq!((accepted_a.load(Ordering::SeqCst), accepted_b.load(Ordering::SeqCst)), (1, 2));
+}
+
+#[test]
+fn a_bridge_that_drops_idle_connections_is_reconnected_without_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("server.json");
+    let (addr, accepted) = keep_alive_peer(1);
+    write_runtime(&file, &format!("http://{addr}"), std::process::id());
+    let client = client_for(&file);
+    for i in 0..5 {
+        call(&client, 2000).unwrap_or_else(|e| panic!("call {i}: {e:?}"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 5);
+}

@@ -110,6 +110,7 @@ class Bridge:
         self._stopping.set()
         if self.server is not None:
             server, self.server = self.server, None
+            server.close_connections()
             server.shutdown()
             server.server_close()
             runtime_file.remove(self.runtime_path, self.token)

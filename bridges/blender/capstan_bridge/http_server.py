@@ -9,11 +9,16 @@ Security reasoning:
 - `/ping` is answered on the server thread from values captured at start, so it never
   waits behind a render.
 - Requests and headers are never logged (the token travels in a header).
+- Connections are kept alive for the host (it reuses one per bridge), closed after
+  IDLE_CONNECTION_SECONDS of silence, and all closed when the bridge stops: a kept
+  connection must never outlive the runtime file that authorised it.
 """
 
 import hmac
 import json
+import socket
 import socketserver
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from . import protocol
@@ -24,9 +29,40 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = False
     bridge = None
 
+    def __init__(self, *args, **kwargs):
+        self._open = set()
+        self._open_lock = threading.Lock()
+        self.closing = False
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address):
+        with self._open_lock:
+            if self.closing:
+                self.shutdown_request(request)
+                return
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request):
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self):
+        """Refuse new connections and cut every open one (kept-alive included)."""
+        with self._open_lock:
+            self.closing = True
+            open_now = list(self._open)
+        for request in open_now:
+            try:
+                request.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    timeout = protocol.IDLE_CONNECTION_SECONDS
     server_version = "capstan-bridge/1"
     sys_version = ""
 
@@ -69,6 +105,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorized():
             self._refuse_unauthorized()
+            return
+        if self.server.closing:
+            self.close_connection = True
+            self._send(503, {"ok": False, "error": {"code": "stopping", "message": "the bridge is stopping"}})
             return
         try:
             length = int(self.headers.get("Content-Length", ""))

@@ -8,5 +8,8 @@ BRIDGE_PATH = "/bridge"
 PING_PATH = "/ping"
 MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_ID_LENGTH = 128
+# A kept-alive connection that sends nothing for this long is closed (the host
+# notices before reusing it and opens a new one).
+IDLE_CONNECTION_SECONDS = 60.0
 # How long a request waits for the main thread before answering "busy".
 JOB_TIMEOUT_SECONDS = 600.0

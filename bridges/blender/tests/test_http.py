@@ -94,3 +94,44 @@ def test_concurrent_requests_are_all_answered(client):
     for t in threads:
         t.join()
     assert len(results) == 8
+
+
+def _exchange(sock, bridge, queue_owner, path="/ping"):
+    """One GET on an open socket, the main thread draining meanwhile."""
+    sock.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n" % (path, bridge.token)).encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        queue_owner.queue.drain(wait=0.001)
+        chunk = sock.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int([line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")][0])
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head + b"\r\n\r\n" + body
+
+
+def test_connections_are_kept_alive_and_cut_when_the_bridge_stops(tmp_path):
+    from capstan_bridge.bridge import Bridge
+
+    own = Bridge(runtime_path=str(tmp_path / "server.json"), output_dir=str(tmp_path / "out"))
+    os.makedirs(own.output_dir, exist_ok=True)
+    own.start_server()
+    try:
+        s = socket.create_connection(("127.0.0.1", own.port), timeout=5)
+        first = _exchange(s, own, own)
+        second = _exchange(s, own, own)
+        assert first.startswith(b"HTTP/1.1 200") and second.startswith(b"HTTP/1.1 200"), (first[:60], second[:60])
+        assert b"Connection: close" not in first
+    finally:
+        own.stop()
+    # The kept connection outlived nothing: it is closed, and nothing more runs on it.
+    s.settimeout(5)
+    try:
+        s.sendall(("GET /ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n" % own.token).encode())
+        assert s.recv(4096) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    assert not os.path.exists(own.runtime_path)

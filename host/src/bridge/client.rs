@@ -6,6 +6,14 @@
 //! (never one from the file) on the loopback address from the file, and turn every
 //! failure into a typed `BridgeFailure`. When the port answers in another add-on's
 //! wire format, or not at all, the peer is probed and named.
+//!
+//! One connection per server is kept open between calls (a connect costs more than
+//! the rest of a read-only call). It is reused only for the exact address and token
+//! the runtime file names *at this call*, so a restarted or replaced bridge never
+//! receives a request meant for its predecessor; the kept connection is checked for a
+//! peer close before reuse, and a reused connection that closes without a byte of
+//! answer is retried once on a fresh one (the bridge never read that request: it
+//! answers every request it reads, errors included).
 
 use super::endpoint::{self, RuntimeFileSpec};
 use super::http::{self, TransportError};
@@ -15,7 +23,10 @@ use crate::home::CapstanHome;
 use crate::limits;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// How to reach one server's bridge.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,11 +50,18 @@ impl Liveness {
 pub struct HttpBridgeClient {
     servers: BTreeMap<String, Liveness>,
     next_id: AtomicU64,
+    kept: Mutex<BTreeMap<String, Kept>>,
+}
+
+/// An idle connection, and the token it was opened for.
+struct Kept {
+    connection: http::Connection,
+    token: endpoint::TokenDigest,
 }
 
 impl HttpBridgeClient {
     pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
-        HttpBridgeClient { servers, next_id: AtomicU64::new(1) }
+        HttpBridgeClient { servers, next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()) }
     }
 
     /// The servers capstan knows how to reach, under `home`.
@@ -62,17 +80,69 @@ impl HttpBridgeClient {
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
         let ep = endpoint::read(&live.runtime_file).map_err(|e| unavailable(server, e.state(), e.to_string()))?;
         let request = http::Request { method: "GET", path: "/ping", bearer: ep.token.expose(), body: b"" };
-        let response = http::send(ep.addr, &request, limits::BRIDGE_CONNECT_TIMEOUT, limits::BRIDGE_PING_TIMEOUT, limits::BRIDGE_MAX_RESPONSE_BYTES)
-            .map_err(|e| self.transport(server, ep.addr, e))?;
-        if response.status == 401 {
-            return Err(self.transport(server, ep.addr, TransportError::Unauthorized));
-        }
-        let doc: Value = serde_json::from_slice(&response.body)
-            .map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))?;
+        let doc = self.round_trip(server, &ep, &request, limits::BRIDGE_PING_TIMEOUT)?;
         if doc.get("bridge").and_then(Value::as_str) != Some("capstan") {
             return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
         }
         Ok(doc)
+    }
+
+    /// One request to the endpoint the runtime file names now, on the kept
+    /// connection when it still fits, and its JSON answer. 401 and 413 are typed here.
+    fn round_trip(&self, server: &str, ep: &endpoint::Endpoint, request: &http::Request<'_>, timeout: Duration) -> Result<Value, BridgeFailure> {
+        let token = ep.token_digest();
+        let response = match self.take_kept(server, ep.addr, &token) {
+            Some(mut connection) => match connection.exchange(request, timeout, limits::BRIDGE_MAX_RESPONSE_BYTES) {
+                Err(e) if http::closed_without_answer(&e) => self.fresh_exchange(server, ep.addr, &token, request, timeout),
+                other => self.settle(server, connection, token, other),
+            },
+            None => self.fresh_exchange(server, ep.addr, &token, request, timeout),
+        }
+        .map_err(|e| self.transport(server, ep.addr, e))?;
+        match response.status {
+            401 => return Err(self.transport(server, ep.addr, TransportError::Unauthorized)),
+            413 => {
+                return Err(BridgeFailure::App { code: "too_large".into(), message: "the bridge refused the request body as too large".into() });
+            }
+            _ => {}
+        }
+        serde_json::from_slice(&response.body).map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))
+    }
+
+    fn fresh_exchange(
+        &self,
+        server: &str,
+        addr: SocketAddr,
+        token: &endpoint::TokenDigest,
+        request: &http::Request<'_>,
+        timeout: Duration,
+    ) -> Result<http::Response, TransportError> {
+        let mut connection = http::Connection::open(addr, limits::BRIDGE_CONNECT_TIMEOUT.min(timeout))?;
+        let outcome = connection.exchange(request, timeout, limits::BRIDGE_MAX_RESPONSE_BYTES);
+        self.settle(server, connection, token.clone(), outcome)
+    }
+
+    /// Keep the connection when its answer allows it; hand back the response.
+    fn settle(
+        &self,
+        server: &str,
+        connection: http::Connection,
+        token: endpoint::TokenDigest,
+        outcome: Result<http::Exchange, TransportError>,
+    ) -> Result<http::Response, TransportError> {
+        let exchange = outcome?;
+        if exchange.reusable {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            kept.entry(server.to_string()).or_insert(Kept { connection, token });
+        }
+        Ok(exchange.response)
+    }
+
+    /// The kept connection for `server`, if it was opened to `addr` with `token`
+    /// and its peer has not closed it; any other kept connection is dropped.
+    fn take_kept(&self, server: &str, addr: SocketAddr, token: &endpoint::TokenDigest) -> Option<http::Connection> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner()).remove(server)?;
+        (kept.connection.addr() == addr && &kept.token == token && kept.connection.is_idle_and_open()).then_some(kept.connection)
     }
 
     fn transport(&self, server: &str, addr: std::net::SocketAddr, error: TransportError) -> BridgeFailure {
@@ -110,17 +180,7 @@ impl BridgeClient for HttpBridgeClient {
         let id = format!("{}-{}", std::process::id(), self.next_id.fetch_add(1, Ordering::Relaxed));
         let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
         let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
-        let response = http::send(ep.addr, &http_request, limits::BRIDGE_CONNECT_TIMEOUT, request.timeout, limits::BRIDGE_MAX_RESPONSE_BYTES)
-            .map_err(|e| self.transport(server, ep.addr, e))?;
-        match response.status {
-            401 => return Err(self.transport(server, ep.addr, TransportError::Unauthorized)),
-            413 => {
-                return Err(BridgeFailure::App { code: "too_large".into(), message: "the bridge refused the request body as too large".into() });
-            }
-            _ => {}
-        }
-        let doc: Value = serde_json::from_slice(&response.body)
-            .map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))?;
+        let doc = self.round_trip(server, &ep, &http_request, request.timeout)?;
         let Some(ok) = doc.get("ok").and_then(Value::as_bool) else {
             return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
         };

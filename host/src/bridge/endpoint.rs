@@ -37,6 +37,18 @@ pub struct Endpoint {
     pub app_version: Option<String>,
 }
 
+/// A token's sha256: enough to tell whether a kept connection was opened for the
+/// bridge the runtime file names now, without keeping another copy of the token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TokenDigest([u8; 32]);
+
+impl Endpoint {
+    pub fn token_digest(&self) -> TokenDigest {
+        use sha2::Digest;
+        TokenDigest(sha2::Sha256::digest(self.token.expose().as_bytes()).into())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EndpointError {
     #[error("the runtime file {path} does not exist (the bridge is not running, or was never started)")]

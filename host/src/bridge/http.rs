@@ -1,4 +1,4 @@
-//! A minimal HTTP/1.1 client for one request per connection on loopback.
+//! A minimal HTTP/1.1 client for loopback bridges, with keep-alive.
 //!
 //! Written by hand because the bridge speaks a tiny, fixed subset (POST/GET with a
 //! JSON body and Content-Length) and the client must give typed errors for every way
@@ -68,26 +68,108 @@ fn timeout_error(timeout: Duration) -> TransportError {
     TransportError::Timeout { timeout_ms: timeout.as_millis() as u64 }
 }
 
-/// Send one request and read one response, all within `timeout`.
-pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, timeout: Duration, max_body: u64) -> Result<Response, TransportError> {
-    let deadline = Instant::now() + timeout;
-    let mut stream = TcpStream::connect_timeout(&addr, connect_timeout.min(timeout)).map_err(|e| match e.kind() {
-        std::io::ErrorKind::ConnectionRefused => TransportError::Refused { addr: addr.to_string() },
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => timeout_error(timeout),
-        _ => TransportError::Io { detail: e.to_string() },
-    })?;
-    let _ = stream.set_nodelay(true);
-    let head = format!(
-        "{} {} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        request.method, request.path, request.bearer, request.body.len()
-    );
-    stream.set_write_timeout(Some(timeout)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
-    let written = stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(request.body));
-    if let Err(e) = written {
-        return Err(TransportError::Io { detail: e.to_string() });
+/// One connection to a bridge, kept open between calls when the bridge allows it.
+///
+/// Reuse is safe because the caller keys a kept connection by the address *and* the
+/// token of the runtime file it re-reads on every call: a restarted bridge publishes a
+/// new token (and usually a new port), so a connection to the old one is never used
+/// for it. A connection whose peer has closed is noticed before it is reused
+/// (`is_idle_and_open`), and one that answered `Connection: close`, or anything but a
+/// complete answer, is dropped.
+pub struct Connection {
+    stream: TcpStream,
+    addr: SocketAddr,
+}
+
+/// An answer, and whether the connection may carry another request.
+pub struct Exchange {
+    pub response: Response,
+    pub reusable: bool,
+}
+
+impl Connection {
+    pub fn open(addr: SocketAddr, connect_timeout: Duration) -> Result<Self, TransportError> {
+        let stream = TcpStream::connect_timeout(&addr, connect_timeout).map_err(|e| match e.kind() {
+            std::io::ErrorKind::ConnectionRefused => TransportError::Refused { addr: addr.to_string() },
+            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => timeout_error(connect_timeout),
+            _ => TransportError::Io { detail: e.to_string() },
+        })?;
+        let _ = stream.set_nodelay(true);
+        Ok(Connection { stream, addr })
     }
 
-    let mut reader = Reader { stream, deadline, timeout, buf: Vec::with_capacity(4096) };
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// True when the peer has neither closed the connection nor sent anything
+    /// unasked (a non-blocking peek finds nothing to read).
+    pub fn is_idle_and_open(&self) -> bool {
+        if self.stream.set_nonblocking(true).is_err() {
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let idle = matches!(self.stream.peek(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+        idle && self.stream.set_nonblocking(false).is_ok()
+    }
+
+    /// Poll for the first byte of the answer for up to `spin` before the blocking
+    /// read. A quick bridge answers within tens of microseconds; going to sleep and
+    /// being woken costs about as much again on a virtual machine, per call.
+    fn await_answer(&self, spin: Duration) {
+        if spin.is_zero() || self.stream.set_nonblocking(true).is_err() {
+            return;
+        }
+        let start = Instant::now();
+        let mut byte = [0u8; 1];
+        while start.elapsed() < spin {
+            match self.stream.peek(&mut byte) {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::hint::spin_loop(),
+                _ => break,
+            }
+        }
+        let _ = self.stream.set_nonblocking(false);
+    }
+
+    /// Send one request and read one response, all within `timeout`.
+    pub fn exchange(&mut self, request: &Request<'_>, timeout: Duration, max_body: u64) -> Result<Exchange, TransportError> {
+        let deadline = Instant::now() + timeout;
+        let mut message = Vec::with_capacity(256 + request.body.len());
+        write!(
+            message,
+            "{} {} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            request.method, request.path, self.addr, request.bearer, request.body.len()
+        )
+        .map_err(|e| TransportError::Io { detail: e.to_string() })?;
+        message.extend_from_slice(request.body);
+        self.stream.set_write_timeout(Some(timeout)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
+        self.stream.write_all(&message).map_err(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset => TransportError::Truncated { detail: CLOSED_WITHOUT_ANSWER.into() },
+            _ => TransportError::Io { detail: e.to_string() },
+        })?;
+        self.await_answer(crate::limits::BRIDGE_ANSWER_SPIN);
+        let mut reader = Reader { stream: &mut self.stream, deadline, timeout, buf: Vec::with_capacity(4096) };
+        read_response(&mut reader, max_body)
+    }
+}
+
+/// What a connection that closed before sending a single byte reports.
+pub const CLOSED_WITHOUT_ANSWER: &str = "closed without answering";
+
+/// True when the peer closed the connection before answering at all: on a reused
+/// connection this means the bridge had already dropped it (idle timeout, restart),
+/// not that it read the request.
+pub fn closed_without_answer(error: &TransportError) -> bool {
+    matches!(error, TransportError::Truncated { detail } if detail == CLOSED_WITHOUT_ANSWER)
+}
+
+/// One request on a fresh connection (pings and probes).
+pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, timeout: Duration, max_body: u64) -> Result<Response, TransportError> {
+    let mut connection = Connection::open(addr, connect_timeout.min(timeout))?;
+    Ok(connection.exchange(request, timeout, max_body)?.response)
+}
+
+fn read_response(reader: &mut Reader<'_>, max_body: u64) -> Result<Exchange, TransportError> {
     let header_end = loop {
         if let Some(i) = find(&reader.buf, b"\r\n\r\n") {
             break i;
@@ -99,7 +181,7 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
             return Err(TransportError::TooLarge { limit: MAX_HEADER_BYTES as u64 });
         }
         match reader.fill() {
-            Ok(0) if reader.buf.is_empty() => return Err(TransportError::Truncated { detail: "closed without answering".into() }),
+            Ok(0) if reader.buf.is_empty() => return Err(TransportError::Truncated { detail: CLOSED_WITHOUT_ANSWER.into() }),
             Ok(0) => {
                 return Err(if reader.buf.starts_with(b"HTTP/") {
                     TransportError::Truncated { detail: "closed inside the headers".into() }
@@ -108,8 +190,7 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
                 });
             }
             Ok(_) => {}
-            Err(e) if !reader.buf.is_empty() && !reader.buf.starts_with(b"HTTP/") => {
-                let _ = e;
+            Err(_) if !reader.buf.is_empty() && !reader.buf.starts_with(b"HTTP/") => {
                 return Err(TransportError::WrongPeer { peer: peer::classify(&reader.buf) });
             }
             Err(e) => return Err(e),
@@ -117,12 +198,14 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
     };
     let head = String::from_utf8_lossy(&reader.buf[..header_end]).to_string();
     let mut lines = head.split("\r\n");
-    let status: u16 = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
+    let status_line = lines.next().unwrap_or("");
+    let status: u16 = status_line
+        .split(' ')
+        .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or(TransportError::WrongPeer { peer: Peer::OtherHttp })?;
     let mut content_length: Option<u64> = None;
+    let mut reusable = status_line.starts_with("HTTP/1.1 ");
     for line in lines {
         if let Some((name, value)) = line.split_once(':') {
             let name = name.trim().to_ascii_lowercase();
@@ -130,6 +213,8 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
                 content_length = value.trim().parse().ok();
             } else if name == "transfer-encoding" {
                 return Err(TransportError::WrongPeer { peer: Peer::OtherHttp });
+            } else if name == "connection" && value.trim().eq_ignore_ascii_case("close") {
+                reusable = false;
             }
         }
     }
@@ -144,18 +229,20 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
             return Err(TransportError::Truncated { detail: format!("{} of {length} body bytes", reader.buf.len() - body_start) });
         }
     }
+    // Bytes beyond the answer were never asked for: do not reuse such a connection.
+    reusable &= reader.buf.len() == want;
     let body = reader.buf[body_start..want].to_vec();
-    Ok(Response { status, body })
+    Ok(Exchange { response: Response { status, body }, reusable })
 }
 
-struct Reader {
-    stream: TcpStream,
+struct Reader<'a> {
+    stream: &'a mut TcpStream,
     deadline: Instant,
     timeout: Duration,
     buf: Vec<u8>,
 }
 
-impl Reader {
+impl Reader<'_> {
     fn fill(&mut self) -> Result<usize, TransportError> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {

@@ -1,9 +1,10 @@
 //! The MCP server handler: tools/list and tools/call for both surfaces.
 //!
-//! Execution is synchronous wasm plus a blocking bridge call. It runs with
-//! `block_in_place` on the current worker: no hand-off to another thread (that costs
-//! tens of microseconds per call), while the runtime moves its other tasks elsewhere
-//! so a long render does not stall concurrent requests.
+//! Execution is synchronous wasm plus a blocking bridge call. A quick read (every
+//! bridge command it may send is a catalog `read` within the default timeout) runs on
+//! the thread that received the request: no hand-off, which would cost tens of
+//! microseconds. Anything longer runs on tokio's blocking pool, so a render does not
+//! stall the session's other requests (or, over HTTP, other sessions).
 
 use super::availability::{AvailabilityCache, ServerStatus};
 use super::session::{Execution, LastSearch, SessionState};
@@ -211,7 +212,7 @@ impl CapstanServer {
     }
 
     /// Run a canonical capability (guided `execute_capability` and every expert tool).
-    fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
+    async fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
         let args_text = arguments.to_string();
         // Order: key, then arguments, then availability, then the sandbox: bad input
         // never waits on (or reaches) a bridge.
@@ -229,7 +230,21 @@ impl CapstanServer {
             self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
             return error_result(error);
         }
-        let outcome = tokio::task::block_in_place(|| self.core.runtime.call_checked(key, &args_text));
+        // A quick read runs right here; anything that may take long (a mutation can
+        // wait behind Blender's main thread, a render for minutes) runs on a blocking
+        // thread, so the session keeps answering meanwhile.
+        let outcome = if self.core.runtime.is_quick_read(key) {
+            self.core.runtime.call_checked(key, &args_text)
+        } else {
+            let (core, owned_key) = (self.core.clone(), key.to_string());
+            match tokio::task::spawn_blocking(move || core.runtime.call_checked(&owned_key, &args_text)).await {
+                Ok(outcome) => outcome,
+                Err(e) => {
+                    tracing::error!(key, "the call's thread ended abnormally: {e}");
+                    return error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("{key}: the call ended abnormally; capstan logged it") }));
+                }
+            }
+        };
         match outcome {
             Ok(out) => {
                 let doc = report::output_json(&out);
@@ -247,7 +262,7 @@ impl CapstanServer {
         }
     }
 
-    fn dispatch(&self, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+    async fn dispatch(&self, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
         Some(match (self.surface, name) {
             (Surface::Guided, tools::SET_GOAL) => self.set_goal(args),
             (Surface::Guided, tools::GET_STATUS) => self.status(),
@@ -256,11 +271,11 @@ impl CapstanServer {
             (Surface::Guided, tools::EXECUTE) => {
                 let Some(key) = str_arg(args, "key") else { return Some(bad_request("key must be a string")) };
                 let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
-                self.execute(key, &arguments)
+                self.execute(key, &arguments).await
             }
             (Surface::Expert, name) => {
                 let key = self.core.expert_keys.get(name)?.clone();
-                self.execute(&key, &Value::Object(args.clone()))
+                self.execute(&key, &Value::Object(args.clone())).await
             }
             _ => return None,
         })
@@ -294,7 +309,7 @@ impl ServerHandler for CapstanServer {
 
     async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        match self.dispatch(&request.name, &args) {
+        match self.dispatch(&request.name, &args).await {
             Some(result) => Ok(result.into()),
             None => Err(ErrorData::invalid_params(format!("no tool named {:?}", request.name), None)),
         }

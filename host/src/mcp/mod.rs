@@ -30,6 +30,8 @@ pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
 /// Serve one MCP session on stdin/stdout until the client disconnects.
 pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
     let core = Arc::new(core(home).map_err(|e| e.to_string())?);
+    // One thread: a stdio session is one client, and with everything on one thread
+    // a request is read, run and answered without a single cross-thread wake-up.
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -37,7 +39,7 @@ pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     rt.block_on(async move {
         let server = CapstanServer::new(core, surface);
-        let service = server.serve(rmcp::transport::stdio()).await.map_err(|e| e.to_string())?;
+        let service = server.serve(rmcp::transport::stdio_pipes()).await.map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())?;
         Ok(())
     })

@@ -80,7 +80,9 @@ fn serve(mut s: TcpStream, count: &AtomicUsize) {
             ("200 OK", json!({ "id": body["id"], "ok": true, "result": result }))
         };
         let text = doc.to_string();
-        let _ = write!(s, "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}", text.len());
+        // One write per answer, as a real server's buffered output does.
+        let answer = format!("HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}", text.len());
+        let _ = s.write_all(answer.as_bytes());
         if head.contains("Connection: close") {
             return;
         }
