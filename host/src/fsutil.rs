@@ -41,3 +41,17 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)
     }
 }
+
+/// Write `bytes` to `path` readable only by the owner, atomically: a reader sees the
+/// old file or the whole new one, never a part (temp file in the same folder, then
+/// rename; the temp file is created with mode 0600).
+pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().ok_or_else(|| io::Error::other("no parent folder"))?;
+    create_private_dir(dir)?;
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

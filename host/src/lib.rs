@@ -10,6 +10,7 @@
 //! - keys to calls: [`runtime`]; where packs come from: [`packs`]
 //! - the command line: [`cli`]
 
+pub mod apps;
 pub mod availability;
 pub mod blender;
 pub mod bridge;

@@ -6,6 +6,15 @@
 
 use std::time::Duration;
 
+/// How long a server's availability (runtime file + ping) is reused before it is
+/// checked again: a burst of searches pings once, a Blender that just came up is seen
+/// within this.
+pub const AVAILABILITY_TTL: Duration = Duration::from_secs(1);
+
+/// How often an expert-surface session re-checks availability to tell its client
+/// `notifications/tools/list_changed` when tools appear or disappear.
+pub const TOOL_LIST_WATCH_INTERVAL: Duration = Duration::from_secs(1);
+
 /// How long the bridge client polls for the first byte of an answer before it
 /// blocks: a read-only command on a local bridge answers within this, and polling
 /// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.

@@ -179,3 +179,34 @@ async fn execute_capability_creates_the_object_in_real_blender_with_its_delta() 
     assert_eq!(structured(&r)["result"]["type"], "MESH");
     c.cancel().await.unwrap();
 }
+
+/// A client that counts `notifications/tools/list_changed`.
+#[derive(Clone, Default)]
+struct ListWatcher(std::sync::Arc<tokio::sync::Notify>);
+
+impl rmcp::ClientHandler for ListWatcher {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.0.notify_one();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
+    let home = tempfile::tempdir().unwrap();
+    let watcher = ListWatcher::default();
+    let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
+        c.env("CAPSTAN_HOME", home.path()).args(["serve", "--expert"]);
+    });
+    let c = watcher.clone().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve --expert starts");
+    assert!(c.list_all_tools().await.unwrap().is_empty(), "no bridge yet: Blender's tools are hidden");
+
+    let bridge = StubBridge::start(home.path());
+    tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge came up");
+    assert_eq!(c.list_all_tools().await.unwrap().len(), 12);
+
+    drop(bridge);
+    std::fs::remove_file(home.path().join("run/blender/server.json")).unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge went away");
+    assert!(c.list_all_tools().await.unwrap().is_empty());
+    c.cancel().await.unwrap();
+}

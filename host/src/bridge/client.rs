@@ -24,7 +24,7 @@ use crate::limits;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, RwLock};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -37,6 +37,17 @@ pub struct Liveness {
 }
 
 impl Liveness {
+    /// A manifest's `liveness`, with its path expanded (`None` for `kind: none`, or
+    /// when the path names an unset variable).
+    pub fn from_manifest(decl: &crate::manifest::LivenessDecl, home: &CapstanHome) -> Option<Self> {
+        let crate::manifest::LivenessDecl::ServerJson { path, endpoint_path, fields } = decl else { return None };
+        let file = crate::apps::expand::expand(path, home, &crate::apps::expand::Env)?;
+        Some(Liveness {
+            runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone() },
+            endpoint_path: endpoint_path.clone(),
+        })
+    }
+
     /// capstan's own Blender add-on: `$CAPSTAN_HOME/run/blender/server.json`, `/bridge`.
     pub fn blender(home: &CapstanHome) -> Self {
         Liveness {
@@ -48,7 +59,7 @@ impl Liveness {
 
 /// The client for every server a host talks to, keyed by manifest server name.
 pub struct HttpBridgeClient {
-    servers: BTreeMap<String, Liveness>,
+    servers: RwLock<BTreeMap<String, Arc<Liveness>>>,
     next_id: AtomicU64,
     kept: Mutex<BTreeMap<String, Kept>>,
 }
@@ -61,7 +72,8 @@ struct Kept {
 
 impl HttpBridgeClient {
     pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
-        HttpBridgeClient { servers, next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()) }
+        let servers = servers.into_iter().map(|(name, live)| (name, Arc::new(live))).collect();
+        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()) }
     }
 
     /// The servers capstan knows how to reach, under `home`.
@@ -71,8 +83,33 @@ impl HttpBridgeClient {
         Self::new(servers)
     }
 
-    pub fn liveness(&self, server: &str) -> Option<&Liveness> {
-        self.servers.get(server)
+    pub fn liveness(&self, server: &str) -> Option<Arc<Liveness>> {
+        self.servers.read().unwrap_or_else(|p| p.into_inner()).get(server).cloned()
+    }
+
+    /// Adopt the `liveness` the loaded packs declare for their servers (the first
+    /// declaration of a server wins; a pack that disagrees is logged). A server whose
+    /// manifest says nothing keeps capstan's default.
+    pub fn adopt_declared(&self, packs: &[crate::plugin::LoadedPack], home: &CapstanHome) {
+        let mut declared: BTreeMap<String, (String, Liveness)> = BTreeMap::new();
+        for pack in packs {
+            for (server, decl) in &pack.manifest.servers {
+                let Some(liveness) = decl.liveness.as_ref().and_then(|l| Liveness::from_manifest(l, home)) else { continue };
+                match declared.get(server) {
+                    Some((first, existing)) if *existing != liveness => {
+                        tracing::warn!(server, pack = pack.name(), first = first.as_str(), "declares another liveness for the server; the first pack's is used");
+                    }
+                    Some(_) => {}
+                    None => {
+                        declared.insert(server.clone(), (pack.name().to_string(), liveness));
+                    }
+                }
+            }
+        }
+        let mut servers = self.servers.write().unwrap_or_else(|p| p.into_inner());
+        for (server, (_, liveness)) in declared {
+            servers.insert(server, Arc::new(liveness));
+        }
     }
 
     /// `GET /ping` on the server's bridge: the bridge's identity, or why it is unavailable.
@@ -194,5 +231,34 @@ impl BridgeClient for HttpBridgeClient {
         let error = doc.get("error");
         let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
         Err(BridgeFailure::App { code: text("code"), message: text("message") })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{FieldNames, LivenessDecl};
+
+    #[test]
+    fn a_declared_liveness_names_the_runtime_file_fields_and_endpoint() {
+        let home = CapstanHome::at("/srv/capstan");
+        let decl = LivenessDecl::ServerJson {
+            path: "$CAPSTAN_HOME/run/blender/server.json".into(),
+            endpoint_path: "/bridge".into(),
+            fields: FieldNames { url: "address".into(), token: "secret".into(), pid: "process".into() },
+        };
+        let live = Liveness::from_manifest(&decl, &home).unwrap();
+        assert_eq!(live.runtime_file.path, std::path::PathBuf::from("/srv/capstan/run/blender/server.json"));
+        assert_eq!((live.runtime_file.url_key.as_str(), live.runtime_file.token_key.as_str(), live.runtime_file.pid_key.as_str()), ("address", "secret", "process"));
+        assert_eq!(live.endpoint_path, "/bridge");
+        assert_eq!(Liveness::from_manifest(&LivenessDecl::None, &home), None);
+        // blender-core declares exactly capstan's default.
+        assert_eq!(
+            Liveness::from_manifest(
+                &LivenessDecl::ServerJson { path: "$CAPSTAN_HOME/run/blender/server.json".into(), endpoint_path: "/bridge".into(), fields: FieldNames::default() },
+                &home
+            ),
+            Some(Liveness::blender(&home))
+        );
     }
 }

@@ -24,9 +24,10 @@ pub struct CallArgs {
 
 pub fn run(args: CallArgs) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
-    let client = crate::bridge::HttpBridgeClient::for_home(&home);
-    let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(client))?;
+    let client = Arc::new(crate::bridge::HttpBridgeClient::for_home(&home));
+    let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone())?;
     runtime.load_all(&home);
+    client.adopt_declared(runtime.packs(), &home);
     match runtime.call(&args.key, &args.args) {
         Ok(out) => {
             if args.json {

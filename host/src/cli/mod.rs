@@ -27,11 +27,19 @@ enum Command {
     },
     /// Run one capability through the sandbox and the bridge.
     Call(call::CallArgs),
-    /// Serve MCP on stdio: the guided surface (five tools), or --expert (one tool per capability).
+    /// Serve MCP on stdio (or Streamable HTTP with --http): the guided surface (five
+    /// tools), or --expert (one tool per capability).
     Serve {
         /// Every available capability as its own tool.
         #[arg(long)]
         expert: bool,
+        /// Serve MCP over Streamable HTTP on this address (loopback only), at /mcp,
+        /// behind a bearer token printed once to stderr and written to a 0600 file.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Allow --http on an address that is not loopback.
+        #[arg(long, requires = "http")]
+        allow_non_loopback: bool,
     },
     /// A guided MCP session end to end against a headless Blender, ending in a PNG.
     Demo,
@@ -56,7 +64,7 @@ pub fn main() -> ExitCode {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
         Command::Blender { command } => blender::run(command),
-        Command::Serve { expert } => serve(expert),
+        Command::Serve { expert, http, allow_non_loopback } => serve(expert, http, allow_non_loopback),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo => demo::run(),
     };
@@ -69,10 +77,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn serve(expert: bool) -> Result<ExitCode, CliError> {
+fn serve(expert: bool, http: Option<std::net::SocketAddr>, allow_non_loopback: bool) -> Result<ExitCode, CliError> {
     let home = crate::home::CapstanHome::from_env()?;
     let surface = if expert { crate::mcp::Surface::Expert } else { crate::mcp::Surface::Guided };
-    crate::mcp::serve_stdio(&home, surface).map_err(CliError::Usage)?;
+    match http {
+        Some(addr) => {
+            let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback };
+            crate::mcp::http::serve_http(&home, surface, options).map_err(|e| CliError::Usage(e.to_string()))?
+        }
+        None => crate::mcp::serve_stdio(&home, surface).map_err(CliError::Usage)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -98,7 +98,7 @@ fn validate(path: PathBuf, as_json: bool) -> Result<ExitCode, CliError> {
         println!("{}: invalid", dir.display());
         for e in report["errors"].as_array().into_iter().flatten() {
             let path = e["path"].as_str().unwrap_or("");
-            let reason = e["reason"].as_str().unwrap_or("");
+            let reason = e["message"].as_str().unwrap_or("");
             if path.is_empty() { println!("  {reason}") } else { println!("  {path}: {reason}") }
         }
     }
@@ -110,7 +110,7 @@ fn invalid(errors: Value) -> Value {
 }
 
 fn error_list(reason: impl std::fmt::Display) -> Value {
-    json!([{ "path": "", "reason": reason.to_string() }])
+    json!([{ "path": "", "message": reason.to_string() }])
 }
 
 /// Validate a pack folder without installing it. An unsealed manifest (no sha256) is

@@ -6,6 +6,7 @@ use std::fmt;
 pub struct ManifestError {
     /// JSON path of the offending value (`servers.blender.commands[0]`; empty for the document).
     pub path: String,
+    #[serde(rename = "message")]
     pub reason: String,
 }
 

@@ -6,15 +6,21 @@
 //! errors everywhere, and every error names its JSON path.
 //!
 //! Grammar implemented here: `schema`, `name`, `version`, `description`, `component`,
-//! `sha256`, `platforms`, `limits`, `servers.<name>.commands`. The per-server app
-//! requirement grammar (`app`, `requires`, `liveness`) belongs in `servers.rs`.
+//! `sha256`, `platforms`, `limits`; per server (servers.rs) `commands`, `app`
+//! (app.rs), `requires`, `liveness` (liveness.rs), with the rooting rules for every
+//! path a manifest may name in location.rs.
 
+mod app;
 mod error;
+mod liveness;
+mod location;
 mod reader;
 mod servers;
 
+pub use app::{AppBlock, AppDecl, Presence, VersionSource};
 pub use error::{ManifestError, ManifestErrors};
-pub use servers::ServerDecl;
+pub use liveness::{FieldNames, LivenessDecl};
+pub use servers::{Requires, ServerDecl};
 
 use crate::limits::{self, CallLimits, Clamped};
 use reader::ObjectReader;
@@ -45,6 +51,15 @@ impl Platform {
             "darwin" | "macos" => Some(Platform::Darwin),
             "win32" | "windows" => Some(Platform::Win32),
             _ => None,
+        }
+    }
+
+    /// The key manifests use for this OS (`app.<key>`, `platforms`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Platform::Linux => "linux",
+            Platform::Darwin => "darwin",
+            Platform::Win32 => "win32",
         }
     }
 
@@ -260,3 +275,6 @@ fn parse_limits(v: &Value, errors: &mut ManifestErrors) -> LimitRequest {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod requirement_tests;

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const TTL: Duration = Duration::from_secs(1);
+const TTL: Duration = crate::limits::AVAILABILITY_TTL;
 
 #[derive(Debug, Clone)]
 pub enum ServerStatus {

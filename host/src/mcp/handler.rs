@@ -17,7 +17,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -93,6 +93,32 @@ impl Core {
     fn unavailable_servers(&self) -> Vec<(String, ServerStatus)> {
         self.availability.all(&self.client).into_iter().filter(|(_, s)| !s.is_available()).collect()
     }
+
+    fn hidden_server_names(&self) -> Vec<String> {
+        self.unavailable_servers().into_iter().map(|(s, _)| s).collect()
+    }
+}
+
+/// Expert surface: the tool list is the capabilities of the servers available now,
+/// so when a server comes or goes the client is told (`notifications/tools/list_changed`)
+/// and lists again. Runs for as long as the session's transport is open.
+async fn watch_tool_list(core: Arc<Core>, peer: Peer<RoleServer>) {
+    let hidden_now = |core: Arc<Core>| async move { tokio::task::spawn_blocking(move || core.hidden_server_names()).await.ok() };
+    let Some(mut offered) = hidden_now(core.clone()).await else { return };
+    loop {
+        tokio::time::sleep(crate::limits::TOOL_LIST_WATCH_INTERVAL).await;
+        if peer.is_transport_closed() {
+            return;
+        }
+        let Some(hidden) = hidden_now(core.clone()).await else { return };
+        if hidden != offered {
+            tracing::info!(?hidden, "available servers changed; telling the client to list tools again");
+            offered = hidden;
+            if peer.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// One MCP session.
@@ -148,7 +174,7 @@ impl CapstanServer {
 
     fn search_hits(&self, query: &str, family: Option<&str>, limit: usize) -> Vec<router::SearchHit> {
         let goal_family = self.session().family.clone();
-        let hidden: Vec<String> = self.core.unavailable_servers().into_iter().map(|(s, _)| s).collect();
+        let hidden: Vec<String> = self.core.hidden_server_names();
         let hits = self.core.index.search(query, family, goal_family.as_deref(), limit + 16);
         hits.into_iter()
             .filter(|h| self.core.server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)))
@@ -285,7 +311,7 @@ impl CapstanServer {
         match self.surface {
             Surface::Guided => self.core.guided_tools.clone(),
             Surface::Expert => {
-                let hidden: Vec<String> = self.core.unavailable_servers().into_iter().map(|(s, _)| s).collect();
+                let hidden: Vec<String> = self.core.hidden_server_names();
                 self.core.expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect()
             }
         }
@@ -301,6 +327,12 @@ impl ServerHandler for CapstanServer {
             Surface::Expert => "Every available Blender capability as its own tool; each runs sandboxed, its arguments checked against its schema.".into(),
         });
         info
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if self.surface == Surface::Expert {
+            tokio::spawn(watch_tool_list(self.core.clone(), context.peer));
+        }
     }
 
     async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {

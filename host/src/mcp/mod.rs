@@ -7,6 +7,7 @@
 
 pub mod availability;
 pub mod handler;
+pub mod http;
 pub mod session;
 pub mod tools;
 
@@ -24,6 +25,7 @@ pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
     let client = Arc::new(HttpBridgeClient::for_home(home));
     let mut runtime = Runtime::new(home, AllocationPreference::PoolingIfAvailable, client.clone())?;
     runtime.load_all(home);
+    client.adopt_declared(runtime.packs(), home);
     Ok(Core::new(runtime, client))
 }
 
