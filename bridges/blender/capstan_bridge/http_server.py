@@ -63,6 +63,9 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = protocol.IDLE_CONNECTION_SECONDS
+    # On a kept-alive connection the headers and the body are two writes; with Nagle
+    # the second waits for the client's delayed ACK (40 ms per answer).
+    disable_nagle_algorithm = True
     server_version = "capstan-bridge/1"
     sys_version = ""
 
