@@ -14,6 +14,9 @@ pub enum State {
     UnsupportedOs,
     /// More precise than `endpoint_unavailable`: another add-on holds the bridge port.
     PortTakenByOtherAddon,
+    /// More precise than `version_too_old`: the app is there, but its version could not
+    /// be read, so `min_version` cannot be confirmed.
+    VersionUnreadable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,6 +36,7 @@ impl State {
             "no_interactive_session" => State::NoInteractiveSession,
             "unsupported_os" => State::UnsupportedOs,
             "port_taken_by_other_addon" => State::PortTakenByOtherAddon,
+            "version_unreadable" => State::VersionUnreadable,
             _ => return None,
         })
     }
@@ -52,6 +56,7 @@ impl State {
             State::EndpointUnavailable => format!("Restart the capstan bridge from inside {app} (or `capstan blender launch --background`)."),
             State::NoInteractiveSession => "Run capstan in a desktop session, not in a headless service.".to_string(),
             State::UnsupportedOs => format!("This pack does not support this operating system; use {app} on a supported one."),
+            State::VersionUnreadable => format!("Check that {app} runs from the location the pack names (the detail says where and why its version could not be read), or update it."),
             State::PortTakenByOtherAddon => format!("Another {app} add-on is serving on the bridge port: stop its server, or let the capstan bridge take the next free port and restart it."),
         }
     }
@@ -86,6 +91,13 @@ pub fn app_name(server: &str) -> String {
 }
 
 impl Availability {
+    /// With the app's found and required versions, when they are known.
+    pub fn with_versions(mut self, found: Option<String>, required: Option<String>) -> Self {
+        self.app.version = found;
+        self.app.required = required;
+        self
+    }
+
     pub fn new(server: &str, state: State, detail: String) -> Self {
         let name = app_name(server);
         Availability {

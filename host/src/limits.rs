@@ -15,6 +15,12 @@ pub const AVAILABILITY_TTL: Duration = Duration::from_secs(1);
 /// `notifications/tools/list_changed` when tools appear or disappear.
 pub const TOOL_LIST_WATCH_INTERVAL: Duration = Duration::from_secs(1);
 
+/// How long `<app> --version` (a manifest's `command` version source) may run
+/// before it is killed and the version counts as unreadable.
+pub const APP_VERSION_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
+/// Output of that command kept for version matching.
+pub const APP_VERSION_OUTPUT_BYTES: usize = 64 * 1024;
+
 /// How long the bridge client polls for the first byte of an answer before it
 /// blocks: a read-only command on a local bridge answers within this, and polling
 /// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.

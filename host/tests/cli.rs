@@ -93,3 +93,68 @@ fn mcp_config_prints_a_pasteable_snippet_with_the_absolute_binary() {
     let (_, doc, _) = capstan(tmp.path(), &["mcp-config", "--client", "generic", "--expert"]);
     assert_eq!(doc["args"], serde_json::json!(["serve", "--expert"]));
 }
+
+/// hello-pack, copied, with `app`/`requires` naming a fake Blender that prints `version`.
+#[cfg(unix)]
+fn pack_requiring_fake_blender(root: &std::path::Path, version: Option<&str>) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let built = built_pack("sdk/examples/hello-pack");
+    let dir = root.join(format!("pack-{}", version.unwrap_or("missing")));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(built.join("pack.json")).unwrap()).unwrap();
+    let component = manifest["component"].as_str().unwrap().to_string();
+    std::fs::copy(built.join(&component), dir.join(&component)).unwrap();
+    let app_dir = root.join(format!("app-{}", version.unwrap_or("missing")));
+    std::fs::create_dir_all(&app_dir).unwrap();
+    let exe = app_dir.join("blender");
+    if let Some(v) = version {
+        std::fs::write(&exe, format!("#!/bin/sh\necho 'Blender {v} LTS'\n")).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    manifest["servers"]["blender"]["app"] =
+        serde_json::json!({ "linux": { "presence": "executable", "location": exe, "version": { "kind": "command", "args": ["--version"] } } });
+    manifest["servers"]["blender"]["requires"] = serde_json::json!({ "app": true, "min_version": "4.2" });
+    std::fs::write(dir.join("pack.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn packs_validate_install_deps_reports_each_servers_app() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (version, state) in [(Some("5.0.1"), "app_present"), (Some("3.4.1"), "version_too_old"), (None, "missing_app")] {
+        let dir = pack_requiring_fake_blender(tmp.path(), version);
+        let (code, doc, text) = capstan(tmp.path(), &["packs", "validate", dir.to_str().unwrap(), "--install-deps", "--json"]);
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(doc["valid"], true);
+        assert_eq!(doc["errors"], serde_json::json!([]));
+        let line = &doc["availability"][0];
+        assert_eq!((line["server"].as_str(), line["state"].as_str()), (Some("blender"), Some(state)), "{line}");
+        if state != "app_present" {
+            assert_eq!(line["retry"], "after_user_action");
+            assert!(line["user_action"].as_str().unwrap().len() > 10);
+        } else {
+            assert_eq!(line["app"]["version"], "5.0.1");
+        }
+    }
+}
+
+#[test]
+fn packs_validate_names_the_path_of_a_requirement_error_and_exit_2_for_io() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("hostile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = serde_json::json!({
+        "schema": 1, "name": "hostile", "version": "0.1.0", "component": "x.wasm",
+        "servers": { "blender": { "commands": ["get_scene_info"],
+            "liveness": { "kind": "server_json", "path": "$CAPSTAN_HOME/run/x.json", "endpoint_path": "@169.254.169.254/latest" } } }
+    });
+    std::fs::write(dir.join("pack.json"), manifest.to_string()).unwrap();
+    let (code, doc, text) = capstan(tmp.path(), &["packs", "validate", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(doc["errors"][0]["path"], "servers.blender.liveness.endpoint_path");
+    assert!(doc["errors"][0]["message"].as_str().unwrap().contains("plain absolute path"));
+    let (code, doc, text) = capstan(tmp.path(), &["packs", "validate", tmp.path().join("nowhere").to_str().unwrap(), "--json"]);
+    assert_eq!(code, 2, "{text}");
+    assert_eq!(doc["valid"], false);
+}

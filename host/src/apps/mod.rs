@@ -1,7 +1,13 @@
-//! Applications a pack's servers need: how their versions are read and compared.
-//! (Presence and version detection per OS build on this; see the manifest's `app`.)
+//! The apps a pack's servers need: where they are installed (presence), which
+//! version they are (one module per version source), and whether that meets the
+//! manifest's `requires` (requirement.rs).
 
+pub mod command_version;
 pub mod expand;
+pub mod plist_version;
+pub mod presence;
+pub mod registry_match;
+pub mod requirement;
 pub mod version;
 
 pub use version::{DottedVersion, VersionError};

@@ -21,17 +21,21 @@ pub enum PacksCommand {
         json: bool,
     },
     /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
+    /// Exit 0 valid, 1 invalid, 2 usage or I/O error.
     Validate {
         path: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Also check every declared server's app on this machine (one line each).
+        #[arg(long)]
+        install_deps: bool,
     },
 }
 
 pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
-        PacksCommand::Validate { path, json } => validate(path, json),
+        PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
     }
 }
 
@@ -76,14 +80,27 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
     Ok(if runtime.refused().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn validate(path: PathBuf, as_json: bool) -> Result<ExitCode, CliError> {
+fn validate(path: PathBuf, as_json: bool, install_deps: bool) -> Result<ExitCode, CliError> {
     let dir = if path.file_name().is_some_and(|n| n == MANIFEST_FILE) {
         path.parent().map(PathBuf::from).unwrap_or_default()
     } else {
         path.clone()
     };
-    let report = validate_dir(&dir);
+    let mut report = validate_dir(&dir);
     let valid = report["valid"].as_bool() == Some(true);
+    if report.get("errors").is_none() {
+        report["errors"] = json!([]);
+    }
+    if install_deps && let Ok(home) = CapstanHome::from_env() {
+        let text = fsutil::read_capped(&dir.join(MANIFEST_FILE), crate::limits::MAX_MANIFEST_BYTES).unwrap_or_default();
+        if let Ok(m) = manifest::parse(&text) {
+            report["availability"] = json!(availability_lines(&m, &home));
+        }
+    }
+    let io_error = report["io_error"].as_bool() == Some(true);
+    if let Some(obj) = report.as_object_mut() {
+        obj.remove("io_error");
+    }
     if as_json {
         print_json(&report);
     } else if valid {
@@ -102,7 +119,48 @@ fn validate(path: PathBuf, as_json: bool) -> Result<ExitCode, CliError> {
             if path.is_empty() { println!("  {reason}") } else { println!("  {path}: {reason}") }
         }
     }
-    Ok(if valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    if !as_json {
+        for line in report["availability"].as_array().into_iter().flatten() {
+            let server = line["server"].as_str().unwrap_or("");
+            let state = line["state"].as_str().unwrap_or("");
+            match line["detail"].as_str() {
+                Some(detail) => println!("{server}: {state} ({detail}) — {}", line["user_action"].as_str().unwrap_or("")),
+                None => println!("{server}: {state}"),
+            }
+        }
+    }
+    Ok(if io_error {
+        ExitCode::from(2)
+    } else if valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// One line per declared server: does this machine have the app the pack requires?
+fn availability_lines(m: &manifest::Manifest, home: &CapstanHome) -> Vec<Value> {
+    use crate::apps::requirement::{AppCheck, check};
+    let platform = manifest::Platform::current();
+    m.servers
+        .iter()
+        .map(|(server, decl)| {
+            let app = crate::availability::app_name(server);
+            if platform.is_some_and(|p| !m.platforms.contains(&p)) {
+                let detail = format!("the pack lists platforms {:?}", m.platforms.iter().map(|p| p.key()).collect::<Vec<_>>());
+                return json!({ "server": server, "state": "platform_mismatch", "app": { "name": app }, "detail": detail,
+                    "user_action": "Use the pack on a platform it lists.", "retry": "never_here" });
+            }
+            match check(server, decl, platform, home, &crate::apps::expand::Env) {
+                AppCheck::NotRequired => json!({ "server": server, "state": "not_required", "app": { "name": app } }),
+                AppCheck::Satisfied { path, version } => json!({
+                    "server": server, "state": "app_present",
+                    "app": { "name": app, "path": path, "version": version.map(|v| v.to_string()), "required": decl.requires.min_version.as_ref().map(|v| v.to_string()) },
+                }),
+                AppCheck::Unsatisfied(a) => serde_json::to_value(a).expect("serialises"),
+            }
+        })
+        .collect()
 }
 
 fn invalid(errors: Value) -> Value {
@@ -118,7 +176,11 @@ fn error_list(reason: impl std::fmt::Display) -> Value {
 fn validate_dir(dir: &std::path::Path) -> Value {
     let text = match fsutil::read_capped(&dir.join(MANIFEST_FILE), crate::limits::MAX_MANIFEST_BYTES) {
         Ok(t) => t,
-        Err(e) => return invalid(error_list(format!("cannot read {}: {e}", dir.join(MANIFEST_FILE).display()))),
+        Err(e) => {
+            let mut report = invalid(error_list(format!("cannot read {}: {e}", dir.join(MANIFEST_FILE).display())));
+            report["io_error"] = json!(true);
+            return report;
+        }
     };
     let mut parsed = match manifest::parse(&text) {
         Ok(m) => m,

@@ -1,0 +1,84 @@
+//! Is the app installed? The first declared location that holds it wins.
+//!
+//! `executable`: a regular file (on Unix with an execute bit). `bundle`: a macOS app
+//! bundle, a folder with `Contents/Info.plist`. A location that names an unset
+//! variable is skipped, not guessed.
+
+use super::expand::{self, Vars};
+use crate::home::CapstanHome;
+use crate::manifest::{AppBlock, Presence};
+use std::path::{Path, PathBuf};
+
+/// The first location of `block` where the app is, if any.
+pub fn find(block: &AppBlock, home: &CapstanHome, vars: &dyn Vars) -> Option<PathBuf> {
+    block
+        .locations
+        .iter()
+        .filter_map(|l| expand::expand(l, home, vars))
+        .find(|p| is_present(p, block.presence))
+}
+
+pub fn is_present(path: &Path, presence: Presence) -> bool {
+    match presence {
+        Presence::Bundle => path.is_dir() && path.join("Contents").join("Info.plist").is_file(),
+        Presence::Executable => is_executable(path),
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::VersionSource;
+
+    struct Home(String);
+    impl Vars for Home {
+        fn var(&self, name: &str) -> Option<String> {
+            (name == "HOME").then(|| self.0.clone())
+        }
+    }
+
+    fn block(presence: Presence, locations: &[&str]) -> AppBlock {
+        AppBlock { presence, locations: locations.iter().map(|s| s.to_string()).collect(), version: VersionSource::None }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_first_location_holding_an_executable_wins() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().display().to_string();
+        std::fs::create_dir_all(dir.path().join("a")).unwrap();
+        std::fs::create_dir_all(dir.path().join("b")).unwrap();
+        std::fs::write(dir.path().join("a/blender"), "not executable").unwrap();
+        std::fs::write(dir.path().join("b/blender"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(dir.path().join("b/blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let home = CapstanHome::at(dir.path());
+        let vars = Home(root.clone());
+        let b = block(Presence::Executable, &["$NOPE/blender", &format!("{root}/a/blender"), "~/b/blender", &format!("{root}/b/blender")]);
+        assert_eq!(find(&b, &home, &vars), Some(dir.path().join("b/blender")));
+        assert_eq!(find(&block(Presence::Executable, &[&format!("{root}/a/blender")]), &home, &vars), None);
+    }
+
+    #[test]
+    fn a_bundle_is_a_folder_with_an_info_plist() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = dir.path().join("Blender.app");
+        std::fs::create_dir_all(app.join("Contents")).unwrap();
+        let home = CapstanHome::at(dir.path());
+        let b = block(Presence::Bundle, &[&app.display().to_string()]);
+        assert_eq!(find(&b, &home, &Home(String::new())), None, "no Info.plist yet");
+        std::fs::write(app.join("Contents/Info.plist"), "<plist/>").unwrap();
+        assert_eq!(find(&b, &home, &Home(String::new())), Some(app));
+    }
+}
