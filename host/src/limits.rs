@@ -21,6 +21,10 @@ pub const APP_VERSION_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 /// Output of that command kept for version matching.
 pub const APP_VERSION_OUTPUT_BYTES: usize = 64 * 1024;
 
+/// How long an install check (presence, and possibly `<app> --version`) is reused
+/// while a server is unreachable.
+pub const APP_INSTALL_CHECK_TTL: Duration = Duration::from_secs(30);
+
 /// How long the bridge client polls for the first byte of an answer before it
 /// blocks: a read-only command on a local bridge answers within this, and polling
 /// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.

@@ -115,9 +115,62 @@ async fn search_schema_and_execute_work_and_every_error_has_its_code() {
     c.cancel().await.unwrap();
 }
 
+/// A provisioned-looking Blender in `home`: `bin/blender --version` prints `version`.
+#[cfg(unix)]
+fn fake_installed_blender(home: &Path, version: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = home.join("blender/bpy-5.0.1/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("blender"), format!("#!/bin/sh\necho 'Blender {version}'\n")).unwrap();
+    std::fs::set_permissions(bin.join("blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+async fn guided_state(home: &Path) -> Value {
+    let c = client(home, false).await;
+    let r = call(&c, "search_capabilities", json!({ "query": "add a cube" })).await;
+    let hidden = structured(&r)["hidden"][0].clone();
+    c.cancel().await.unwrap();
+    hidden
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_broken_link_of_the_chain_has_its_own_state() {
+    // Installed, nothing running for this home: app_not_running.
+    let home = tempfile::tempdir().unwrap();
+    fake_installed_blender(home.path(), "5.0.1");
+    let line = guided_state(home.path()).await;
+    assert_eq!(line["state"], "app_not_running", "{line}");
+    assert!(line["user_action"].as_str().unwrap().contains("capstan blender launch"));
+
+    // The app runs for this home, but its runtime file is gone: endpoint_unavailable.
+    let mut running = std::process::Command::new("sh")
+        .args(["-c", "sleep 60", "run_bridge.py"])
+        .env("CAPSTAN_HOME", home.path())
+        .spawn()
+        .unwrap();
+    let line = guided_state(home.path()).await;
+    running.kill().unwrap();
+    running.wait().unwrap();
+    assert_eq!(line["state"], "endpoint_unavailable", "{line}");
+    assert!(line["detail"].as_str().unwrap().contains("is running"), "{line}");
+
+    // Only a too old install (when this machine has no Blender of its own that qualifies).
+    let system = ["/usr/bin/blender", "/usr/local/bin/blender", "/snap/bin/blender"];
+    if !system.iter().any(|p| Path::new(p).exists()) {
+        let old = tempfile::tempdir().unwrap();
+        fake_installed_blender(old.path(), "3.4.1");
+        let line = guided_state(old.path()).await;
+        assert_eq!(line["state"], "version_too_old", "{line}");
+        assert_eq!((line["app"]["version"].as_str(), line["app"]["required"].as_str()), (Some("3.4.1"), Some("4.2")));
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unavailable_app_is_a_state_and_its_tools_are_hidden() {
     let home = tempfile::tempdir().unwrap();
+    #[cfg(unix)]
+    fake_installed_blender(home.path(), "5.0.1");
     let c = client(home.path(), false).await;
     let r = call(&c, "search_capabilities", json!({ "query": "add a cube" })).await;
     let s = structured(&r);
@@ -126,7 +179,7 @@ async fn an_unavailable_app_is_a_state_and_its_tools_are_hidden() {
     assert_eq!(s["hidden"][0]["retry"], "after_user_action");
     let r = call(&c, "execute_capability", json!({ "key": "scene.info", "arguments": {} })).await;
     assert_eq!(error_code(&r), "APP_UNAVAILABLE");
-    assert_eq!(structured(&r)["error"]["availability"]["state"], "endpoint_unavailable");
+    assert_eq!(structured(&r)["error"]["availability"]["state"], "app_not_running");
     c.cancel().await.unwrap();
 
     let expert = client(home.path(), true).await;

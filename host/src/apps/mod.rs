@@ -6,8 +6,10 @@ pub mod command_version;
 pub mod expand;
 pub mod plist_version;
 pub mod presence;
+pub mod process;
 pub mod registry_match;
 pub mod requirement;
+pub mod session;
 pub mod version;
 
 pub use version::{DottedVersion, VersionError};

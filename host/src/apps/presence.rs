@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 
 /// The first location of `block` where the app is, if any.
 pub fn find(block: &AppBlock, home: &CapstanHome, vars: &dyn Vars) -> Option<PathBuf> {
-    block
-        .locations
-        .iter()
-        .filter_map(|l| expand::expand(l, home, vars))
-        .find(|p| is_present(p, block.presence))
+    find_all(block, home, vars).into_iter().next()
+}
+
+/// Every declared location where the app is, in manifest order.
+pub fn find_all(block: &AppBlock, home: &CapstanHome, vars: &dyn Vars) -> Vec<PathBuf> {
+    block.locations.iter().filter_map(|l| expand::expand(l, home, vars)).filter(|p| is_present(p, block.presence)).collect()
 }
 
 pub fn is_present(path: &Path, presence: Presence) -> bool {

@@ -34,24 +34,41 @@ pub fn check(server: &str, decl: &ServerDecl, platform: Option<Platform>, home: 
         let os = platform.map(Platform::key).unwrap_or(std::env::consts::OS);
         return fail(State::UnsupportedOs, format!("the pack declares no {os} install of the app"), None);
     };
-    let Some(path) = presence::find(block, home, vars) else {
+    let present = presence::find_all(block, home, vars);
+    let Some(first) = present.first() else {
         return fail(State::MissingApp, format!("not found at {}", block.locations.join(", ")), None);
     };
     let Some(min) = &requires.min_version else {
-        return AppCheck::Satisfied { path, version: None };
+        return AppCheck::Satisfied { path: first.clone(), version: None };
     };
-    let version = match &block.version {
-        VersionSource::Command { args } => command_version::read(&path, args, limits::APP_VERSION_COMMAND_TIMEOUT).map_err(|e| e.to_string()),
-        VersionSource::Plist => plist_version::read(&path).map_err(|e| e.to_string()),
+    // Any present install that qualifies wins; otherwise report the newest one found.
+    let mut newest: Option<(DottedVersion, &PathBuf)> = None;
+    let mut unreadable = Vec::new();
+    for path in &present {
+        match read_version(&block.version, path) {
+            Ok(found) if &found >= min => return AppCheck::Satisfied { path: path.clone(), version: Some(found) },
+            Ok(found) => {
+                if newest.as_ref().is_none_or(|(v, _)| &found > v) {
+                    newest = Some((found, path));
+                }
+            }
+            Err(why) => unreadable.push(format!("{}: {why}", path.display())),
+        }
+    }
+    match newest {
+        Some((found, path)) => fail(State::VersionTooOld, format!("{} is version {found}; the pack needs {min} or newer", path.display()), Some(found.to_string())),
+        None => fail(State::VersionUnreadable, unreadable.join("; "), None),
+    }
+}
+
+fn read_version(source: &VersionSource, path: &std::path::Path) -> Result<DottedVersion, String> {
+    match source {
+        VersionSource::Command { args } => command_version::read(path, args, limits::APP_VERSION_COMMAND_TIMEOUT).map_err(|e| e.to_string()),
+        VersionSource::Plist => plist_version::read(path).map_err(|e| e.to_string()),
         VersionSource::UninstallRegistry { .. } | VersionSource::PeResource => {
-            Err(format!("reading a version from the Windows registry or a PE resource is not built yet ({})", path.display()))
+            Err("reading a version from the Windows registry or a PE resource is not built yet".into())
         }
         VersionSource::None => Err("the manifest gives no way to read the version".into()),
-    };
-    match version {
-        Ok(found) if &found >= min => AppCheck::Satisfied { path, version: Some(found) },
-        Ok(found) => fail(State::VersionTooOld, format!("{} is version {found}; the pack needs {min} or newer", path.display()), Some(found.to_string())),
-        Err(why) => fail(State::VersionUnreadable, format!("{}: {why}", path.display()), None),
     }
 }
 
@@ -105,7 +122,7 @@ mod tests {
         assert_eq!(state(check("blender", &decl(vec![missing.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "missing_app");
         assert_eq!(state(check("blender", &decl(vec![old.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "version_too_old");
         assert_eq!(state(check("blender", &decl(vec![new.clone()], Some("4.2")), Some(Platform::Darwin), &home, &NoVars)), "unsupported_os");
-        match check("blender", &decl(vec![missing, new.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars) {
+        match check("blender", &decl(vec![missing, old.clone(), new.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars) {
             AppCheck::Satisfied { path, version } => {
                 assert_eq!(path.display().to_string(), new);
                 assert_eq!(version.unwrap().as_str(), "5.0.1");

@@ -69,6 +69,7 @@ fn run(step: &str, cmd: &mut Command) -> Result<(), ProvisionError> {
 pub fn provision(home: &CapstanHome) -> Result<PathBuf, ProvisionError> {
     let python = venv_python(home);
     if python.is_file() && imports_bpy(&python) {
+        write_version_probe(home)?;
         return Ok(python);
     }
     let base = find_python().ok_or(ProvisionError::NoPython)?;
@@ -83,5 +84,36 @@ pub fn provision(home: &CapstanHome) -> Result<PathBuf, ProvisionError> {
     if !imports_bpy(&python) {
         return Err(ProvisionError::Step { step: "checking the install".into(), detail: "bpy does not import".into() });
     }
+    write_version_probe(home)?;
     Ok(python)
+}
+
+/// `<venv>/bin/blender`: answers `--version` like Blender does ("Blender 5.0.1"), so the
+/// provisioned Blender is found and version-checked like any other install through the
+/// location blender-core's manifest declares. It does nothing else: Blender is started
+/// with `capstan blender launch`.
+pub fn version_probe(home: &CapstanHome) -> PathBuf {
+    venv_dir(home).join("bin").join("blender")
+}
+
+fn write_version_probe(home: &CapstanHome) -> Result<(), ProvisionError> {
+    if cfg!(windows) {
+        return Ok(());
+    }
+    let script = "#!/bin/sh\n\
+# capstan's headless Blender: PyPI bpy in this venv. Answers --version like Blender;\n\
+# start it with `capstan blender launch --background`.\n\
+case \"$1\" in\n\
+  --version|-v) exec \"$(dirname \"$0\")/python\" -c \"import bpy; print('Blender ' + bpy.app.version_string)\" ;;\n\
+  *) echo \"this is capstan's headless Blender (bpy): start it with capstan blender launch --background\" >&2; exit 2 ;;\n\
+esac\n";
+    let path = version_probe(home);
+    let step = |e: std::io::Error| ProvisionError::Step { step: "writing bin/blender".into(), detail: e.to_string() };
+    std::fs::write(&path, script).map_err(step)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).map_err(step)?;
+    }
+    Ok(())
 }

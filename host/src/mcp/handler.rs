@@ -6,7 +6,7 @@
 //! microseconds. Anything longer runs on tokio's blocking pool, so a render does not
 //! stall the session's other requests (or, over HTTP, other sessions).
 
-use super::availability::{AvailabilityCache, ServerStatus};
+use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
 use super::session::{Execution, LastSearch, SessionState};
 use super::tools;
 use crate::bridge::HttpBridgeClient;
@@ -44,7 +44,7 @@ pub struct Core {
 }
 
 impl Core {
-    pub fn new(runtime: Runtime, client: Arc<HttpBridgeClient>) -> Self {
+    pub fn new(runtime: Runtime, client: Arc<HttpBridgeClient>, home: &crate::home::CapstanHome) -> Self {
         let index = SearchIndex::build(runtime.capabilities().map(|(_, c)| router::search::CapabilityText {
             key: &c.key,
             family: &c.family,
@@ -54,9 +54,17 @@ impl Core {
             aliases: &c.aliases,
             examples: &c.examples,
         }));
-        let mut servers: Vec<String> = runtime.packs().iter().flat_map(|p| p.manifest.servers.keys().cloned()).collect();
-        servers.sort();
-        servers.dedup();
+        // One policy per server: the first pack that says something about the app speaks for it.
+        let mut servers: Vec<ServerPolicy> = Vec::new();
+        for (name, decl) in runtime.packs().iter().flat_map(|p| p.manifest.servers.iter()) {
+            let says_something = decl.app.is_some() || decl.requires != Default::default();
+            match servers.iter_mut().find(|s| &s.name == name) {
+                Some(existing) if existing.decl.is_none() && says_something => existing.decl = Some(decl.clone()),
+                Some(_) => {}
+                None => servers.push(ServerPolicy { name: name.clone(), decl: says_something.then(|| decl.clone()) }),
+            }
+        }
+        servers.sort_by(|a, b| a.name.cmp(&b.name));
         let mut expert_tools = Vec::new();
         let mut expert_keys = HashMap::new();
         let mut server_by_key = HashMap::new();
@@ -78,7 +86,7 @@ impl Core {
             runtime,
             index,
             client,
-            availability: AvailabilityCache::new(servers),
+            availability: AvailabilityCache::new(servers, home.clone()),
             guided_tools: tools::guided(),
             expert_tools,
             expert_keys,

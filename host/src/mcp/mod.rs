@@ -26,7 +26,7 @@ pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
     let mut runtime = Runtime::new(home, AllocationPreference::PoolingIfAvailable, client.clone())?;
     runtime.load_all(home);
     client.adopt_declared(runtime.packs(), home);
-    Ok(Core::new(runtime, client))
+    Ok(Core::new(runtime, client, home))
 }
 
 /// Serve one MCP session on stdin/stdout until the client disconnects.

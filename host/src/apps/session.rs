@@ -1,0 +1,25 @@
+//! Does capstan run inside a graphical login session? (`requires.interactive_session`)
+//!
+//! Linux: a readable login session id (`/proc/self/sessionid`, or `XDG_SESSION_ID`)
+//! and the user's runtime directory (`XDG_RUNTIME_DIR`) must both exist; a system
+//! service has neither. macOS: yes. Windows: session 0 is the services session; the
+//! check for it is not built yet, so Windows answers yes.
+
+/// Ok, or why not.
+pub fn interactive() -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        let session = std::fs::read_to_string("/proc/self/sessionid").ok().map(|s| s.trim().to_string()).filter(|s| s != "4294967295" && !s.is_empty());
+        let session = session.or_else(|| std::env::var("XDG_SESSION_ID").ok().filter(|s| !s.is_empty()));
+        let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR").map(std::path::PathBuf::from).filter(|d| d.is_dir());
+        match (session, runtime_dir) {
+            (Some(_), Some(_)) => Ok(()),
+            (None, _) => Err("no login session id (running as a service, or outside a login)".into()),
+            (_, None) => Err("no user runtime directory (XDG_RUNTIME_DIR is unset or missing)".into()),
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Ok(())
+    }
+}
