@@ -6,6 +6,8 @@
 //! so that a missing Blender fails the run instead of skipping.
 
 mod support;
+#[path = "support/raw_mcp.rs"]
+mod raw_mcp;
 
 use capstan::blender::launch::{LaunchOptions, RunningBlender, launch};
 use capstan::blender::locate;
@@ -393,4 +395,54 @@ fn demo_drives_a_guided_session_to_a_rendered_png() {
     let bytes = std::fs::read(png).expect("the PNG exists");
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 480);
+}
+
+/// `capstan doctor --json` for `home`: exit code and document.
+fn doctor(home: &std::path::Path) -> (i32, Value) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home).args(["doctor", "--json"]).output().unwrap();
+    (out.status.code().unwrap_or(-1), serde_json::from_slice(&out.stdout).unwrap_or(Value::Null))
+}
+
+/// The state a guided search reports for blender (None when nothing is hidden).
+fn searched_state(home: &std::path::Path) -> Option<String> {
+    let mut c = raw_mcp::RawClient::start(home, false);
+    let r = c.call_tool("search_capabilities", json!({ "query": "add a cube" }));
+    r["result"]["structuredContent"]["hidden"][0]["state"].as_str().map(String::from)
+}
+
+#[test]
+fn doctor_and_search_follow_blender_stopped_running_and_without_its_runtime_file() {
+    let Some(path) = blender_path() else { return };
+    // The headless Blender here is PyPI bpy in a venv: give this home the same
+    // `bin/blender` version probe `capstan blender provision` writes, over that venv.
+    let Some(venv) = path.parent().and_then(|bin| bin.parent()).filter(|v| v.join("pyvenv.cfg").is_file()) else { return };
+    shared();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(dir.path());
+    std::fs::create_dir_all(dir.path().join("blender")).unwrap();
+    std::os::unix::fs::symlink(venv, capstan::blender::provision::venv_dir(&home)).unwrap();
+    capstan::blender::provision::write_version_probe(&home).unwrap();
+
+    let (code, doc) = doctor(dir.path());
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["servers"][0]["state"]["state"], "app_not_running", "{doc}");
+    assert!(doc["actions"][0].as_str().unwrap().contains("capstan blender launch"), "{doc}");
+    assert_eq!(searched_state(dir.path()).as_deref(), Some("app_not_running"));
+
+    let install = locate::probe(&path).unwrap();
+    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let (code, doc) = doctor(dir.path());
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["healthy"], true);
+    let steps: Vec<&str> = doc["servers"][0]["steps"].as_array().unwrap().iter().map(|s| s["status"].as_str().unwrap()).collect();
+    assert!(steps.iter().all(|s| *s == "ok"), "{doc}");
+    assert_eq!(searched_state(dir.path()), None, "nothing hidden while Blender runs");
+
+    std::fs::remove_file(home.run_dir().join("blender/server.json")).unwrap();
+    let (code, doc) = doctor(dir.path());
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["servers"][0]["state"]["state"], "endpoint_unavailable", "{doc}");
+    assert_eq!(searched_state(dir.path()).as_deref(), Some("endpoint_unavailable"));
+    running.kill();
 }

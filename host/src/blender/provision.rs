@@ -96,7 +96,7 @@ pub fn version_probe(home: &CapstanHome) -> PathBuf {
     venv_dir(home).join("bin").join("blender")
 }
 
-fn write_version_probe(home: &CapstanHome) -> Result<(), ProvisionError> {
+pub fn write_version_probe(home: &CapstanHome) -> Result<(), ProvisionError> {
     if cfg!(windows) {
         return Ok(());
     }

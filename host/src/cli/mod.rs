@@ -5,6 +5,7 @@
 mod blender;
 mod call;
 mod demo;
+mod doctor;
 mod mcp_config;
 mod packs;
 
@@ -43,6 +44,12 @@ enum Command {
     },
     /// A guided MCP session end to end against a headless Blender, ending in a PNG.
     Demo,
+    /// Walk the chain for every declared server (app, version, session, runtime file,
+    /// pid, ping, peer), then packs and cache, and say what to do. Exit 0 healthy, 1 findings.
+    Doctor {
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the configuration snippet for an MCP client.
     McpConfig {
         #[arg(long, value_enum)]
@@ -67,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Serve { expert, http, allow_non_loopback } => serve(expert, http, allow_non_loopback),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo => demo::run(),
+        Command::Doctor { json } => doctor::run(json),
     };
     match result {
         Ok(code) => code,

@@ -48,6 +48,24 @@ pub struct ServerPolicy {
     pub decl: Option<ServerDecl>,
 }
 
+impl ServerPolicy {
+    /// One policy per declared server, sorted by name: the first pack that says
+    /// something about the app (`app` or `requires`) speaks for it.
+    pub fn from_packs(packs: &[crate::plugin::LoadedPack]) -> Vec<ServerPolicy> {
+        let mut servers: Vec<ServerPolicy> = Vec::new();
+        for (name, decl) in packs.iter().flat_map(|p| p.manifest.servers.iter()) {
+            let says_something = decl.app.is_some() || decl.requires != Default::default();
+            match servers.iter_mut().find(|s| &s.name == name) {
+                Some(existing) if existing.decl.is_none() && says_something => existing.decl = Some(decl.clone()),
+                Some(_) => {}
+                None => servers.push(ServerPolicy { name: name.clone(), decl: says_something.then(|| decl.clone()) }),
+            }
+        }
+        servers.sort_by(|a, b| a.name.cmp(&b.name));
+        servers
+    }
+}
+
 pub struct AvailabilityCache {
     servers: Vec<ServerPolicy>,
     home: CapstanHome,
@@ -71,6 +89,10 @@ impl AvailabilityCache {
         let statuses: Vec<(String, ServerStatus)> = self.servers.iter().map(|s| (s.name.clone(), self.probe(client, s))).collect();
         *cached = Some((Instant::now(), statuses.clone()));
         statuses
+    }
+
+    pub fn policies(&self) -> &[ServerPolicy] {
+        &self.servers
     }
 
     pub fn status(&self, client: &HttpBridgeClient, server: &str) -> Option<ServerStatus> {
@@ -135,7 +157,7 @@ impl AvailabilityCache {
         }
     }
 
-    fn install_check(&self, policy: &ServerPolicy) -> AppCheck {
+    pub fn install_check(&self, policy: &ServerPolicy) -> AppCheck {
         let Some(decl) = &policy.decl else { return AppCheck::NotRequired };
         let mut installs = self.installs.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((at, check)) = installs.get(&policy.name)

@@ -54,17 +54,7 @@ impl Core {
             aliases: &c.aliases,
             examples: &c.examples,
         }));
-        // One policy per server: the first pack that says something about the app speaks for it.
-        let mut servers: Vec<ServerPolicy> = Vec::new();
-        for (name, decl) in runtime.packs().iter().flat_map(|p| p.manifest.servers.iter()) {
-            let says_something = decl.app.is_some() || decl.requires != Default::default();
-            match servers.iter_mut().find(|s| &s.name == name) {
-                Some(existing) if existing.decl.is_none() && says_something => existing.decl = Some(decl.clone()),
-                Some(_) => {}
-                None => servers.push(ServerPolicy { name: name.clone(), decl: says_something.then(|| decl.clone()) }),
-            }
-        }
-        servers.sort_by(|a, b| a.name.cmp(&b.name));
+        let servers = ServerPolicy::from_packs(runtime.packs());
         let mut expert_tools = Vec::new();
         let mut expert_keys = HashMap::new();
         let mut server_by_key = HashMap::new();
