@@ -29,3 +29,4 @@ pub mod report;
 pub mod router;
 pub mod runtime;
 pub mod sandbox;
+pub mod store;

@@ -25,6 +25,9 @@ pub const APP_VERSION_OUTPUT_BYTES: usize = 64 * 1024;
 /// while a server is unreachable.
 pub const APP_INSTALL_CHECK_TTL: Duration = Duration::from_secs(30);
 
+/// How often a running `serve` checks the pack store for installs and removals.
+pub const STORE_WATCH_INTERVAL: Duration = Duration::from_secs(1);
+
 /// How long the bridge client polls for the first byte of an answer before it
 /// blocks: a read-only command on a local bridge answers within this, and polling
 /// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.

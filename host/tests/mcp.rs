@@ -24,7 +24,7 @@ async fn client(home: &Path, expert: bool) -> RunningService<RoleClient, ()> {
     ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve starts and initializes")
 }
 
-async fn call(c: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+async fn call<H: rmcp::ClientHandler>(c: &RunningService<RoleClient, H>, tool: &str, args: Value) -> CallToolResult {
     let Value::Object(map) = args else { panic!("arguments are an object") };
     c.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map)).await.expect("the call is answered")
 }
@@ -261,5 +261,32 @@ async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
     std::fs::remove_file(home.path().join("run/blender/server.json")).unwrap();
     tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge went away");
     assert!(c.list_all_tools().await.unwrap().is_empty());
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_server_picks_up_installs_and_removals_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let _bridge = StubBridge::start(home.path());
+    let watcher = ListWatcher::default();
+    let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
+        c.env("CAPSTAN_HOME", home.path()).args(["serve", "--expert"]);
+    });
+    let c = watcher.clone().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve --expert starts");
+    let names = |tools: Vec<rmcp::model::Tool>| tools.into_iter().map(|t| t.name.to_string()).collect::<Vec<_>>();
+    assert!(!names(c.list_all_tools().await.unwrap()).iter().any(|n| n.starts_with("hello__")));
+
+    let pack = support::built_pack("sdk/examples/hello-pack");
+    let cli = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home.path()).args(args).output().unwrap();
+    let out = cli(&["packs", "install", pack.to_str().unwrap(), "--force"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tokio::time::timeout(std::time::Duration::from_secs(20), watcher.0.notified()).await.expect("list_changed after the install");
+    assert!(names(c.list_all_tools().await.unwrap()).contains(&"hello__count_objects".to_string()));
+    let r = call(&c, "hello__count_objects", json!({ "kind": "MESH" })).await;
+    assert_ne!(r.is_error, Some(true), "the new pack runs: {r:?}");
+
+    assert!(cli(&["packs", "remove", "hello-pack"]).status.success());
+    tokio::time::timeout(std::time::Duration::from_secs(20), watcher.0.notified()).await.expect("list_changed after the removal");
+    assert!(!names(c.list_all_tools().await.unwrap()).iter().any(|n| n.starts_with("hello__")));
     c.cancel().await.unwrap();
 }

@@ -21,6 +21,22 @@ pub enum PacksCommand {
         json: bool,
     },
     /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
+    /// Install a pack folder into the store after the install gate (manifest, sha256,
+    /// platform, every server's app); the previous version stays whole until the swap.
+    Install {
+        path: PathBuf,
+        /// Skip the app checks (offline preparation); never the integrity checks.
+        #[arg(long)]
+        force: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove an installed pack.
+    Remove { name: String },
+    /// Offer an installed pack again.
+    Enable { name: String },
+    /// Keep an installed pack out of every runtime without removing it.
+    Disable { name: String },
     /// Exit 0 valid, 1 invalid, 2 usage or I/O error.
     Validate {
         path: PathBuf,
@@ -36,6 +52,10 @@ pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
         PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
+        PacksCommand::Install { path, force, json } => install(path, force, json),
+        PacksCommand::Remove { name } => store_op(|s| s.remove(&name).map(|p| format!("removed {name} ({})", p.display()))),
+        PacksCommand::Enable { name } => store_op(|s| s.set_enabled(&name, true).map(|_| format!("enabled {name}"))),
+        PacksCommand::Disable { name } => store_op(|s| s.set_enabled(&name, false).map(|_| format!("disabled {name}"))),
     }
 }
 
@@ -60,6 +80,7 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
         print_json(&json!({
             "packs": runtime.packs().iter().map(pack_json).collect::<Vec<_>>(),
             "refused": runtime.refused(),
+            "store": crate::store::Store::new(&home).list(),
         }));
     } else {
         for pack in runtime.packs() {
@@ -75,6 +96,9 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
         }
         for r in runtime.refused() {
             println!("refused: {}: {}", r.source, r.error);
+        }
+        for entry in crate::store::Store::new(&home).list().iter().filter(|e| !e.enabled) {
+            println!("{} {} (disabled: `capstan packs enable {}`)", entry.name, entry.version.as_deref().unwrap_or("?"), entry.name);
         }
     }
     Ok(if runtime.refused().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -161,6 +185,43 @@ fn availability_lines(m: &manifest::Manifest, home: &CapstanHome) -> Vec<Value> 
             }
         })
         .collect()
+}
+
+fn install(path: PathBuf, force: bool, as_json: bool) -> Result<ExitCode, CliError> {
+    let home = CapstanHome::from_env()?;
+    match crate::store::Store::new(&home).install(&path, force) {
+        Ok(done) => {
+            if as_json {
+                print_json(&json!({ "installed": true, "pack": done }));
+            } else {
+                let replaced = done.replaced.as_ref().map(|v| format!(", replacing {v}")).unwrap_or_default();
+                println!("installed {} {}{replaced}: {}", done.name, done.version, done.capabilities.join(", "));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            if as_json {
+                print_json(&json!({ "installed": false, "refused": e.code(), "message": e.to_string(), "error": e }));
+            } else {
+                eprintln!("capstan: not installed ({}): {e}", e.code());
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn store_op(op: impl FnOnce(&crate::store::Store) -> Result<String, crate::store::InstallError>) -> Result<ExitCode, CliError> {
+    let home = CapstanHome::from_env()?;
+    match op(&crate::store::Store::new(&home)) {
+        Ok(message) => {
+            println!("{message}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("capstan: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
 }
 
 fn invalid(errors: Value) -> Value {

@@ -7,6 +7,7 @@
 //! stall the session's other requests (or, over HTTP, other sessions).
 
 use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
+use super::shared::SharedCore;
 use super::session::{Execution, LastSearch, SessionState};
 use super::tools;
 use crate::bridge::HttpBridgeClient;
@@ -97,21 +98,28 @@ impl Core {
     }
 }
 
-/// Expert surface: the tool list is the capabilities of the servers available now,
-/// so when a server comes or goes the client is told (`notifications/tools/list_changed`)
-/// and lists again. Runs for as long as the session's transport is open.
-async fn watch_tool_list(core: Arc<Core>, peer: Peer<RoleServer>) {
-    let hidden_now = |core: Arc<Core>| async move { tokio::task::spawn_blocking(move || core.hidden_server_names()).await.ok() };
-    let Some(mut offered) = hidden_now(core.clone()).await else { return };
+/// Tell the client to list tools again (`notifications/tools/list_changed`) when
+/// what it was offered changes: the pack store changed (any surface), or, on the
+/// expert surface, a server came or went. Runs while the session's transport is open.
+async fn watch_tool_list(shared: Arc<SharedCore>, surface: Surface, peer: Peer<RoleServer>) {
+    let hidden_now = |core: Arc<Core>| async move {
+        if surface == Surface::Guided {
+            return Some(Vec::new());
+        }
+        tokio::task::spawn_blocking(move || core.hidden_server_names()).await.ok()
+    };
+    let mut generation = shared.generation();
+    let Some(mut offered) = hidden_now(shared.get()).await else { return };
     loop {
         tokio::time::sleep(crate::limits::TOOL_LIST_WATCH_INTERVAL).await;
         if peer.is_transport_closed() {
             return;
         }
-        let Some(hidden) = hidden_now(core.clone()).await else { return };
-        if hidden != offered {
-            tracing::info!(?hidden, "available servers changed; telling the client to list tools again");
-            offered = hidden;
+        let Some(hidden) = hidden_now(shared.get()).await else { return };
+        let now = shared.generation();
+        if hidden != offered || now != generation {
+            tracing::info!(?hidden, "the offered tools changed; telling the client to list them again");
+            (offered, generation) = (hidden, now);
             if peer.notify_tool_list_changed().await.is_err() {
                 return;
             }
@@ -122,7 +130,7 @@ async fn watch_tool_list(core: Arc<Core>, peer: Peer<RoleServer>) {
 /// One MCP session.
 #[derive(Clone)]
 pub struct CapstanServer {
-    core: Arc<Core>,
+    shared: Arc<SharedCore>,
     surface: Surface,
     session: Arc<Mutex<SessionState>>,
 }
@@ -151,8 +159,13 @@ fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
 }
 
 impl CapstanServer {
-    pub fn new(core: Arc<Core>, surface: Surface) -> Self {
-        CapstanServer { core, surface, session: Arc::new(Mutex::new(SessionState::default())) }
+    pub fn new(shared: Arc<SharedCore>, surface: Surface) -> Self {
+        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())) }
+    }
+
+    /// The current core (a new one after the pack store changed).
+    fn core(&self) -> Arc<Core> {
+        self.shared.get()
     }
 
     fn session(&self) -> std::sync::MutexGuard<'_, SessionState> {
@@ -160,7 +173,7 @@ impl CapstanServer {
     }
 
     fn hidden_lines(&self) -> Vec<Value> {
-        self.core.unavailable_servers().iter().map(|(name, status)| {
+        self.core().unavailable_servers().iter().map(|(name, status)| {
             let mut line = status.to_json(name);
             line["hidden"] = json!(format!("capabilities of {name} are hidden: {}", match status {
                 ServerStatus::Unavailable(a) => a.user_action.clone(),
@@ -172,10 +185,10 @@ impl CapstanServer {
 
     fn search_hits(&self, query: &str, family: Option<&str>, limit: usize) -> Vec<router::SearchHit> {
         let goal_family = self.session().family.clone();
-        let hidden: Vec<String> = self.core.hidden_server_names();
-        let hits = self.core.index.search(query, family, goal_family.as_deref(), limit + 16);
+        let hidden: Vec<String> = self.core().hidden_server_names();
+        let hits = self.core().index.search(query, family, goal_family.as_deref(), limit + 16);
         hits.into_iter()
-            .filter(|h| self.core.server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)))
+            .filter(|h| self.core().server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)))
             .take(limit)
             .collect()
     }
@@ -184,7 +197,7 @@ impl CapstanServer {
         let Some(goal) = str_arg(args, "goal").map(str::trim).filter(|g| !g.is_empty()) else {
             return bad_request("goal must be a non-empty string");
         };
-        let route = router::route(goal, Some(&self.core.index));
+        let route = router::route(goal, Some(&self.core().index));
         {
             let mut s = self.session();
             s.goal = Some(goal.to_string());
@@ -196,7 +209,7 @@ impl CapstanServer {
     }
 
     fn status(&self) -> CallToolResult {
-        let availability: Vec<Value> = self.core.availability.all(&self.core.client).iter().map(|(n, s)| s.to_json(n)).collect();
+        let availability: Vec<Value> = self.core().availability.all(&self.core().client).iter().map(|(n, s)| s.to_json(n)).collect();
         let s = self.session().clone();
         ok_result(json!({
             "goal": s.goal, "family": s.family, "last_search": s.last_search,
@@ -216,7 +229,7 @@ impl CapstanServer {
     }
 
     fn resolve_canonical(&self, key: &str) -> Result<(), CallToolResult> {
-        match self.core.runtime.resolve(key) {
+        match self.core().runtime.resolve(key) {
             Resolution::Canonical => Ok(()),
             Resolution::Alias { canonical } => Err(error_result(report::error_json(&CallError::NonCanonical { key: key.into(), canonical }))),
             Resolution::NotFound => Err(error_result(report::error_json(&CallError::NotFound { key: key.into() }))),
@@ -224,11 +237,12 @@ impl CapstanServer {
     }
 
     fn schema(&self, args: &Map<String, Value>) -> CallToolResult {
+        let core = self.core();
         let Some(key) = str_arg(args, "key") else { return bad_request("key must be a string") };
         if let Err(e) = self.resolve_canonical(key) {
             return e;
         }
-        let spec = self.core.runtime.capability(key).expect("resolved as canonical");
+        let spec = core.runtime.capability(key).expect("resolved as canonical");
         ok_result(json!({
             "key": spec.key, "family": spec.family, "summary": spec.summary, "description": spec.description,
             "input_schema": spec.input_schema, "mutates": spec.mutates, "destructive": spec.destructive, "examples": spec.examples,
@@ -237,15 +251,16 @@ impl CapstanServer {
 
     /// Run a canonical capability (guided `execute_capability` and every expert tool).
     async fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
+        let core = self.core();
         let args_text = arguments.to_string();
         // Order: key, then arguments, then availability, then the sandbox: bad input
         // never waits on (or reaches) a bridge.
-        if let Err(e) = self.core.runtime.check(key, &args_text) {
+        if let Err(e) = core.runtime.check(key, &args_text) {
             let error = report::error_json(&e);
             self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
             return error_result(error);
         }
-        let unavailable = self.core.server_of(key).and_then(|server| match self.core.availability.status(&self.core.client, server) {
+        let unavailable = core.server_of(key).and_then(|server| match core.availability.status(&core.client, server) {
             Some(ServerStatus::Unavailable(state)) => Some((server, state)),
             _ => None,
         });
@@ -257,10 +272,10 @@ impl CapstanServer {
         // A quick read runs right here; anything that may take long (a mutation can
         // wait behind Blender's main thread, a render for minutes) runs on a blocking
         // thread, so the session keeps answering meanwhile.
-        let outcome = if self.core.runtime.is_quick_read(key) {
-            self.core.runtime.call_checked(key, &args_text)
+        let outcome = if core.runtime.is_quick_read(key) {
+            core.runtime.call_checked(key, &args_text)
         } else {
-            let (core, owned_key) = (self.core.clone(), key.to_string());
+            let (core, owned_key) = (core.clone(), key.to_string());
             match tokio::task::spawn_blocking(move || core.runtime.call_checked(&owned_key, &args_text)).await {
                 Ok(outcome) => outcome,
                 Err(e) => {
@@ -278,7 +293,7 @@ impl CapstanServer {
             Err(e) => {
                 let error = report::error_json(&e);
                 if error["code"] == "APP_UNAVAILABLE" {
-                    self.core.availability.invalidate();
+                    core.availability.invalidate();
                 }
                 self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
                 error_result(error)
@@ -298,7 +313,7 @@ impl CapstanServer {
                 self.execute(key, &arguments).await
             }
             (Surface::Expert, name) => {
-                let key = self.core.expert_keys.get(name)?.clone();
+                let key = self.core().expert_keys.get(name)?.clone();
                 self.execute(&key, &Value::Object(args.clone())).await
             }
             _ => return None,
@@ -307,10 +322,10 @@ impl CapstanServer {
 
     fn tool_list(&self) -> Vec<Tool> {
         match self.surface {
-            Surface::Guided => self.core.guided_tools.clone(),
+            Surface::Guided => self.core().guided_tools.clone(),
             Surface::Expert => {
-                let hidden: Vec<String> = self.core.hidden_server_names();
-                self.core.expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect()
+                let hidden: Vec<String> = self.core().hidden_server_names();
+                self.core().expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect()
             }
         }
     }
@@ -328,9 +343,7 @@ impl ServerHandler for CapstanServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        if self.surface == Surface::Expert {
-            tokio::spawn(watch_tool_list(self.core.clone(), context.peer));
-        }
+        tokio::spawn(watch_tool_list(self.shared.clone(), self.surface, context.peer));
     }
 
     async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {

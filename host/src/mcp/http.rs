@@ -13,7 +13,8 @@
 //!   request bodies, and keeps one session per client; each session gets its own
 //!   `CapstanServer`, so router state (goal, family, executions) is never shared.
 
-use super::{CapstanServer, Core, Surface};
+use super::shared::SharedCore;
+use super::{CapstanServer, Surface};
 use crate::home::CapstanHome;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
@@ -65,16 +66,16 @@ pub fn serve_http(home: &CapstanHome, surface: Surface, options: HttpOptions) ->
     if !options.addr.ip().is_loopback() && !options.allow_non_loopback {
         return Err(HttpServeError::NotLoopback { addr: options.addr });
     }
-    let core = Arc::new(super::core(home).map_err(|e| HttpServeError::Setup(e.to_string()))?);
+    let shared = super::shared::SharedCore::new(super::core(home).map_err(|e| HttpServeError::Setup(e.to_string()))?);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| HttpServeError::Setup(e.to_string()))?;
-    rt.block_on(run(home, core, surface, options))
+    rt.block_on(run(home, shared, surface, options))
 }
 
-async fn run(home: &CapstanHome, core: Arc<Core>, surface: Surface, options: HttpOptions) -> Result<(), HttpServeError> {
+async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, options: HttpOptions) -> Result<(), HttpServeError> {
     let listener = tokio::net::TcpListener::bind(options.addr)
         .await
         .map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
@@ -94,16 +95,18 @@ async fn run(home: &CapstanHome, core: Arc<Core>, surface: Surface, options: Htt
     eprintln!("capstan: bearer token (shown once; also in {}, mode 0600): {token}", path.display());
     tracing::info!(%addr, "serving MCP over HTTP");
 
+    let watched = shared.clone();
     let mut config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
     if !addr.ip().is_loopback() {
         config = config.with_allowed_hosts([addr.ip().to_string(), addr.to_string()]);
     }
     let service = StreamableHttpService::new(
-        move || Ok(CapstanServer::new(core.clone(), surface)),
+        move || Ok(CapstanServer::new(shared.clone(), surface)),
         Arc::new(LocalSessionManager::default()),
         config,
     );
+    tokio::spawn(super::shared::watch_store(watched, home.clone()));
     let expected = Arc::new(token_digest(&token));
     drop(token);
 

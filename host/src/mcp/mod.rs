@@ -9,6 +9,7 @@ pub mod availability;
 pub mod handler;
 pub mod http;
 pub mod session;
+pub mod shared;
 pub mod tools;
 
 pub use handler::{CapstanServer, Core, Surface};
@@ -31,7 +32,7 @@ pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
 
 /// Serve one MCP session on stdin/stdout until the client disconnects.
 pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
-    let core = Arc::new(core(home).map_err(|e| e.to_string())?);
+    let shared = shared::SharedCore::new(core(home).map_err(|e| e.to_string())?);
     // One thread: a stdio session is one client, and with everything on one thread
     // a request is read, run and answered without a single cross-thread wake-up.
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -40,7 +41,8 @@ pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     rt.block_on(async move {
-        let server = CapstanServer::new(core, surface);
+        tokio::spawn(shared::watch_store(shared.clone(), home.clone()));
+        let server = CapstanServer::new(shared, surface);
         let service = server.serve(rmcp::transport::stdio_pipes()).await.map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())?;
         Ok(())

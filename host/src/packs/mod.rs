@@ -33,8 +33,8 @@ impl OfficialPack {
     }
 }
 
-/// Every pack folder in the store, read (not yet loaded), sorted by folder name.
-/// Folders whose name starts with `.` are staging areas and are skipped.
+/// Every enabled pack folder in the store, read (not yet loaded), sorted by folder
+/// name. Folders whose name starts with `.` are staging areas and are skipped.
 pub fn store_sources(home: &CapstanHome) -> Vec<Result<PackSource, (PathBuf, PackLoadError)>> {
     let dir = home.packs_dir();
     let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -45,6 +45,7 @@ pub fn store_sources(home: &CapstanHome) -> Vec<Result<PackSource, (PathBuf, Pac
         .map(|e| e.path())
         .filter(|p| p.is_dir() && p.join(MANIFEST_FILE).is_file())
         .filter(|p| !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')))
+        .filter(|p| !crate::store::is_disabled(p))
         .collect();
     dirs.sort();
     dirs.into_iter().map(|d| PackSource::from_dir(&d).map_err(|e| (d, e))).collect()

@@ -39,7 +39,8 @@ pub enum PackOrigin {
     Folder(PathBuf),
 }
 
-/// A pack's bytes before loading.
+/// A pack's bytes before loading (cheap to clone: the component is shared).
+#[derive(Clone)]
 pub struct PackSource {
     pub origin: PackOrigin,
     pub manifest_text: String,

@@ -1,0 +1,171 @@
+//! The pack store through the `capstan` binary: the install gate refuses before
+//! touching anything (the store's bytes are compared), installs swap atomically, a
+//! killed install leaves the previous version whole, and remove/enable/disable work.
+#![cfg(target_os = "linux")]
+
+mod support;
+
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use support::built_pack;
+
+fn capstan(home: &Path, args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (out.status.code().unwrap_or(-1), serde_json::from_str(&stdout).unwrap_or(Value::Null), format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A fake app executable printing `Blender <version>`, or a path where none is.
+fn fake_app(root: &Path, version: Option<&str>) -> PathBuf {
+    let dir = root.join(format!("app-{}", version.unwrap_or("none")));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("blender");
+    if let Some(v) = version {
+        std::fs::write(&exe, format!("#!/bin/sh\necho 'Blender {v}'\n")).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    exe
+}
+
+/// hello-pack at `version`, requiring Blender >= 4.2 at `app`, for `platforms`.
+fn pack(root: &Path, version: &str, app: &Path, platforms: &[&str]) -> PathBuf {
+    let built = built_pack("sdk/examples/hello-pack");
+    let dir = root.join(format!("src-{version}-{}", app.parent().unwrap().file_name().unwrap().to_string_lossy()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(built.join("pack.json")).unwrap()).unwrap();
+    let component = manifest["component"].as_str().unwrap().to_string();
+    std::fs::copy(built.join(&component), dir.join(&component)).unwrap();
+    manifest["version"] = json!(version);
+    manifest["platforms"] = json!(platforms);
+    manifest["servers"]["blender"]["app"] = json!({ "linux": { "presence": "executable", "location": app, "version": { "kind": "command", "args": ["--version"] } } });
+    manifest["servers"]["blender"]["requires"] = json!({ "app": true, "min_version": "4.2" });
+    std::fs::write(dir.join("pack.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+/// Every file under the store with its bytes (the lock file aside).
+fn snapshot(home: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![home.join("packs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n != ".lock") {
+                out.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn installed_version(home: &Path) -> Option<String> {
+    let (_, doc, _) = capstan(home, &["packs", "list", "--json"]);
+    doc["packs"].as_array()?.iter().find(|p| p["name"] == "hello-pack").map(|p| p["version"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn the_gate_refuses_before_touching_the_store() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    let (code, _, text) = capstan(&home, &["packs", "install", pack(tmp.path(), "0.1.0", &good, &["linux"]).to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    let before = snapshot(&home);
+
+    let old = fake_app(tmp.path(), Some("3.4.1"));
+    let missing = fake_app(tmp.path(), None);
+    for (source, refused) in [
+        (pack(tmp.path(), "0.2.0", &missing, &["linux"]), "missing_app"),
+        (pack(tmp.path(), "0.2.0", &old, &["linux"]), "version_too_old"),
+        (pack(tmp.path(), "0.2.1", &good, &["darwin", "win32"]), "platform_mismatch"),
+    ] {
+        let (code, doc, text) = capstan(&home, &["packs", "install", source.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 1, "{text}");
+        assert_eq!(doc["refused"], refused, "{doc}");
+        assert_eq!(snapshot(&home), before, "a refused install ({refused}) changed the store");
+    }
+    // A component that is not the one the manifest declares: refused even with --force.
+    let tampered = pack(tmp.path(), "0.3.0", &good, &["linux"]);
+    let component = std::fs::read_dir(&tampered).unwrap().flatten().find(|e| e.path().extension().is_some_and(|x| x == "wasm")).unwrap().path();
+    let mut bytes = std::fs::read(&component).unwrap();
+    bytes.push(0);
+    std::fs::write(&component, bytes).unwrap();
+    let (code, doc, text) = capstan(&home, &["packs", "install", tampered.to_str().unwrap(), "--force", "--json"]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(doc["refused"], "digest_mismatch", "{doc}");
+    assert_eq!(snapshot(&home), before);
+    // --force overrides the app checks only.
+    let (code, doc, text) = capstan(&home, &["packs", "install", pack(tmp.path(), "0.4.0", &missing, &["linux"]).to_str().unwrap(), "--force", "--json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(doc["pack"]["replaced"], "0.1.0");
+    assert_eq!(installed_version(&home).as_deref(), Some("0.4.0"));
+}
+
+#[test]
+fn a_killed_install_leaves_the_previous_version_working() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    let (code, _, text) = capstan(&home, &["packs", "install", pack(tmp.path(), "0.1.0", &good, &["linux"]).to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+
+    for (point, after) in [("staged", "0.1.0"), ("swapped", "0.2.0")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capstan"))
+            .env("CAPSTAN_HOME", &home)
+            .env("CAPSTAN_STORE_PAUSE", point)
+            .args(["packs", "install", pack(tmp.path(), "0.2.0", &good, &["linux"]).to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("paused at") {
+            line.clear();
+            assert!(stderr.read_line(&mut line).unwrap() > 0, "the install ended before {point}");
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        // Killed: the pack at its path is whole (one version or the other, never half),
+        // and it loads and answers.
+        assert_eq!(installed_version(&home).as_deref(), Some(after), "killed at {point}");
+        let (code, doc, text) = capstan(&home, &["packs", "list", "--json"]);
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(doc["refused"], json!([]), "{doc}");
+        if point == "staged" {
+            // The next operation clears what the killed one left; nothing half-installed stays.
+            let (code, _, text) = capstan(&home, &["packs", "install", pack(tmp.path(), "0.1.0", &good, &["linux"]).to_str().unwrap()]);
+            assert_eq!(code, 0, "{text}");
+            let leftovers: Vec<_> =
+                std::fs::read_dir(home.join("packs")).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".staging")).collect();
+            assert!(leftovers.is_empty(), "{leftovers:?}");
+        }
+    }
+}
+
+#[test]
+fn remove_enable_and_disable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    let (code, _, text) = capstan(&home, &["packs", "install", pack(tmp.path(), "0.1.0", &good, &["linux"]).to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(capstan(&home, &["packs", "disable", "hello-pack"]).0, 0);
+    assert_eq!(installed_version(&home), None, "a disabled pack is not loaded");
+    let (_, doc, _) = capstan(&home, &["packs", "list", "--json"]);
+    assert_eq!(doc["store"][0]["enabled"], false, "{doc}");
+    assert_eq!(capstan(&home, &["packs", "enable", "hello-pack"]).0, 0);
+    assert_eq!(installed_version(&home).as_deref(), Some("0.1.0"));
+    assert_eq!(capstan(&home, &["packs", "remove", "hello-pack"]).0, 0);
+    assert_eq!(installed_version(&home), None);
+    assert!(!home.join("packs/hello-pack").exists());
+    let (code, _, text) = capstan(&home, &["packs", "remove", "hello-pack"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("no installed pack named"), "{text}");
+}
