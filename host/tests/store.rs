@@ -169,3 +169,61 @@ fn remove_enable_and_disable() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("no installed pack named"), "{text}");
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn a_catalog_name_installs_its_pinned_commit_never_the_branch_tip() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    // A repository whose first commit holds hello-pack 0.1.0 under packs/hello, and
+    // whose branch tip holds 0.2.0.
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(repo.join("packs")).unwrap();
+    git(&repo, &["init", "--quiet"]);
+    let copy = |version: &str| {
+        let src = pack(tmp.path(), version, &good, &["linux"]);
+        let _ = std::fs::remove_dir_all(repo.join("packs/hello"));
+        std::fs::create_dir_all(repo.join("packs/hello")).unwrap();
+        for entry in std::fs::read_dir(&src).unwrap().flatten() {
+            std::fs::copy(entry.path(), repo.join("packs/hello").join(entry.file_name())).unwrap();
+        }
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "--quiet", "-m", version]);
+        git(&repo, &["rev-parse", "HEAD"])
+    };
+    let pinned = copy("0.1.0");
+    copy("0.2.0");
+    let component = std::fs::read_dir(repo.join("packs/hello")).unwrap().flatten().find(|e| e.path().extension().is_some_and(|x| x == "wasm")).unwrap().path();
+    let sha = capstan::fsutil::sha256_hex(&std::fs::read(component).unwrap());
+    let entry = |sha: &str| json!([{ "name": "hello-pack", "description": "test", "source": repo, "commit": pinned, "sha256": sha, "platforms": ["linux"], "path": "packs/hello" }]);
+    let catalog = tmp.path().join("catalog.json");
+
+    // A catalog digest that is not the component's: refused, store untouched.
+    std::fs::write(&catalog, entry(&"0".repeat(64)).to_string()).unwrap();
+    let (code, doc, text) = capstan(&home, &["packs", "install", "hello-pack", "--catalog", catalog.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(doc["refused"], "catalog", "{doc}");
+    assert!(doc["message"].as_str().unwrap().contains("sha256"), "{doc}");
+    assert!(snapshot(&home).is_empty());
+
+    std::fs::write(&catalog, entry(&sha).to_string()).unwrap();
+    let (code, doc, text) = capstan(&home, &["packs", "install", "hello-pack", "--catalog", catalog.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(doc["pack"]["version"], "0.1.0", "the pinned commit, not the tip: {doc}");
+    assert_eq!(installed_version(&home).as_deref(), Some("0.1.0"));
+
+    let (code, _, text) = capstan(&home, &["packs", "install", "no-such-pack", "--catalog", catalog.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(text.contains("no catalog entry named"), "{text}");
+}

@@ -23,8 +23,14 @@ pub enum PacksCommand {
     /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
     /// Install a pack folder into the store after the install gate (manifest, sha256,
     /// platform, every server's app); the previous version stays whole until the swap.
+    /// SOURCE is a pack folder, or the name of an entry in the catalog
+    /// (`$CAPSTAN_HOME/catalog.json`, or --catalog), installed at its pinned commit.
     Install {
+        #[arg(value_name = "SOURCE")]
         path: PathBuf,
+        /// The catalog file to resolve a name in.
+        #[arg(long)]
+        catalog: Option<PathBuf>,
         /// Skip the app checks (offline preparation); never the integrity checks.
         #[arg(long)]
         force: bool,
@@ -52,7 +58,7 @@ pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
         PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
-        PacksCommand::Install { path, force, json } => install(path, force, json),
+        PacksCommand::Install { path, catalog, force, json } => install(path, catalog, force, json),
         PacksCommand::Remove { name } => store_op(|s| s.remove(&name).map(|p| format!("removed {name} ({})", p.display()))),
         PacksCommand::Enable { name } => store_op(|s| s.set_enabled(&name, true).map(|_| format!("enabled {name}"))),
         PacksCommand::Disable { name } => store_op(|s| s.set_enabled(&name, false).map(|_| format!("disabled {name}"))),
@@ -187,9 +193,15 @@ fn availability_lines(m: &manifest::Manifest, home: &CapstanHome) -> Vec<Value> 
         .collect()
 }
 
-fn install(path: PathBuf, force: bool, as_json: bool) -> Result<ExitCode, CliError> {
+fn install(path: PathBuf, catalog: Option<PathBuf>, force: bool, as_json: bool) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
-    match crate::store::Store::new(&home).install(&path, force) {
+    let store = crate::store::Store::new(&home);
+    let name = path.to_str().filter(|s| !path.exists() && !s.contains(['/', '\\']));
+    let outcome = match name {
+        Some(name) => store.install_from_catalog(name, &catalog.unwrap_or_else(|| store.default_catalog()), force),
+        None => store.install(&path, force),
+    };
+    match outcome {
         Ok(done) => {
             if as_json {
                 print_json(&json!({ "installed": true, "pack": done }));

@@ -16,6 +16,7 @@
 //! - Store operations take an exclusive lock (`packs/.lock`), so two installs never
 //!   interleave their swaps.
 
+pub mod catalog;
 mod swap;
 
 use crate::apps::requirement::{self, AppCheck};
@@ -34,8 +35,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Serialize, thiserror::Error)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum InstallError {
-    #[error("cannot read the pack: {0}")]
-    Unreadable(String),
+    #[error("cannot read the pack: {detail}")]
+    Unreadable { detail: String },
     #[error("{0}")]
     Invalid(PackLoadError),
     #[error("this OS ({os}) is not among the pack's platforms ({listed})")]
@@ -46,6 +47,8 @@ pub enum InstallError {
     OfficialName { name: String },
     #[error("the pack store {path}: {detail}")]
     Store { path: PathBuf, detail: String },
+    #[error("{detail}")]
+    Catalog { detail: String },
 }
 
 impl InstallError {
@@ -103,7 +106,7 @@ impl Store {
 
     /// Check `source_dir` against the gate and install it, replacing an older copy.
     pub fn install(&self, source_dir: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
-        let source = PackSource::from_dir(source_dir).map_err(|e| InstallError::Unreadable(e.to_string()))?;
+        let source = PackSource::from_dir(source_dir).map_err(|e| InstallError::Unreadable { detail: e.to_string() })?;
         let manifest = manifest::parse(&source.manifest_text).map_err(|e| InstallError::Invalid(PackLoadError::Manifest(e)))?;
         if crate::packs::official().iter().any(|o| o.name == manifest.name) {
             return Err(InstallError::OfficialName { name: manifest.name });
@@ -133,10 +136,29 @@ impl Store {
         Ok(Installed { name: manifest.name, version: manifest.version.to_string(), replaced, capabilities, path: target })
     }
 
+    /// Install the catalog entry `name` at its pinned commit (see catalog.rs).
+    pub fn install_from_catalog(&self, name: &str, catalog_file: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
+        let catalog_error = |e: catalog::CatalogError| InstallError::Catalog { detail: e.to_string() };
+        let entries = catalog::load(catalog_file).map_err(catalog_error)?;
+        let entry = catalog::find(&entries, name).map_err(catalog_error)?;
+        let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
+        let dir = catalog::fetch(entry, work.path()).map_err(catalog_error)?;
+        let declared = manifest::load(&dir).map(|m| m.name).unwrap_or_default();
+        if declared != entry.name {
+            return Err(InstallError::Catalog { detail: format!("the catalog entry {:?} pins a pack named {declared:?}", entry.name) });
+        }
+        self.install(&dir, force_app_checks)
+    }
+
+    /// The catalog file: `$CAPSTAN_HOME/catalog.json`.
+    pub fn default_catalog(&self) -> PathBuf {
+        self.home.root().join("catalog.json")
+    }
+
     /// Load the pack in a runtime that holds the official packs and every other
     /// installed pack: the same checks `serve` will make, and the compile into the cache.
     fn load_beside_the_others(&self, name: &str, source: PackSource) -> Result<Vec<String>, InstallError> {
-        let runtime_error = |e: RuntimeError| InstallError::Unreadable(e.to_string());
+        let runtime_error = |e: RuntimeError| InstallError::Unreadable { detail: e.to_string() };
         let mut runtime = Runtime::new(&self.home, AllocationPreference::PoolingIfAvailable, Arc::new(Offline)).map_err(runtime_error)?;
         for official in crate::packs::official() {
             let _ = runtime.add(official.source());
@@ -215,5 +237,29 @@ pub fn is_disabled(dir: &Path) -> bool {
     match (dir.parent(), dir.file_name()) {
         (Some(parent), Some(name)) => parent.join(format!("{}.disabled", name.to_string_lossy())).exists(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::availability::State;
+
+    #[test]
+    fn every_refusal_serialises_with_its_code() {
+        let refusals = [
+            InstallError::Unreadable { detail: "x".into() },
+            InstallError::Invalid(PackLoadError::Unsealed),
+            InstallError::PlatformMismatch { os: "linux".into(), listed: "darwin".into() },
+            InstallError::AppRequirement { availability: Box::new(Availability::new("blender", State::MissingApp, "not found".into())) },
+            InstallError::OfficialName { name: "blender-core".into() },
+            InstallError::Store { path: "/x".into(), detail: "y".into() },
+            InstallError::Catalog { detail: "z".into() },
+        ];
+        let codes: Vec<String> = refusals.iter().map(|r| {
+            serde_json::to_value(r).expect("serialises");
+            r.code()
+        }).collect();
+        assert_eq!(codes, ["unreadable", "unsealed", "platform_mismatch", "missing_app", "official_name", "store", "catalog"]);
     }
 }
