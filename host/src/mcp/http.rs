@@ -81,6 +81,9 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
         .map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
     let addr = listener.local_addr().map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
 
+    // Catch SIGTERM/SIGINT from here on: a stop right after start must still remove
+    // the token file (handlers are installed when created, not when first awaited).
+    let mut stop = Shutdown::install().map_err(|e| HttpServeError::Setup(format!("cannot handle signals: {e}")))?;
     let token = new_token()?;
     crate::redact::register(&token);
     let path = token_file(home, addr.port());
@@ -110,8 +113,6 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     let expected = Arc::new(token_digest(&token));
     drop(token);
 
-    let stop = shutdown_signal();
-    tokio::pin!(stop);
     loop {
         tokio::select! {
             accepted = listener.accept() => {
@@ -134,7 +135,7 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
                     }
                 });
             }
-            _ = &mut stop => break,
+            _ = stop.recv() => break,
         }
     }
     cancel.cancel();
@@ -183,21 +184,39 @@ fn refusal(status: http::StatusCode, code: &str, message: &str) -> Response {
     response
 }
 
-async fn shutdown_signal() {
+/// SIGTERM and SIGINT, caught from the moment this is created.
+struct Shutdown {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Shutdown {
+    fn install() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Shutdown { term: signal(SignalKind::terminate())?, int: signal(SignalKind::interrupt())? })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Shutdown {})
         }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+
+    async fn recv(&mut self) {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => {}
+                _ = self.int.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
