@@ -9,11 +9,6 @@ use crate::home::CapstanHome;
 use crate::manifest::{AppBlock, Presence};
 use std::path::{Path, PathBuf};
 
-/// The first location of `block` where the app is, if any.
-pub fn find(block: &AppBlock, home: &CapstanHome, vars: &dyn Vars) -> Option<PathBuf> {
-    find_all(block, home, vars).into_iter().next()
-}
-
 /// Every declared location where the app is, in manifest order.
 pub fn find_all(block: &AppBlock, home: &CapstanHome, vars: &dyn Vars) -> Vec<PathBuf> {
     block.locations.iter().filter_map(|l| expand::expand(l, home, vars)).filter(|p| is_present(p, block.presence)).collect()
@@ -55,7 +50,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn the_first_location_holding_an_executable_wins() {
+    fn the_first_location_holding_an_executable_comes_first() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().display().to_string();
@@ -67,8 +62,8 @@ mod tests {
         let home = CapstanHome::at(dir.path());
         let vars = Home(root.clone());
         let b = block(Presence::Executable, &["$NOPE/blender", &format!("{root}/a/blender"), "~/b/blender", &format!("{root}/b/blender")]);
-        assert_eq!(find(&b, &home, &vars), Some(dir.path().join("b/blender")));
-        assert_eq!(find(&block(Presence::Executable, &[&format!("{root}/a/blender")]), &home, &vars), None);
+        assert_eq!(find_all(&b, &home, &vars).first(), Some(&dir.path().join("b/blender")), "the first location holding it comes first");
+        assert!(find_all(&block(Presence::Executable, &[&format!("{root}/a/blender")]), &home, &vars).is_empty());
     }
 
     #[test]
@@ -78,8 +73,8 @@ mod tests {
         std::fs::create_dir_all(app.join("Contents")).unwrap();
         let home = CapstanHome::at(dir.path());
         let b = block(Presence::Bundle, &[&app.display().to_string()]);
-        assert_eq!(find(&b, &home, &Home(String::new())), None, "no Info.plist yet");
+        assert!(find_all(&b, &home, &Home(String::new())).is_empty(), "no Info.plist yet");
         std::fs::write(app.join("Contents/Info.plist"), "<plist/>").unwrap();
-        assert_eq!(find(&b, &home, &Home(String::new())), Some(app));
+        assert_eq!(find_all(&b, &home, &Home(String::new())), vec![app]);
     }
 }
