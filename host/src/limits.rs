@@ -114,6 +114,10 @@ pub const POOL_KEEP_RESIDENT_BYTES: usize = 2 * 1024 * 1024;
 pub const MAX_COMPONENT_BYTES: u64 = 64 * MIB;
 /// The largest pack manifest the host will read.
 pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
+/// A packed pack archive: the most bytes it may unpack to, and the most entries it
+/// may hold (a pack is a manifest and one component, plus a few docs).
+pub const MAX_ARCHIVE_UNPACKED_BYTES: u64 = MAX_COMPONENT_BYTES + 8 * MIB;
+pub const MAX_ARCHIVE_ENTRIES: usize = 256;
 
 /// Limits a manifest asked for, clamped to the ceilings.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -227,3 +227,66 @@ fn a_catalog_name_installs_its_pinned_commit_never_the_branch_tip() {
     assert_eq!(code, 1);
     assert!(text.contains("no catalog entry named"), "{text}");
 }
+
+#[test]
+fn a_packed_archive_installs_through_the_same_gate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    let archive = tmp.path().join("hello.tar.gz");
+    let (code, _, text) = capstan(&home, &["packs", "pack", pack(tmp.path(), "0.1.0", &good, &["linux"]).to_str().unwrap(), "-o", archive.to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    let (code, doc, text) = capstan(&home, &["packs", "install", archive.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(doc["pack"]["version"], "0.1.0", "{doc}");
+    assert_eq!(installed_version(&home).as_deref(), Some("0.1.0"));
+    let before = snapshot(&home);
+
+    // The same gate refuses an archived pack whose app is missing; the store is untouched.
+    let missing = fake_app(tmp.path(), None);
+    let refused = tmp.path().join("refused.tgz");
+    assert_eq!(capstan(&home, &["packs", "pack", pack(tmp.path(), "0.2.0", &missing, &["linux"]).to_str().unwrap(), "-o", refused.to_str().unwrap()]).0, 0);
+    let (code, doc, text) = capstan(&home, &["packs", "install", refused.to_str().unwrap(), "--json"]);
+    assert_eq!((code, doc["refused"].as_str()), (1, Some("missing_app")), "{text}");
+    assert_eq!(snapshot(&home), before);
+
+    // Something that is not an archive is refused as such, not half-read.
+    let junk = tmp.path().join("junk.tar.gz");
+    std::fs::write(&junk, b"\x1f\x8b\x08 definitely not gzip").unwrap();
+    let (code, doc, text) = capstan(&home, &["packs", "install", junk.to_str().unwrap(), "--json"]);
+    assert_eq!((code, doc["refused"].as_str()), (1, Some("archive")), "{text}");
+    assert_eq!(snapshot(&home), before);
+}
+
+#[test]
+fn the_official_packs_are_catalog_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let (code, doc, text) = capstan(&home, &["packs", "catalog", "--json"]);
+    assert_eq!(code, 0, "{text}");
+    let official = doc["official"].as_array().unwrap();
+    let core = official.iter().find(|e| e["name"] == "blender-core").unwrap_or_else(|| panic!("{doc}"));
+    let (_, listed, _) = capstan(&home, &["packs", "list", "--json"]);
+    let loaded = listed["packs"].as_array().unwrap().iter().find(|p| p["name"] == "blender-core").unwrap();
+    assert_eq!(core["sha256"], loaded["sha256"], "the pin is the embedded component's digest");
+    assert_eq!(core["version"], loaded["version"]);
+
+    // Installing an official pack checks its digest and app, and writes nothing.
+    let provisioned = home.join("blender/bpy-5.0.1/bin");
+    std::fs::create_dir_all(&provisioned).unwrap();
+    std::fs::write(provisioned.join("blender"), "#!/bin/sh\necho 'Blender 5.0.1'\n").unwrap();
+    std::fs::set_permissions(provisioned.join("blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (code, doc, text) = capstan(&home, &["packs", "install", "blender-core", "--json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(doc["pack"]["path"], Value::Null, "{doc}");
+    assert!(doc["pack"]["capabilities"].as_array().unwrap().iter().any(|c| c == "scene.info"), "{doc}");
+    assert!(snapshot(&home).is_empty(), "nothing is written for an official pack");
+
+    // A user catalog may not shadow an official name.
+    let catalog = tmp.path().join("catalog.json");
+    let pinned = json!([{ "name": "blender-core", "source": "/nowhere", "commit": "0".repeat(40), "sha256": "0".repeat(64), "platforms": ["linux"] }]);
+    std::fs::write(&catalog, pinned.to_string()).unwrap();
+    let (code, _, text) = capstan(&home, &["packs", "catalog", "--catalog", catalog.to_str().unwrap()]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("official pack"), "{text}");
+}

@@ -4,10 +4,13 @@
 
 pub mod command_version;
 pub mod expand;
+pub mod pe_version;
 pub mod plist_version;
 pub mod presence;
 pub mod process;
 pub mod registry_match;
+#[cfg(windows)]
+pub mod registry_read;
 pub mod requirement;
 pub mod session;
 pub mod version;

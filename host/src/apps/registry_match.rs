@@ -2,8 +2,8 @@
 //! entries of the Windows registry, the ones whose `DisplayName` starts with the
 //! manifest's prefix, and the newest `DisplayVersion` among them.
 //!
-//! Reading the registry itself needs Windows and is not built yet (see the README's
-//! "Not yet"); this matching logic is plain data and tested everywhere.
+//! Reading the registry is `registry_read.rs` (Windows only); this matching logic is
+//! plain data and tested everywhere.
 
 use super::DottedVersion;
 
@@ -18,12 +18,32 @@ pub struct UninstallEntry {
 /// The newest readable version among entries whose display name starts with
 /// `prefix` (case-insensitive, ignoring leading spaces), with its entry.
 pub fn newest<'a>(entries: &'a [UninstallEntry], prefix: &str) -> Option<(DottedVersion, &'a UninstallEntry)> {
+    newest_of(entries.iter(), prefix)
+}
+
+fn newest_of<'a>(entries: impl Iterator<Item = &'a UninstallEntry>, prefix: &str) -> Option<(DottedVersion, &'a UninstallEntry)> {
     let prefix = prefix.trim().to_lowercase();
     entries
-        .iter()
         .filter(|e| e.display_name.trim_start().to_lowercase().starts_with(&prefix))
         .filter_map(|e| e.display_version.as_deref().and_then(DottedVersion::find_in).map(|v| (v, e)))
         .max_by(|a, b| a.0.cmp(&b.0))
+}
+
+/// The version for the install at `exe`: among entries matching `prefix`, those whose
+/// `InstallLocation` holds `exe` win (two Blenders side by side each have their own
+/// entry); entries without a usable location are the fallback.
+pub fn for_install<'a>(entries: &'a [UninstallEntry], prefix: &str, exe: &std::path::Path) -> Option<(DottedVersion, &'a UninstallEntry)> {
+    let exe = normalise(&exe.display().to_string());
+    let holds_exe = |e: &&UninstallEntry| {
+        e.install_location.as_deref().map(normalise).is_some_and(|dir| !dir.is_empty() && exe.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+    };
+    newest_of(entries.iter().filter(holds_exe), prefix).or_else(|| newest(entries, prefix))
+}
+
+/// Windows paths compare case-insensitively with either slash; quotes that some
+/// installers leave around `InstallLocation` are dropped.
+fn normalise(path: &str) -> String {
+    path.trim().trim_matches('"').replace('\\', "/").to_lowercase()
 }
 
 #[cfg(test)]
@@ -48,5 +68,27 @@ mod tests {
         assert_eq!(e.display_name, "blender 4.10");
         assert!(newest(&entries, "Maya").is_none());
         assert!(newest(&[entry("Blender", None)], "Blender").is_none());
+    }
+
+    #[test]
+    fn the_entry_holding_the_found_executable_wins() {
+        let located = |name: &str, version: &str, dir: &str| UninstallEntry {
+            display_name: name.into(),
+            display_version: Some(version.into()),
+            install_location: Some(dir.into()),
+        };
+        let entries = [
+            located("Blender 4.5 LTS", "4.5.3", r"C:\Program Files\Blender Foundation\Blender 4.5\"),
+            located("Blender 5.0", "5.0.1", r"C:\Program Files\Blender Foundation\Blender 5.0"),
+            entry("Blender", Some("3.0.0")),
+        ];
+        let exe = std::path::Path::new(r"c:\program files\blender foundation\blender 4.5\blender.exe");
+        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "4.5.3");
+        let exe = std::path::Path::new(r"C:/Program Files/Blender Foundation/Blender 5.0/blender.exe");
+        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "5.0.1");
+        // "Blender 4.5" must not claim a file under "Blender 4.50".
+        let exe = std::path::Path::new(r"C:\Program Files\Blender Foundation\Blender 4.50\blender.exe");
+        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "5.0.1", "falls back to the newest entry");
+        assert!(for_install(&entries, "Maya", exe).is_none());
     }
 }

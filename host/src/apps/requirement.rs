@@ -3,7 +3,7 @@
 //! and reports a new enough version) outranks it (DESIGN.md section 7).
 
 use super::expand::Vars;
-use super::{DottedVersion, command_version, plist_version, presence};
+use super::{DottedVersion, command_version, pe_version, plist_version, presence};
 use crate::availability::{Availability, State};
 use crate::home::CapstanHome;
 use crate::limits;
@@ -65,11 +65,26 @@ fn read_version(source: &VersionSource, path: &std::path::Path) -> Result<Dotted
     match source {
         VersionSource::Command { args } => command_version::read(path, args, limits::APP_VERSION_COMMAND_TIMEOUT).map_err(|e| e.to_string()),
         VersionSource::Plist => plist_version::read(path).map_err(|e| e.to_string()),
-        VersionSource::UninstallRegistry { .. } | VersionSource::PeResource => {
-            Err("reading a version from the Windows registry or a PE resource is not built yet".into())
-        }
+        VersionSource::PeResource => pe_version::read(path).map_err(|e| e.to_string()),
+        VersionSource::UninstallRegistry { display_name_prefix } => registry_version(display_name_prefix, path),
         VersionSource::None => Err("the manifest gives no way to read the version".into()),
     }
+}
+
+#[cfg(windows)]
+fn registry_version(prefix: &str, exe: &std::path::Path) -> Result<DottedVersion, String> {
+    let entries = super::registry_read::uninstall_entries();
+    super::registry_match::for_install(&entries, prefix, exe)
+        .map(|(v, _)| v)
+        .ok_or_else(|| format!("no uninstall entry named \"{prefix}...\" with a dotted DisplayVersion"))
+}
+
+/// The manifest parser allows `uninstall_registry` only in a win32 block, and only
+/// the running OS's block is checked, so this is reached only by a manifest built in
+/// code for another OS.
+#[cfg(not(windows))]
+fn registry_version(_prefix: &str, _exe: &std::path::Path) -> Result<DottedVersion, String> {
+    Err("the Windows uninstall registry exists only on Windows".into())
 }
 
 #[cfg(all(test, unix))]

@@ -2,8 +2,9 @@
 //!
 //! Linux: a readable login session id (`/proc/self/sessionid`, or `XDG_SESSION_ID`)
 //! and the user's runtime directory (`XDG_RUNTIME_DIR`) must both exist; a system
-//! service has neither. macOS: yes. Windows: session 0 is the services session; the
-//! check for it is not built yet, so Windows answers yes.
+//! service has neither. Windows: the process's terminal-services session must not be 0,
+//! the services session, where no desktop is ever shown. macOS: yes (DESIGN.md
+//! section 7).
 
 /// Ok, or why not.
 pub fn interactive() -> Result<(), String> {
@@ -18,7 +19,21 @@ pub fn interactive() -> Result<(), String> {
             (_, None) => Err("no user runtime directory (XDG_RUNTIME_DIR is unset or missing)".into()),
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
+    {
+        use windows_sys::Win32::System::RemoteDesktop::ProcessIdToSessionId;
+        use windows_sys::Win32::System::Threading::GetCurrentProcessId;
+        let mut session = 0u32;
+        // SAFETY: both calls only read this process's identity; `session` is a valid
+        // out-pointer for the duration of the call.
+        let ok = unsafe { ProcessIdToSessionId(GetCurrentProcessId(), &mut session) } != 0;
+        match (ok, session) {
+            (false, _) => Err("cannot read this process's session id".into()),
+            (true, 0) => Err("running in session 0, the services session (no desktop)".into()),
+            (true, _) => Ok(()),
+        }
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
     {
         Ok(())
     }

@@ -9,7 +9,8 @@ use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Equality is numeric, like the ordering: `5.0` == `5.0.0` == `5.0.0.0`.
+#[derive(Debug, Clone)]
 pub struct DottedVersion {
     core: semver::Version,
     /// Parts after the third (Windows file versions have four).
@@ -73,6 +74,14 @@ impl Ord for DottedVersion {
         })
     }
 }
+
+impl PartialEq for DottedVersion {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for DottedVersion {}
 
 impl PartialOrd for DottedVersion {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {

@@ -7,6 +7,7 @@ mod call;
 mod demo;
 mod doctor;
 mod mcp_config;
+mod pack_store;
 mod packs;
 
 use clap::{Parser, Subcommand};

@@ -1,6 +1,6 @@
-//! `capstan packs list|validate`.
+//! `capstan packs list|validate` (the store's commands are in pack_store.rs).
 
-use super::{CliError, print_json};
+use super::{CliError, pack_store, print_json};
 use crate::engine::AllocationPreference;
 use crate::fsutil;
 use crate::home::CapstanHome;
@@ -23,8 +23,10 @@ pub enum PacksCommand {
     /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
     /// Install a pack folder into the store after the install gate (manifest, sha256,
     /// platform, every server's app); the previous version stays whole until the swap.
-    /// SOURCE is a pack folder, or the name of an entry in the catalog
-    /// (`$CAPSTAN_HOME/catalog.json`, or --catalog), installed at its pinned commit.
+    /// SOURCE is a pack folder, a packed archive (.tar.gz, .tgz, .tar), or the name of
+    /// a catalog entry: an official pack (checked, never written: it ships inside
+    /// capstan) or an entry of `$CAPSTAN_HOME/catalog.json` (or --catalog), installed
+    /// at its pinned commit.
     Install {
         #[arg(value_name = "SOURCE")]
         path: PathBuf,
@@ -36,6 +38,21 @@ pub enum PacksCommand {
         force: bool,
         #[arg(long)]
         json: bool,
+    },
+    /// List the catalog: the official packs (built in) and the pinned entries of
+    /// `$CAPSTAN_HOME/catalog.json` (or --catalog).
+    Catalog {
+        #[arg(long)]
+        catalog: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a pack folder as a `.tar.gz` archive that `packs install FILE` takes.
+    Pack {
+        path: PathBuf,
+        /// The archive to write (default: `<name>-<version>.tar.gz` here).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
     },
     /// Remove an installed pack.
     Remove { name: String },
@@ -58,10 +75,12 @@ pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
         PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
-        PacksCommand::Install { path, catalog, force, json } => install(path, catalog, force, json),
-        PacksCommand::Remove { name } => store_op(|s| s.remove(&name).map(|p| format!("removed {name} ({})", p.display()))),
-        PacksCommand::Enable { name } => store_op(|s| s.set_enabled(&name, true).map(|_| format!("enabled {name}"))),
-        PacksCommand::Disable { name } => store_op(|s| s.set_enabled(&name, false).map(|_| format!("disabled {name}"))),
+        PacksCommand::Install { path, catalog, force, json } => pack_store::install(path, catalog, force, json),
+        PacksCommand::Catalog { catalog, json } => pack_store::catalog(catalog, json),
+        PacksCommand::Pack { path, output } => pack_store::pack(path, output),
+        PacksCommand::Remove { name } => pack_store::store_op(|s| s.remove(&name).map(|p| format!("removed {name} ({})", p.display()))),
+        PacksCommand::Enable { name } => pack_store::store_op(|s| s.set_enabled(&name, true).map(|_| format!("enabled {name}"))),
+        PacksCommand::Disable { name } => pack_store::store_op(|s| s.set_enabled(&name, false).map(|_| format!("disabled {name}"))),
     }
 }
 
@@ -191,49 +210,6 @@ fn availability_lines(m: &manifest::Manifest, home: &CapstanHome) -> Vec<Value> 
             }
         })
         .collect()
-}
-
-fn install(path: PathBuf, catalog: Option<PathBuf>, force: bool, as_json: bool) -> Result<ExitCode, CliError> {
-    let home = CapstanHome::from_env()?;
-    let store = crate::store::Store::new(&home);
-    let name = path.to_str().filter(|s| !path.exists() && !s.contains(['/', '\\']));
-    let outcome = match name {
-        Some(name) => store.install_from_catalog(name, &catalog.unwrap_or_else(|| store.default_catalog()), force),
-        None => store.install(&path, force),
-    };
-    match outcome {
-        Ok(done) => {
-            if as_json {
-                print_json(&json!({ "installed": true, "pack": done }));
-            } else {
-                let replaced = done.replaced.as_ref().map(|v| format!(", replacing {v}")).unwrap_or_default();
-                println!("installed {} {}{replaced}: {}", done.name, done.version, done.capabilities.join(", "));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            if as_json {
-                print_json(&json!({ "installed": false, "refused": e.code(), "message": e.to_string(), "error": e }));
-            } else {
-                eprintln!("capstan: not installed ({}): {e}", e.code());
-            }
-            Ok(ExitCode::from(1))
-        }
-    }
-}
-
-fn store_op(op: impl FnOnce(&crate::store::Store) -> Result<String, crate::store::InstallError>) -> Result<ExitCode, CliError> {
-    let home = CapstanHome::from_env()?;
-    match op(&crate::store::Store::new(&home)) {
-        Ok(message) => {
-            println!("{message}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            eprintln!("capstan: {e}");
-            Ok(ExitCode::from(1))
-        }
-    }
 }
 
 fn invalid(errors: Value) -> Value {

@@ -30,6 +30,35 @@ pub struct CatalogEntry {
     pub path: Option<String>,
 }
 
+/// An official pack as a catalog entry. It ships inside this binary, so its source is
+/// the binary and its pin is the component digest the build sealed into its manifest;
+/// `capstan packs install NAME` re-checks that digest and the app requirement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OfficialEntry {
+    pub name: String,
+    pub description: String,
+    pub version: String,
+    pub sha256: String,
+    pub platforms: Vec<String>,
+}
+
+/// The official packs, as catalog entries (sorted by name).
+pub fn official_entries() -> Vec<OfficialEntry> {
+    let mut entries: Vec<OfficialEntry> = crate::packs::official()
+        .iter()
+        .filter_map(|o| crate::manifest::parse(o.manifest).ok())
+        .map(|m| OfficialEntry {
+            name: m.name,
+            description: m.description,
+            version: m.version.to_string(),
+            sha256: m.sha256.unwrap_or_default(),
+            platforms: m.platforms.iter().map(|p| p.key().to_string()).collect(),
+        })
+        .collect();
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    entries
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CatalogError {
     #[error("cannot read the catalog {path}: {detail}")]
@@ -72,6 +101,9 @@ pub fn load(path: &Path) -> Result<Vec<CatalogEntry>, CatalogError> {
         }
         if let Some(bad) = e.platforms.iter().find(|p| Platform::parse(p).is_none()) {
             return Err(invalid(format!("{at}.platforms: unknown platform {bad:?}")));
+        }
+        if crate::packs::official().iter().any(|o| o.name == e.name) {
+            return Err(invalid(format!("{at}: {:?} is the name of an official pack, which ships inside capstan", e.name)));
         }
         if entries[..i].iter().any(|o| o.name == e.name) {
             return Err(invalid(format!("{at}: the name is listed twice")));

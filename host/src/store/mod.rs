@@ -16,6 +16,7 @@
 //! - Store operations take an exclusive lock (`packs/.lock`), so two installs never
 //!   interleave their swaps.
 
+pub mod archive;
 pub mod catalog;
 mod swap;
 
@@ -49,6 +50,8 @@ pub enum InstallError {
     Store { path: PathBuf, detail: String },
     #[error("{detail}")]
     Catalog { detail: String },
+    #[error("{detail}")]
+    Archive { detail: String },
 }
 
 impl InstallError {
@@ -70,7 +73,8 @@ pub struct Installed {
     pub version: String,
     pub replaced: Option<String>,
     pub capabilities: Vec<String>,
-    pub path: PathBuf,
+    /// Where the pack lives; None for an official pack, which ships inside capstan.
+    pub path: Option<PathBuf>,
 }
 
 /// One pack in the store.
@@ -111,6 +115,62 @@ impl Store {
         if crate::packs::official().iter().any(|o| o.name == manifest.name) {
             return Err(InstallError::OfficialName { name: manifest.name });
         }
+        self.check_platform_and_apps(&manifest, force_app_checks)?;
+        let capabilities = self.load_beside_the_others(&manifest.name, source.clone())?;
+
+        let _lock = swap::StoreLock::acquire(&self.dir()).map_err(|e| store_error(&self.dir(), e))?;
+        swap::remove_leftovers(&self.dir());
+        let target = self.dir().join(&manifest.name);
+        let replaced = PackSource::from_dir(&target).ok().and_then(|old| manifest::parse(&old.manifest_text).ok()).map(|m| m.version.to_string());
+        let staged = swap::stage(&self.dir(), &manifest.name, &[(MANIFEST_FILE, source.manifest_text.as_bytes()), (&manifest.component, &source.component)])
+            .map_err(|e| store_error(&self.dir(), e))?;
+        swap::pause_point("staged");
+        swap::publish(&staged, &target).map_err(|e| store_error(&target, e))?;
+        Ok(Installed { name: manifest.name, version: manifest.version.to_string(), replaced, capabilities, path: Some(target) })
+    }
+
+    /// Install a packed archive (`.tar.gz`, `.tgz`, `.tar`; see archive.rs): unpacked
+    /// into a temporary folder, then through the same gate as a folder.
+    pub fn install_archive(&self, file: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
+        let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
+        let dir = archive::unpack(file, work.path()).map_err(|e| InstallError::Archive { detail: e.to_string() })?;
+        self.install(&dir, force_app_checks)
+    }
+
+    /// Install the catalog entry `name`: an official pack (catalog::official_entries)
+    /// or an entry of `catalog_file` at its pinned commit (see catalog.rs).
+    pub fn install_from_catalog(&self, name: &str, catalog_file: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
+        let catalog_error = |e: catalog::CatalogError| InstallError::Catalog { detail: e.to_string() };
+        if let Some(official) = crate::packs::official().iter().find(|o| o.name == name) {
+            return self.confirm_official(official, force_app_checks);
+        }
+        let entries = catalog::load(catalog_file).map_err(catalog_error)?;
+        let entry = catalog::find(&entries, name).map_err(catalog_error)?;
+        let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
+        let dir = catalog::fetch(entry, work.path()).map_err(catalog_error)?;
+        let declared = manifest::load(&dir).map(|m| m.name).unwrap_or_default();
+        if declared != entry.name {
+            return Err(InstallError::Catalog { detail: format!("the catalog entry {:?} pins a pack named {declared:?}", entry.name) });
+        }
+        self.install(&dir, force_app_checks)
+    }
+
+    /// An official pack is always installed: it ships inside this binary. "Installing"
+    /// it runs the same gate on the embedded copy (its component digest against the
+    /// pin the build sealed, this platform, every server's app) and writes nothing.
+    fn confirm_official(&self, official: &crate::packs::OfficialPack, force_app_checks: bool) -> Result<Installed, InstallError> {
+        let entry = catalog::official_entries().into_iter().find(|e| e.name == official.name).ok_or_else(|| InstallError::Catalog { detail: format!("{} has no catalog entry", official.name) })?;
+        let actual = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(official.component));
+        if actual != entry.sha256 {
+            return Err(InstallError::Catalog { detail: catalog::CatalogError::DigestMismatch { name: entry.name, expected: entry.sha256, actual }.to_string() });
+        }
+        let manifest = manifest::parse(official.manifest).map_err(|e| InstallError::Invalid(PackLoadError::Manifest(e)))?;
+        self.check_platform_and_apps(&manifest, force_app_checks)?;
+        let capabilities = self.load_beside_the_others(official.name, official.source())?;
+        Ok(Installed { name: manifest.name, version: manifest.version.to_string(), replaced: None, capabilities, path: None })
+    }
+
+    fn check_platform_and_apps(&self, manifest: &manifest::Manifest, force_app_checks: bool) -> Result<(), InstallError> {
         let platform = Platform::current();
         if !platform.is_some_and(|p| manifest.platforms.contains(&p)) {
             let listed = manifest.platforms.iter().map(|p| p.key()).collect::<Vec<_>>().join(", ");
@@ -123,31 +183,7 @@ impl Store {
                 }
             }
         }
-        let capabilities = self.load_beside_the_others(&manifest.name, source.clone())?;
-
-        let _lock = swap::StoreLock::acquire(&self.dir()).map_err(|e| store_error(&self.dir(), e))?;
-        swap::remove_leftovers(&self.dir());
-        let target = self.dir().join(&manifest.name);
-        let replaced = PackSource::from_dir(&target).ok().and_then(|old| manifest::parse(&old.manifest_text).ok()).map(|m| m.version.to_string());
-        let staged = swap::stage(&self.dir(), &manifest.name, &[(MANIFEST_FILE, source.manifest_text.as_bytes()), (&manifest.component, &source.component)])
-            .map_err(|e| store_error(&self.dir(), e))?;
-        swap::pause_point("staged");
-        swap::publish(&staged, &target).map_err(|e| store_error(&target, e))?;
-        Ok(Installed { name: manifest.name, version: manifest.version.to_string(), replaced, capabilities, path: target })
-    }
-
-    /// Install the catalog entry `name` at its pinned commit (see catalog.rs).
-    pub fn install_from_catalog(&self, name: &str, catalog_file: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
-        let catalog_error = |e: catalog::CatalogError| InstallError::Catalog { detail: e.to_string() };
-        let entries = catalog::load(catalog_file).map_err(catalog_error)?;
-        let entry = catalog::find(&entries, name).map_err(catalog_error)?;
-        let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
-        let dir = catalog::fetch(entry, work.path()).map_err(catalog_error)?;
-        let declared = manifest::load(&dir).map(|m| m.name).unwrap_or_default();
-        if declared != entry.name {
-            return Err(InstallError::Catalog { detail: format!("the catalog entry {:?} pins a pack named {declared:?}", entry.name) });
-        }
-        self.install(&dir, force_app_checks)
+        Ok(())
     }
 
     /// The catalog file: `$CAPSTAN_HOME/catalog.json`.
@@ -160,7 +196,7 @@ impl Store {
     fn load_beside_the_others(&self, name: &str, source: PackSource) -> Result<Vec<String>, InstallError> {
         let runtime_error = |e: RuntimeError| InstallError::Unreadable { detail: e.to_string() };
         let mut runtime = Runtime::new(&self.home, AllocationPreference::PoolingIfAvailable, Arc::new(Offline)).map_err(runtime_error)?;
-        for official in crate::packs::official() {
+        for official in crate::packs::official().iter().filter(|o| o.name != name) {
             let _ = runtime.add(official.source());
         }
         for other in crate::packs::store_sources(&self.home).into_iter().flatten() {
