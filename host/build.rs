@@ -87,7 +87,37 @@ fn main() {
     }
     generated.push_str("];\n");
     std::fs::write(out_dir.join("official_packs.rs"), generated).unwrap();
+    embed_checker(&cargo, &workspace, &target_dir, &out_dir);
     embed_addon(&workspace.join("bridges").join("blender"), &out_dir);
+}
+
+/// The Python safety checker component (`capability-packs/python-safety`, world
+/// `code-checker`) and its default policy. Builds that skip the official packs
+/// (fuzzing) may name a prebuilt component in `CAPSTAN_CHECKER_WASM`; without one
+/// they embed none and the checker answers that it is missing.
+fn embed_checker(cargo: &str, workspace: &Path, target_dir: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-env-changed=CAPSTAN_CHECKER_WASM");
+    let skip = env::var("CAPSTAN_SKIP_OFFICIAL_PACKS").is_ok_and(|v| v == "1");
+    let wasm = match env::var_os("CAPSTAN_CHECKER_WASM") {
+        Some(path) => Some(PathBuf::from(path)),
+        None if skip => None,
+        None => {
+            build_pack(cargo, workspace, target_dir, "python-safety");
+            Some(target_dir.join(WASM_TARGET).join(PACK_PROFILE).join("python_safety.wasm"))
+        }
+    };
+    let component = match wasm {
+        Some(path) => {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read the checker component {}: {e}", path.display()));
+            let copy = out_dir.join("python_safety.wasm");
+            std::fs::write(&copy, bytes).unwrap();
+            format!("include_bytes!({copy:?})")
+        }
+        None => "&[]".to_string(),
+    };
+    let policy = workspace.join("capability-packs").join("python-safety").join("policy.json");
+    let generated = format!("pub static CHECKER_COMPONENT: &[u8] = {component};\npub static DEFAULT_POLICY: &str = include_str!({policy:?});\n");
+    std::fs::write(out_dir.join("checker.rs"), generated).unwrap();
 }
 
 /// The Blender add-on's files, embedded so `capstan blender launch|install-addon`

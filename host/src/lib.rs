@@ -14,6 +14,7 @@ pub mod apps;
 pub mod availability;
 pub mod blender;
 pub mod bridge;
+pub mod checker;
 pub mod cli;
 pub mod engine;
 pub mod fsutil;

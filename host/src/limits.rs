@@ -88,6 +88,17 @@ pub const DESCRIBE_LIMITS: CallLimits = CallLimits {
     max_io_bytes: 8 * MIB,
 };
 
+/// The Python safety checker's calls: parsing a large script needs more memory than a
+/// pack call, and no bridge at all. A script larger than `MAX_PYTHON_SOURCE_BYTES` is
+/// rejected before the checker runs (`source-too-large`).
+pub const CHECKER_LIMITS: CallLimits = CallLimits {
+    memory_bytes: 256 * MIB,
+    timeout: Duration::from_secs(5),
+    max_bridge_calls: 0,
+    max_io_bytes: 2 * MIB,
+};
+pub const MAX_PYTHON_SOURCE_BYTES: usize = MIB as usize;
+
 /// How often the epoch ticker advances the engine's epoch. A deadline is rounded up
 /// to whole ticks, so a call may overrun its timeout by at most one tick.
 pub const EPOCH_TICK: Duration = Duration::from_millis(5);

@@ -100,6 +100,8 @@ pub struct Runtime {
     keys: HashMap<String, Entry>,
     aliases: HashMap<String, String>,
     refused: Vec<RefusedPack>,
+    /// The Python checker, compiled on first use (most sessions never run Python).
+    checker: std::sync::OnceLock<Result<crate::checker::PythonChecker, String>>,
 }
 
 impl Runtime {
@@ -117,7 +119,20 @@ impl Runtime {
             keys: HashMap::new(),
             aliases: HashMap::new(),
             refused: Vec::new(),
+            checker: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Check a Python script with the sandboxed checker component. `Err` only when the
+    /// checker itself cannot be loaded; every failure of a check is a rejection.
+    pub fn check_python(&self, source: &str, policy: &crate::checker::CheckerPolicy) -> Result<crate::checker::CheckVerdict, String> {
+        let checker = self.checker.get_or_init(|| crate::checker::PythonChecker::load(&self.sandbox, &self.cache).map_err(|e| e.to_string()));
+        checker.as_ref().map(|c| c.check(&self.sandbox, source, policy)).map_err(Clone::clone)
+    }
+
+    /// The loaded checker component's sha256, once a check has run.
+    pub fn checker_sha256(&self) -> Option<&str> {
+        self.checker.get().and_then(|c| c.as_ref().ok()).map(|c| c.sha256())
     }
 
     /// Load the official packs and every pack in the store. Packs that fail to load

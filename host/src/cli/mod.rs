@@ -4,6 +4,7 @@
 
 mod blender;
 mod call;
+mod check_python;
 mod demo;
 mod doctor;
 mod mcp_config;
@@ -29,6 +30,9 @@ enum Command {
     },
     /// Run one capability through the sandbox and the bridge.
     Call(call::CallArgs),
+    /// Check a Python script with the sandboxed safety checker (FILE, or - for stdin).
+    /// Exit 0 allowed, 1 rejected, 2 error.
+    CheckPython(check_python::CheckPythonArgs),
     /// Serve MCP on stdio (or Streamable HTTP with --http): the guided surface (five
     /// tools), or --expert (one tool per capability).
     Serve {
@@ -71,6 +75,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
+        Command::CheckPython(args) => check_python::run(args),
         Command::Blender { command } => blender::run(command),
         Command::Serve { expert, http, allow_non_loopback } => serve(expert, http, allow_non_loopback),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),

@@ -69,12 +69,29 @@ impl Sandbox {
         CapabilityPackPre::new(self.linker.instantiate_pre(component)?)
     }
 
+    /// The linker every component is prepared with (WASI with no authority, the gated
+    /// bridge import). Worlds that import less, such as the code checker, link too.
+    pub fn linker(&self) -> &Linker<CallState> {
+        &self.linker
+    }
+
     /// Run `f` against a fresh instance under `setup`'s limits.
     pub fn run<R>(
         &self,
         pre: &CapabilityPackPre<CallState>,
         setup: CallSetup,
         f: impl FnOnce(&mut Store<CallState>, &CapabilityPack) -> wasmtime::Result<R>,
+    ) -> (Result<R, PackFault>, CallReport) {
+        self.run_instance(setup, |store| pre.instantiate(store), f)
+    }
+
+    /// Run `f` against an instance made by `instantiate` in a fresh store under
+    /// `setup`'s limits: the same memory, time and I/O rules for any world.
+    pub fn run_instance<I, R>(
+        &self,
+        setup: CallSetup,
+        instantiate: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<I>,
+        f: impl FnOnce(&mut Store<CallState>, &I) -> wasmtime::Result<R>,
     ) -> (Result<R, PackFault>, CallReport) {
         let timeout_ms = setup.limits.timeout.as_millis() as u64;
         let state = CallState::new(setup.pack.clone(), setup.limits.memory_bytes, setup.gate, setup.client);
@@ -93,7 +110,7 @@ impl Sandbox {
             })
         });
 
-        let outcome = match pre.instantiate(&mut store) {
+        let outcome = match instantiate(&mut store) {
             Ok(instance) => f(&mut store, &instance),
             Err(e) => Err(e),
         };

@@ -1,0 +1,121 @@
+//! Blender's own routes to code execution, persistence and files.
+//!
+//! Two kinds of match, because aliasing can hide a path but not a name:
+//! - by resolved dotted path (`bpy.ops.wm.open_mainfile`, also through `import ... as`,
+//!   `from bpy import ops`, `o = bpy.ops`, `getattr(bpy.ops, "wm")`), for operator
+//!   categories whose names are ordinary words elsewhere (`text`, `file`, `image`);
+//! - by attribute name wherever it appears, for names that only ever mean the route
+//!   (`driver_namespace`, `as_module`, `save_as_mainfile`, `handlers`).
+
+use crate::rules::Rule;
+
+/// Operator categories under `bpy.ops` and what they reach.
+const OPS_CATEGORIES: &[(&str, Rule)] = &[
+    ("wm", Rule::BlenderCodeExecution),
+    ("script", Rule::BlenderCodeExecution),
+    ("text", Rule::BlenderCodeExecution),
+    ("console", Rule::BlenderCodeExecution),
+    ("preferences", Rule::BlenderPersistence),
+    ("extensions", Rule::BlenderPersistence),
+    ("file", Rule::BlenderFileAccess),
+    ("image", Rule::BlenderFileAccess),
+    ("sound", Rule::BlenderFileAccess),
+    ("ptcache", Rule::BlenderFileAccess),
+    ("fluid", Rule::BlenderFileAccess),
+    ("cachefile", Rule::BlenderFileAccess),
+    ("screen.screenshot", Rule::BlenderFileAccess),
+    ("screen.screenshot_area", Rule::BlenderFileAccess),
+    ("render.play_rendered_anim", Rule::BlenderFileAccess),
+    ("sequencer.export_subtitles", Rule::BlenderFileAccess),
+    ("outliner.lib_operation", Rule::BlenderFileAccess),
+];
+
+/// Other dotted paths.
+const PATHS: &[(&str, Rule)] = &[
+    ("bpy.utils.execfile", Rule::BlenderCodeExecution),
+    ("bpy.utils.load_scripts", Rule::BlenderCodeExecution),
+    ("bpy.utils.load_scripts_init", Rule::BlenderCodeExecution),
+    ("bpy.utils.modules_from_path", Rule::BlenderCodeExecution),
+    ("bpy.utils.register_submodule_factory", Rule::BlenderCodeExecution),
+    ("bpy.utils.refresh_script_paths", Rule::BlenderPersistence),
+    ("bpy.utils.script_paths", Rule::BlenderPersistence),
+    ("bpy.app.handlers", Rule::BlenderPersistence),
+    ("bpy.app.timers", Rule::BlenderPersistence),
+    ("bpy.app.driver_namespace", Rule::BlenderCodeExecution),
+    ("bpy.msgbus", Rule::BlenderPersistence),
+    ("bpy.data.libraries", Rule::BlenderFileAccess),
+    ("bpy.context.preferences", Rule::BlenderPersistence),
+    ("bpy_extras.io_utils", Rule::BlenderFileAccess),
+    ("bpy_extras.image_utils", Rule::BlenderFileAccess),
+    ("addon_utils", Rule::BlenderPersistence),
+];
+
+/// Attribute names that mean the route wherever they appear.
+const ATTRIBUTES: &[(&str, Rule)] = &[
+    ("driver_namespace", Rule::BlenderCodeExecution),
+    ("driver_add", Rule::BlenderCodeExecution),
+    ("drivers", Rule::BlenderCodeExecution),
+    ("as_module", Rule::BlenderCodeExecution),
+    ("use_module", Rule::BlenderCodeExecution),
+    ("run_script", Rule::BlenderCodeExecution),
+    ("execfile", Rule::BlenderCodeExecution),
+    ("python_file_run", Rule::BlenderCodeExecution),
+    ("load_scripts", Rule::BlenderCodeExecution),
+    ("handlers", Rule::BlenderPersistence),
+    ("timers", Rule::BlenderPersistence),
+    ("msgbus", Rule::BlenderPersistence),
+    ("draw_handler_add", Rule::BlenderPersistence),
+    ("modal_handler_add", Rule::BlenderPersistence),
+    ("event_timer_add", Rule::BlenderPersistence),
+    ("use_scripts_auto_execute", Rule::BlenderPersistence),
+    ("autoexec_paths", Rule::BlenderPersistence),
+    ("script_directory", Rule::BlenderPersistence),
+    ("script_directories", Rule::BlenderPersistence),
+    ("addon_install", Rule::BlenderPersistence),
+    ("addon_enable", Rule::BlenderPersistence),
+    ("save_userpref", Rule::BlenderPersistence),
+    ("open_mainfile", Rule::BlenderFileAccess),
+    ("save_mainfile", Rule::BlenderFileAccess),
+    ("save_as_mainfile", Rule::BlenderFileAccess),
+    ("save_render", Rule::BlenderFileAccess),
+    ("save", Rule::BlenderFileAccess),
+    ("libraries", Rule::BlenderFileAccess),
+    ("unpack_all", Rule::BlenderFileAccess),
+];
+
+/// `bpy.ops.render.*` calls that write frames to the output path.
+pub const RENDER_WRITE_KEYWORDS: &[&str] = &["write_still", "animation"];
+
+/// The rule a dotted path falls under, if any (a prefix match on whole parts).
+pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
+    let joined = path.join(".");
+    let under = |prefix: &str| joined == prefix || joined.starts_with(&format!("{prefix}."));
+    if path.len() >= 3 && path[0] == "bpy" && path[1] == "ops" {
+        let op = path[2..].join(".");
+        for (category, rule) in OPS_CATEGORIES {
+            if op == *category || op.starts_with(&format!("{category}.")) {
+                return Some((*rule, format!("bpy.ops.{category}")));
+            }
+        }
+        if path[2].starts_with("export_") || path[2].starts_with("import_") {
+            return Some((Rule::BlenderFileAccess, format!("bpy.ops.{}", path[2])));
+        }
+    }
+    PATHS.iter().find(|(p, _)| under(p)).map(|(p, r)| (*r, p.to_string()))
+}
+
+pub fn attribute_rule(name: &str) -> Option<Rule> {
+    ATTRIBUTES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+}
+
+/// Assigning to these attributes points Blender at a path on disk (render output,
+/// image and cache files, library paths) or at code (a driver's expression).
+pub fn store_rule(name: &str) -> Option<Rule> {
+    if name.contains("filepath") || name.contains("directory") || name == "dirpath" {
+        Some(Rule::BlenderFileAccess)
+    } else if name == "expression" {
+        Some(Rule::BlenderCodeExecution)
+    } else {
+        None
+    }
+}

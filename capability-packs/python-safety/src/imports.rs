@@ -1,0 +1,67 @@
+//! `import` and `from ... import`: an allow-list of top-level modules; relative, star
+//! and private imports rejected; each imported path checked against Blender's routes
+//! and remembered as an alias, so `from bpy import ops; ops.wm` is seen as `bpy.ops.wm`.
+
+use crate::analyze::Analyzer;
+use crate::names::{self, nfkc};
+use crate::rules::Rule;
+use rustpython_parser::ast;
+
+pub fn import(a: &mut Analyzer, i: &ast::StmtImport, at: usize) {
+    for alias in &i.names {
+        let parts: Vec<String> = nfkc(alias.name.as_str()).split('.').map(String::from).collect();
+        check_module(a, &parts, at);
+        match &alias.asname {
+            Some(name) => {
+                a.name(name.as_str(), at);
+                a.bind_alias(name.as_str(), parts);
+            }
+            None => a.bind_alias(&parts[0].clone(), vec![parts[0].clone()]),
+        }
+    }
+}
+
+pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
+    let level = i.level.as_ref().map_or(0, |l| l.to_u32());
+    let Some(module) = i.module.as_ref().filter(|_| level == 0) else {
+        a.report(Rule::ImportRelative, at, "relative imports are not allowed".into());
+        return;
+    };
+    let parts: Vec<String> = nfkc(module.as_str()).split('.').map(String::from).collect();
+    check_module(a, &parts, at);
+    for alias in &i.names {
+        let name = nfkc(alias.name.as_str());
+        if name == "*" {
+            a.report(Rule::ImportStar, at, format!("`from {} import *` hides what it binds", parts.join(".")));
+            continue;
+        }
+        if name.starts_with('_') && !names::is_dunder(&name) {
+            a.report(Rule::ImportPrivate, at, format!("importing the private name `{name}` from `{}`", parts.join(".")));
+        }
+        a.name(&name, at);
+        let mut path = parts.clone();
+        path.push(name.clone());
+        a.check_path(&path, at);
+        let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name);
+        if alias.asname.is_some() {
+            a.name(&bound, at);
+        }
+        a.bind_alias(&bound, path);
+    }
+}
+
+fn check_module(a: &mut Analyzer, parts: &[String], at: usize) {
+    let full = parts.join(".");
+    if !a.policy().allows_module(&parts[0]) {
+        let allowed = a.policy().allowed_list();
+        a.report(Rule::ImportNotAllowed, at, format!("importing `{full}` is not allowed (allowed: {allowed})"));
+    }
+    for part in parts {
+        if part.starts_with('_') {
+            a.report(Rule::ImportPrivate, at, format!("`{full}` imports the private module `{part}`"));
+        } else if names::DANGEROUS_MODULES.contains(&part.as_str()) && a.policy().allows_module(&parts[0]) {
+            a.report(Rule::DangerousName, at, format!("`{full}` reaches `{part}`"));
+        }
+    }
+    a.check_path(parts, at);
+}

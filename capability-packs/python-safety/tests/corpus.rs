@@ -1,0 +1,73 @@
+//! The corpus: every hostile snippet is rejected with the rule its first line names
+//! (`# expect: rule-id`), every benign script is allowed. Data files live in
+//! `tests/corpus/{hostile,benign}/`; the host's CLI tests run the same files through
+//! the sandboxed component.
+
+use python_safety::{Policy, Rule, check};
+use std::path::{Path, PathBuf};
+
+fn default_policy() -> Policy {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let list = |k: &str| v[k].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect::<Vec<_>>();
+    Policy::new(list("allowed_modules"), list("denied_names"))
+}
+
+fn files(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(kind);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "py")).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_hostile_snippet_is_rejected_with_its_rule() {
+    let policy = default_policy();
+    let hostile = files("hostile");
+    assert!(hostile.len() >= 80, "the hostile corpus has {} files", hostile.len());
+    let mut wrong = Vec::new();
+    for path in &hostile {
+        let source = std::fs::read_to_string(path).unwrap();
+        let expected = source.lines().next().and_then(|l| l.strip_prefix("# expect: ")).unwrap_or_else(|| panic!("{} has no `# expect:` line", path.display()));
+        let expected: Vec<Rule> = expected.split(',').map(|id| Rule::from_id(id.trim()).unwrap_or_else(|| panic!("{}: unknown rule {id}", path.display()))).collect();
+        let verdict = check(&source, &policy);
+        let got: Vec<&str> = verdict.findings.iter().map(|f| f.rule.id()).collect();
+        if verdict.allowed || !expected.iter().any(|r| got.contains(&r.id())) {
+            wrong.push(format!("{}: expected {:?}, got {got:?}", path.file_name().unwrap().to_string_lossy(), expected.iter().map(|r| r.id()).collect::<Vec<_>>()));
+        }
+        for f in &verdict.findings {
+            assert!(f.line >= 1 && f.column >= 1, "{}: {f:?}", path.display());
+        }
+    }
+    assert!(wrong.is_empty(), "{} hostile snippets not rejected as expected:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+#[test]
+fn every_benign_script_is_allowed() {
+    let policy = default_policy();
+    let benign = files("benign");
+    assert!(benign.len() >= 40, "the benign corpus has {} files", benign.len());
+    let mut wrong = Vec::new();
+    for path in &benign {
+        let verdict = check(&std::fs::read_to_string(path).unwrap(), &policy);
+        if !verdict.allowed {
+            wrong.push(format!("{}: {:?}", path.file_name().unwrap().to_string_lossy(), verdict.findings));
+        }
+    }
+    assert!(wrong.is_empty(), "{} benign scripts rejected:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+#[test]
+fn pathological_inputs_end_in_a_rejection() {
+    let policy = default_policy();
+    let deep_brackets = format!("x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
+    assert_eq!(check(&deep_brackets, &policy).findings[0].rule, Rule::NestingTooDeep);
+    let long_chain = format!("x = {}1\n", "1 + ".repeat(10_000));
+    assert_eq!(check(&long_chain, &policy).findings[0].rule, Rule::NestingTooDeep);
+    let unary = format!("x = {}1\n", "not ".repeat(10_000));
+    assert_eq!(check(&unary, &policy).findings[0].rule, Rule::NestingTooDeep);
+    let blocks: String = (0..200).map(|i| format!("{}if x:\n", " ".repeat(i))).collect::<String>() + &" ".repeat(200) + "pass\n";
+    assert!(!check(&blocks, &policy).allowed);
+    assert_eq!(check("x = 1\0", &policy).findings[0].rule, Rule::ParseError);
+    assert_eq!(check("def f(:\n", &policy).findings[0].rule, Rule::ParseError);
+}

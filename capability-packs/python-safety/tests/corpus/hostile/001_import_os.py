@@ -1,0 +1,3 @@
+# expect: import-not-allowed,dangerous-name
+import os
+os.system("rm -rf ~")
