@@ -234,6 +234,11 @@ impl Runtime {
         &self.refused
     }
 
+    /// A bridge command's catalog entry (for commands the host sends itself).
+    pub fn bridge_command(&self, server: &str, command: &str) -> Option<&crate::bridge::catalog::CommandSpec> {
+        self.catalogs.for_server(server).and_then(|c| c.command(command))
+    }
+
     pub fn cache(&self) -> &ComponentCache {
         &self.cache
     }

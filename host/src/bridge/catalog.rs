@@ -35,6 +35,9 @@ pub struct CommandSpec {
     pub params_schema: Value,
     /// How long the host waits for this command's answer.
     pub timeout: std::time::Duration,
+    /// Only the host may send it (`execute_python`, after the checker): no pack may
+    /// declare it, and the gate refuses it to every pack.
+    pub host_only: bool,
     validator: Validator,
 }
 
@@ -107,6 +110,7 @@ impl BridgeCatalog {
                             None => return Err(err(&app, format!("{name}: timeout_s must be 1..3600 seconds"))),
                         },
                     },
+                    host_only: spec.get("host_only").and_then(Value::as_bool).unwrap_or(false),
                     validator,
                 },
             );

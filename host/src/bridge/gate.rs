@@ -144,6 +144,9 @@ impl BridgeGate {
                 // Load-time validation makes this unreachable for loaded packs; refuse anyway.
                 GateRefusal::PermissionDenied(format!("the {server} bridge has no command {command:?}"))
             })?;
+        if spec.host_only {
+            return Err(GateRefusal::PermissionDenied(format!("{command} is sent only by capstan itself, never by a pack")));
+        }
         if spec.effect.mutates() && !self.scope.mutates {
             return Err(GateRefusal::PermissionDenied(format!(
                 "capability {} is read-only and may not call the {} command {command}",

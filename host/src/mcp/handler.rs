@@ -135,14 +135,14 @@ pub struct CapstanServer {
     session: Arc<Mutex<SessionState>>,
 }
 
-fn ok_result(doc: Value) -> CallToolResult {
+pub(super) fn ok_result(doc: Value) -> CallToolResult {
     let text = crate::redact::redact(&doc.to_string()).into_owned();
     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
     r.structured_content = Some(doc);
     r
 }
 
-fn error_result(error: Value) -> CallToolResult {
+pub(super) fn error_result(error: Value) -> CallToolResult {
     let doc = json!({ "error": error });
     let text = crate::redact::redact(&doc.to_string()).into_owned();
     let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
@@ -312,6 +312,8 @@ impl CapstanServer {
                 let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
                 self.execute(key, &arguments).await
             }
+            (Surface::Expert, super::python_exec::TOOL) => super::python_exec::execute(self.core(), args).await,
+            (Surface::Guided, super::python_exec::TOOL) => super::python_exec::disabled("execute_python exists only on the expert surface (`capstan serve --expert`)"),
             (Surface::Expert, name) => {
                 let key = self.core().expert_keys.get(name)?.clone();
                 self.execute(&key, &Value::Object(args.clone())).await
@@ -325,7 +327,11 @@ impl CapstanServer {
             Surface::Guided => self.core().guided_tools.clone(),
             Surface::Expert => {
                 let hidden: Vec<String> = self.core().hidden_server_names();
-                self.core().expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect()
+                let mut tools: Vec<Tool> = self.core().expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect();
+                if super::python_exec::enabled() && !hidden.iter().any(|s| s == "blender") {
+                    tools.push(super::python_exec::tool());
+                }
+                tools
             }
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod availability;
 pub mod handler;
+pub mod python_exec;
 pub mod http;
 pub mod session;
 pub mod shared;

@@ -76,6 +76,8 @@ pub enum PackLoadError {
     UnknownServer { server: String },
     #[error("servers.{server}.commands: the {server} bridge has no command {command:?}")]
     UnknownCommand { server: String, command: String },
+    #[error("servers.{server}.commands: {command:?} is sent only by capstan itself (after its own checks), never by a pack")]
+    HostOnlyCommand { server: String, command: String },
     #[error("the component does not compile: {detail}")]
     Compile { detail: String },
     #[error(transparent)]
@@ -138,8 +140,10 @@ pub fn load(
     for (server, decl) in &manifest.servers {
         let catalog = catalogs.for_server(server).ok_or_else(|| PackLoadError::UnknownServer { server: server.clone() })?;
         for command in &decl.commands {
-            if catalog.command(command).is_none() {
-                return Err(PackLoadError::UnknownCommand { server: server.clone(), command: command.clone() });
+            match catalog.command(command) {
+                None => return Err(PackLoadError::UnknownCommand { server: server.clone(), command: command.clone() }),
+                Some(spec) if spec.host_only => return Err(PackLoadError::HostOnlyCommand { server: server.clone(), command: command.clone() }),
+                Some(_) => {}
             }
             commands.by_command.insert(command.clone(), server.clone());
         }

@@ -16,6 +16,8 @@ pub const STUB_TOKEN: &str = "stub-bridge-token-0123456789abcdef";
 pub struct StubBridge {
     pub port: u16,
     pub requests: Arc<AtomicUsize>,
+    /// Every command request's body, in arrival order (pings aside).
+    pub bodies: Arc<std::sync::Mutex<Vec<Value>>>,
 }
 
 impl StubBridge {
@@ -24,18 +26,19 @@ impl StubBridge {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let requests = Arc::new(AtomicUsize::new(0));
-        let count = requests.clone();
+        let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (count, recorded) = (requests.clone(), bodies.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let count = count.clone();
-                std::thread::spawn(move || serve(stream, &count));
+                let (count, recorded) = (count.clone(), recorded.clone());
+                std::thread::spawn(move || serve(stream, &count, &recorded));
             }
         });
         let run = home.join("run/blender");
         std::fs::create_dir_all(&run).unwrap();
         let doc = json!({ "http": format!("http://127.0.0.1:{port}"), "token": STUB_TOKEN, "pid": std::process::id(), "protocol": 1, "app_version": "5.0.1" });
         std::fs::write(run.join("server.json"), doc.to_string()).unwrap();
-        StubBridge { port, requests }
+        StubBridge { port, requests, bodies }
     }
 
     pub fn bridge_requests(&self) -> usize {
@@ -43,7 +46,7 @@ impl StubBridge {
     }
 }
 
-fn serve(mut s: TcpStream, count: &AtomicUsize) {
+fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>) {
     let _ = s.set_nodelay(true);
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
@@ -72,6 +75,7 @@ fn serve(mut s: TcpStream, count: &AtomicUsize) {
             ("200 OK", json!({ "bridge": "capstan", "protocol": 1, "app": "blender", "app_version": "5.0.1", "pid": std::process::id() }))
         } else {
             count.fetch_add(1, Ordering::SeqCst);
+            recorded.lock().unwrap().push(body.clone());
             let result = match body["command"].as_str() {
                 Some("get_scene_info") => json!({ "scene": "Scene", "objects": [ { "name": "Cube", "type": "MESH" } ], "counts": { "MESH": 1 } }),
                 Some(other) => json!({ "command": other, "delta": { "added": [], "removed": [], "changed": [], "settings": [] } }),

@@ -1,7 +1,7 @@
 """Typed primitive commands over scene data. One function per catalog command; the
 registry below must match the catalog exactly (a test checks both directions)."""
 
-from . import animation, camera, lighting, materials, render, scene, world
+from . import animation, camera, lighting, materials, python_exec, render, scene, world
 from .errors import CommandError
 
 REGISTRY = {
@@ -17,6 +17,7 @@ REGISTRY = {
     "set_render_settings": render.set_render_settings,
     "render_image": render.render_image,
     "insert_keyframe": animation.insert_keyframe,
+    "execute_python": python_exec.execute_python,
 }
 
 __all__ = ["REGISTRY", "CommandError"]
