@@ -1,0 +1,68 @@
+"""execute_python on the add-on side: its own switch, the checked-digest binding, the
+restricted namespace, captured output. Against real Blender (bpy)."""
+
+import hashlib
+
+import bpy
+import pytest
+
+from capstan_bridge.commands import python_exec
+
+CHECKER = "0" * 64
+
+
+def run(client, code, sha=None):
+    sha = sha or hashlib.sha256(code.encode()).hexdigest()
+    return client.call("execute_python", code=code, checked={"checker": CHECKER, "sha256": sha})
+
+
+@pytest.fixture
+def allowed(monkeypatch):
+    monkeypatch.setenv(python_exec.ALLOW_ENV, "1")
+
+
+def test_off_unless_the_addon_setting_allows_it(client, monkeypatch):
+    monkeypatch.delenv(python_exec.ALLOW_ENV, raising=False)
+    doc = run(client, "result = 1")
+    assert not doc["ok"] and doc["error"]["code"] == "exec_disabled"
+
+
+def test_the_digest_must_be_of_this_exact_script(client, allowed):
+    doc = run(client, "result = 2", sha=hashlib.sha256(b"result = 1").hexdigest())
+    assert not doc["ok"] and doc["error"]["code"] == "not_checked"
+    doc = client.call("execute_python", code="result = 1")
+    assert not doc["ok"] and doc["error"]["code"] == "invalid_params"
+
+
+def test_an_accepted_script_runs_with_output_and_result(client, allowed):
+    code = "import bpy\nbpy.ops.mesh.primitive_torus_add()\nt = bpy.context.active_object\nt.name = 'ExecTorus'\nprint('hello', t.name)\nresult = {'n': len(bpy.data.objects)}\n"
+    r = client.ok("execute_python", code=code, checked={"checker": CHECKER, "sha256": hashlib.sha256(code.encode()).hexdigest()})
+    assert r["stdout"] == "hello ExecTorus\n"
+    assert r["result"]["n"] == len(bpy.data.objects)
+    assert "ExecTorus" in r["delta"]["added"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "open('/etc/passwd').read()",
+        "import os",
+        "__import__('os')",
+        "eval('1')",
+        "exec('x = 1')",
+        "compile('1', 'x', 'eval')",
+        "from . import x",
+        "globals()",
+        "import subprocess",
+    ],
+)
+def test_the_namespace_has_no_files_imports_eval_or_exec(client, allowed, code):
+    doc = run(client, code)
+    assert not doc["ok"] and doc["error"]["code"] == "script_error", doc
+
+
+def test_printed_output_is_capped(client, allowed):
+    r = run(client, "for i in range(100000):\n    print('x' * 80)\n")
+    assert r["ok"], r
+    assert r["result"]["stdout_truncated"] is True
+    assert len(r["result"]["stdout"]) == python_exec.MAX_STDOUT
