@@ -20,24 +20,88 @@ pub const MAX_DEPTH: usize = 100;
 /// Findings beyond this are dropped (the verdict is already a rejection).
 const MAX_FINDINGS: usize = 50;
 
+/// What a first walk learns about the whole script, so the second walk can judge a
+/// use by every binding of its name, wherever that binding is (a function body may
+/// use an alias assigned below it).
+#[derive(Debug, Default, Clone)]
+pub struct Census {
+    /// How often each name is bound (assigned, a loop or handler target, a parameter,
+    /// a definition, an import).
+    pub stores: HashMap<String, u32>,
+    /// Module-level `NAME = "literal"`.
+    pub str_consts: HashMap<String, String>,
+    /// `for NAME in ("a", "b")`: the literal values a loop variable takes.
+    pub literal_loops: HashMap<String, Vec<String>>,
+    /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
+    /// forgotten: a rebinding in a branch that may not run does not clear it.
+    pub aliases: HashMap<String, Vec<Vec<String>>>,
+}
+
+impl Census {
+    fn bound_once(&self, name: &str) -> bool {
+        self.stores.get(name) == Some(&1)
+    }
+}
+
 pub struct Analyzer<'a> {
     source: &'a str,
     map: &'a SourceMap,
     policy: &'a Policy,
     pub findings: Vec<Finding>,
-    /// Names bound to a module or a dotted path within one (`o = bpy.ops`).
-    aliases: HashMap<String, Vec<String>>,
+    /// The first walk only takes the census; nothing is reported.
+    collecting: bool,
+    /// The census of the first walk (empty during it), and this walk's own.
+    known: Census,
+    census: Census,
     depth: usize,
     too_deep: bool,
+    /// The next expression is the base of an attribute (`bpy` in `bpy.ops`).
+    as_base: bool,
+    /// The next expression is the value of a plain `NAME = value` (an alias).
+    alias_value: bool,
+    /// Inside a class body (not yet inside one of its methods).
+    in_class_body: bool,
+    /// For each enclosing method: the names its private-attribute access may go
+    /// through (its first parameter; `other` in dunder methods).
+    receivers: Vec<Vec<String>>,
 }
 
 impl<'a> Analyzer<'a> {
-    pub fn new(source: &'a str, map: &'a SourceMap, policy: &'a Policy) -> Self {
-        Analyzer { source, map, policy, findings: Vec::new(), aliases: HashMap::new(), depth: 0, too_deep: false }
+    /// The census walk.
+    pub fn collector(source: &'a str, map: &'a SourceMap, policy: &'a Policy) -> Self {
+        Self::with(source, map, policy, true, Census::default())
+    }
+
+    /// The judging walk, with the census of the first.
+    pub fn judge(source: &'a str, map: &'a SourceMap, policy: &'a Policy, known: Census) -> Self {
+        Self::with(source, map, policy, false, known)
+    }
+
+    fn with(source: &'a str, map: &'a SourceMap, policy: &'a Policy, collecting: bool, known: Census) -> Self {
+        let census = Census { aliases: known.aliases.clone(), ..Census::default() };
+        Analyzer {
+            source,
+            map,
+            policy,
+            findings: Vec::new(),
+            collecting,
+            known,
+            census,
+            depth: 0,
+            too_deep: false,
+            as_base: false,
+            alias_value: false,
+            in_class_body: false,
+            receivers: Vec::new(),
+        }
+    }
+
+    pub fn into_census(self) -> Census {
+        self.census
     }
 
     pub fn report(&mut self, rule: Rule, at: usize, message: String) {
-        if self.findings.len() >= MAX_FINDINGS || self.findings.iter().any(|f| f.rule == rule && f.message == message) {
+        if self.collecting || self.findings.len() >= MAX_FINDINGS || self.findings.iter().any(|f| f.rule == rule && f.message == message) {
             return;
         }
         let (line, column) = self.map.locate(self.source, at);
@@ -74,17 +138,22 @@ impl<'a> Analyzer<'a> {
         match s {
             Stmt::FunctionDef(f) => {
                 self.exprs(&f.decorator_list);
-                self.binding(f.name.as_str(), at, true);
+                self.binding(f.name.as_str(), at, Bind::Function);
                 self.arguments(&f.args, at);
                 self.opt(f.returns.as_deref());
                 if !f.type_params.is_empty() {
                     self.unsupported(at, "type parameters (Python 3.12)");
                 }
+                let receivers = if self.in_class_body { method_receivers(f) } else { Vec::new() };
+                let was_class_body = std::mem::replace(&mut self.in_class_body, false);
+                self.receivers.push(receivers);
                 self.stmts(&f.body);
+                self.receivers.pop();
+                self.in_class_body = was_class_body;
             }
             Stmt::ClassDef(c) => {
                 self.exprs(&c.decorator_list);
-                self.binding(c.name.as_str(), at, false);
+                self.binding(c.name.as_str(), at, Bind::Other);
                 self.exprs(&c.bases);
                 for k in &c.keywords {
                     self.keyword(k, at);
@@ -92,14 +161,26 @@ impl<'a> Analyzer<'a> {
                 if !c.type_params.is_empty() {
                     self.unsupported(at, "type parameters (Python 3.12)");
                 }
+                let was_class_body = std::mem::replace(&mut self.in_class_body, true);
                 self.stmts(&c.body);
+                self.in_class_body = was_class_body;
             }
             Stmt::Return(r) => self.opt(r.value.as_deref()),
             Stmt::Delete(d) => self.exprs(&d.targets),
             Stmt::Assign(a) => {
                 self.exprs(&a.targets);
+                let plain = a.targets.iter().all(|t| matches!(t, Expr::Name(_)));
+                self.alias_value = plain;
                 self.expr(&a.value);
-                self.track_alias(&a.targets, &a.value);
+                self.alias_value = false;
+                if plain {
+                    self.track_alias(&a.targets, &a.value);
+                }
+                if self.depth == 1
+                    && let ([Expr::Name(n)], Some(text)) = (a.targets.as_slice(), literal_str(&a.value))
+                {
+                    self.census.str_consts.insert(nfkc(n.id.as_str()), text.to_string());
+                }
             }
             Stmt::AugAssign(a) => {
                 self.expr(&a.target);
@@ -111,6 +192,12 @@ impl<'a> Analyzer<'a> {
                 self.opt(a.value.as_deref());
             }
             Stmt::For(f) => {
+                if let (Expr::Name(n), Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. })) = (&*f.target, &*f.iter) {
+                    let values: Option<Vec<String>> = elts.iter().map(|e| literal_str(e).map(String::from)).collect();
+                    if let Some(values) = values {
+                        self.census.literal_loops.insert(nfkc(n.id.as_str()), values);
+                    }
+                }
                 self.expr(&f.target);
                 self.expr(&f.iter);
                 self.stmts(&f.body);
@@ -153,8 +240,8 @@ impl<'a> Analyzer<'a> {
             }
             Stmt::Import(i) => crate::imports::import(self, i, at),
             Stmt::ImportFrom(i) => crate::imports::import_from(self, i, at),
-            Stmt::Global(g) => g.names.iter().for_each(|n| self.binding(n.as_str(), at, false)),
-            Stmt::Nonlocal(n) => n.names.iter().for_each(|n| self.binding(n.as_str(), at, false)),
+            Stmt::Global(g) => g.names.iter().for_each(|n| self.binding(n.as_str(), at, Bind::Declaration)),
+            Stmt::Nonlocal(n) => n.names.iter().for_each(|n| self.binding(n.as_str(), at, Bind::Declaration)),
             Stmt::Expr(e) => self.expr(&e.value),
             Stmt::Pass(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
             Stmt::AsyncFunctionDef(_) | Stmt::AsyncFor(_) | Stmt::AsyncWith(_) => self.unsupported(at, "async code"),
@@ -169,7 +256,7 @@ impl<'a> Analyzer<'a> {
             let at = h.range.start().into();
             self.opt(h.type_.as_deref());
             if let Some(n) = &h.name {
-                self.binding(n.as_str(), at, false);
+                self.binding(n.as_str(), at, Bind::Other);
             }
             self.stmts(&h.body);
         }
@@ -183,20 +270,17 @@ impl<'a> Analyzer<'a> {
 
     fn arguments(&mut self, args: &ast::Arguments, at: usize) {
         for a in args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs) {
-            self.binding(a.def.arg.as_str(), at, false);
+            self.binding(a.def.arg.as_str(), at, Bind::Parameter);
             self.opt(a.def.annotation.as_deref());
             self.opt(a.default.as_deref());
         }
         for a in args.vararg.iter().chain(&args.kwarg) {
-            self.binding(a.arg.as_str(), at, false);
+            self.binding(a.arg.as_str(), at, Bind::Parameter);
             self.opt(a.annotation.as_deref());
         }
     }
 
-    fn keyword(&mut self, k: &ast::Keyword, at: usize) {
-        if let Some(name) = &k.arg {
-            self.binding(name.as_str(), at, false);
-        }
+    fn keyword(&mut self, k: &ast::Keyword, _at: usize) {
         self.expr(&k.value);
     }
 
@@ -214,10 +298,42 @@ impl<'a> Analyzer<'a> {
 
     pub fn expr(&mut self, e: &Expr) {
         let at = e.range().start().into();
+        let as_base = std::mem::take(&mut self.as_base);
+        let alias_value = std::mem::take(&mut self.alias_value);
         if self.enter(at) {
+            let loads = match e {
+                Expr::Name(n) => n.ctx == ExprContext::Load,
+                Expr::Attribute(a) => a.ctx == ExprContext::Load,
+                Expr::Call(_) => true,
+                _ => false,
+            };
+            if !as_base && !alias_value && loads {
+                self.check_escape(e, at);
+            }
             self.expr_inner(e, at);
         }
         self.depth -= 1;
+    }
+
+    /// Visit `e` as the base of an attribute (`bpy` in `bpy.ops`), where a module
+    /// value is being used by name rather than passed around.
+    pub fn expr_as_base(&mut self, e: &Expr) {
+        self.as_base = true;
+        self.expr(e);
+    }
+
+    fn check_escape(&mut self, e: &Expr, at: usize) {
+        if let Expr::Call(c) = e
+            && crate::calls::literal_getattr(c).is_none()
+        {
+            return;
+        }
+        for path in self.resolve(e) {
+            if blender::must_not_escape(&path) {
+                let shown = path.join(".");
+                self.report(Rule::BlenderCodeExecution, at, format!("`{shown}` may only be used by its full name (`{shown}.<name>...`); passed around, the route it reaches cannot be checked"));
+            }
+        }
     }
 
     fn expr_inner(&mut self, e: &Expr, at: usize) {
@@ -265,7 +381,7 @@ impl<'a> Analyzer<'a> {
             Expr::JoinedStr(j) => self.exprs(&j.values),
             Expr::Constant(_) => {}
             Expr::Attribute(a) => {
-                self.expr(&a.value);
+                self.expr_as_base(&a.value);
                 let store = !matches!(a.ctx, ExprContext::Load);
                 self.attribute(&a.value, a.attr.as_str(), store, at);
             }
@@ -274,7 +390,10 @@ impl<'a> Analyzer<'a> {
                 self.expr(&s.slice);
             }
             Expr::Starred(s) => self.expr(&s.value),
-            Expr::Name(n) => self.name(n.id.as_str(), at),
+            Expr::Name(n) => match n.ctx {
+                ExprContext::Load => self.name(n.id.as_str(), at),
+                _ => self.binding(n.id.as_str(), at, Bind::Other),
+            },
             Expr::List(l) => self.exprs(&l.elts),
             Expr::Tuple(t) => self.exprs(&t.elts),
             Expr::Slice(s) => {
@@ -313,7 +432,7 @@ impl<'a> Analyzer<'a> {
                 self.exprs(&m.keys);
                 m.patterns.iter().for_each(|p| self.pattern(p));
                 if let Some(rest) = &m.rest {
-                    self.binding(rest.as_str(), at, false);
+                    self.binding(rest.as_str(), at, Bind::Other);
                 }
             }
             Pattern::MatchClass(c) => {
@@ -327,7 +446,7 @@ impl<'a> Analyzer<'a> {
             }
             Pattern::MatchStar(s) => {
                 if let Some(n) = &s.name {
-                    self.binding(n.as_str(), at, false);
+                    self.binding(n.as_str(), at, Bind::Other);
                 }
             }
             Pattern::MatchAs(a) => {
@@ -335,7 +454,7 @@ impl<'a> Analyzer<'a> {
                     self.pattern(p);
                 }
                 if let Some(n) = &a.name {
-                    self.binding(n.as_str(), at, false);
+                    self.binding(n.as_str(), at, Bind::Other);
                 }
             }
             Pattern::MatchOr(o) => o.patterns.iter().for_each(|p| self.pattern(p)),
@@ -343,7 +462,7 @@ impl<'a> Analyzer<'a> {
         self.depth -= 1;
     }
 
-    /// A name read or written as an expression.
+    /// A name read as an expression.
     pub fn name(&mut self, raw: &str, at: usize) {
         let n = nfkc(raw);
         if names::is_dunder(&n) && !names::SAFE_DUNDER_NAMES.contains(&n.as_str()) {
@@ -354,55 +473,80 @@ impl<'a> Analyzer<'a> {
             }
             return;
         }
-        self.common_name_checks(&n, at);
+        if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
+            self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
+        }
+        if names::SOFT_BUILTINS.contains(&n.as_str()) && !self.known.stores.contains_key(&n) {
+            self.report(Rule::DangerousBuiltin, at, format!("the builtin `{n}` reads the console or stops the interpreter"));
+        }
         if names::ATTRIBUTE_BUILTINS.contains(&n.as_str()) {
             self.report(Rule::DynamicAttribute, at, format!("`{n}` may only be called directly with a literal attribute name"));
         }
+        if self.policy.denies(&n) {
+            self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
+        }
     }
 
-    /// A name being defined (function, class, argument, handler, global, pattern
-    /// capture). Defining dunder methods such as `__init__` is fine.
-    fn binding(&mut self, raw: &str, at: usize, is_function: bool) {
+    /// A name being bound (definition, parameter, assignment or loop target, handler,
+    /// pattern capture, import). Defining dunder methods such as `__init__` is fine.
+    pub fn binding(&mut self, raw: &str, at: usize, kind: Bind) {
         let n = nfkc(raw);
+        if kind != Bind::Declaration {
+            *self.census.stores.entry(n.clone()).or_default() += 1;
+        }
         if names::is_dunder(&n) {
-            if !is_function {
+            if kind != Bind::Function {
                 self.report(Rule::DunderName, at, format!("the name `{n}` reaches interpreter internals"));
             }
             return;
         }
-        self.common_name_checks(&n, at);
+        if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
+            self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
+        }
+        if self.policy.denies(&n) {
+            self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
+        }
+        if kind != Bind::Parameter && self.receivers.iter().any(|r| r.contains(&n)) {
+            self.report(Rule::PrivateAttribute, at, format!("rebinding the method receiver `{n}` would let it reach private attributes of anything"));
+        }
     }
 
-    fn common_name_checks(&mut self, n: &str, at: usize) {
-        if names::DANGEROUS_BUILTINS.contains(&n) {
-            self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
-        } else if names::DANGEROUS_MODULES.contains(&n) {
+    /// An imported name (`from m import NAME`, `import m as NAME`): also a binding.
+    pub fn imported_name(&mut self, n: &str, at: usize) {
+        if names::DANGEROUS_MODULES.contains(&n) {
             self.report(Rule::DangerousName, at, format!("`{n}` reaches the operating system or the interpreter"));
         }
-        if self.policy.denies(n) {
-            self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
+        if names::DANGEROUS_BUILTINS.contains(&n) || names::ATTRIBUTE_BUILTINS.contains(&n) || names::CODE_ATTRIBUTES.contains(&n) {
+            self.report(Rule::DangerousBuiltin, at, format!("importing `{n}` hands over a way to run code"));
         }
     }
 
     /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
     pub fn attribute(&mut self, base: &Expr, raw: &str, store: bool, at: usize) {
         let attr = nfkc(raw);
-        let on_self = matches!(base, Expr::Name(n) if matches!(n.id.as_str(), "self" | "cls"));
+        let on_receiver = matches!(base, Expr::Name(n) if self.receivers.iter().any(|r| r.contains(&nfkc(n.id.as_str()))));
+        let base_paths = self.resolve(base);
         if names::is_dunder(&attr) {
             if !names::SAFE_DUNDER_ATTRIBUTES.contains(&attr.as_str()) || store {
                 self.report(Rule::DunderAttribute, at, format!("access to `.{attr}` reaches interpreter internals"));
             }
-        } else if attr.starts_with('_') && !on_self {
+        } else if attr.starts_with('_') && !on_receiver {
             self.report(Rule::PrivateAttribute, at, format!("access to the private attribute `.{attr}`"));
         }
         if names::INTROSPECTION_ATTRIBUTES.contains(&attr.as_str()) {
             self.report(Rule::Introspection, at, format!("`.{attr}` exposes frames, code or globals"));
         }
-        if names::DANGEROUS_MODULES.contains(&attr.as_str()) {
+        // Module-only names count on the standard library's modules (`fractions.operator`),
+        // not on Blender's (`bpy.types`, `bmesh.types`), and `re.compile` is fine.
+        let of_module = base_paths.iter().any(|p| {
+            let top = p.first().map(String::as_str).unwrap_or("");
+            !matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop") && !(attr == "compile" && top == "re")
+        });
+        if names::DANGEROUS_MODULES.contains(&attr.as_str()) || (of_module && names::MODULE_ONLY_ATTRIBUTES.contains(&attr.as_str())) {
             self.report(Rule::DangerousName, at, format!("`.{attr}` reaches the operating system or the interpreter"));
         }
-        if ["exec", "eval", "system", "popen", "load_module", "exec_module", "import_module"].contains(&attr.as_str()) {
-            self.report(Rule::DangerousBuiltin, at, format!("`.{attr}` runs code"));
+        if names::CODE_ATTRIBUTES.contains(&attr.as_str()) || names::DANGEROUS_BUILTINS.contains(&attr.as_str()) && of_module {
+            self.report(Rule::DangerousBuiltin, at, format!("`.{attr}` runs code or evaluates strings"));
         }
         if self.policy.denies(&attr) {
             self.report(Rule::DeniedName, at, format!("`.{attr}` is denied by the policy"));
@@ -413,9 +557,43 @@ impl<'a> Analyzer<'a> {
         if store && let Some(rule) = blender::store_rule(&attr) {
             self.report(rule, at, format!("setting `.{attr}` points Blender at {}", if rule == Rule::BlenderFileAccess { "a path on disk" } else { "code" }));
         }
-        if let Some(mut path) = self.resolve(base) {
+        if attr == "format" || attr == "format_map" {
+            self.format_receiver(base, &attr, at);
+        }
+        for mut path in base_paths {
             path.push(attr.clone());
             self.check_path(&path, at);
+            if store && blender::module_store_rule(&path) {
+                self.report(Rule::BlenderPersistence, at, format!("assigning `{}` changes a module for everything else running in Blender", path.join(".")));
+            }
+        }
+    }
+
+    /// `template.format(...)`: the template must be a literal (or a module constant
+    /// bound once to one) whose fields walk into nothing private.
+    fn format_receiver(&mut self, base: &Expr, method: &str, at: usize) {
+        let template = match base {
+            Expr::Name(n) if self.known.bound_once(&nfkc(n.id.as_str())) => self.known.str_consts.get(&nfkc(n.id.as_str())).cloned(),
+            other => literal_str(other).map(String::from),
+        };
+        match template {
+            Some(t) => crate::calls::format_fields(self, &t, at),
+            None => self.report(Rule::FormatTraversal, at, format!("`.{method}` on a string that is not a literal can walk attributes")),
+        }
+    }
+
+    /// The literal values a getattr-family name argument can take: a string literal,
+    /// or a loop variable over string literals that nothing else binds.
+    pub fn literal_names(&self, e: &Expr) -> Option<Vec<String>> {
+        if let Some(s) = literal_str(e) {
+            return Some(vec![s.to_string()]);
+        }
+        match e {
+            Expr::Name(n) => {
+                let n = nfkc(n.id.as_str());
+                if self.known.bound_once(&n) { self.known.literal_loops.get(&n).cloned() } else { None }
+            }
+            _ => None,
         }
     }
 
@@ -425,42 +603,40 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// The dotted path an expression names, when it is a chain of attributes on a
-    /// module or an alias of one.
-    pub fn resolve(&self, e: &Expr) -> Option<Vec<String>> {
+    /// Every dotted module path an expression may name: a chain of attributes on a
+    /// module, an alias of one, or a literal `getattr` of either.
+    pub fn resolve(&self, e: &Expr) -> Vec<Vec<String>> {
         match e {
             Expr::Name(n) => {
                 let n = nfkc(n.id.as_str());
-                self.aliases.get(&n).cloned().or_else(|| matches!(n.as_str(), "bpy" | "bpy_extras" | "addon_utils").then(|| vec![n]))
+                match self.census.aliases.get(&n) {
+                    Some(paths) => paths.clone(),
+                    None if matches!(n.as_str(), "bpy" | "bpy_extras" | "addon_utils") => vec![vec![n]],
+                    None => Vec::new(),
+                }
             }
-            Expr::Attribute(a) => self.resolve(&a.value).map(|mut p| {
-                p.push(nfkc(a.attr.as_str()));
-                p
-            }),
-            Expr::Call(c) => crate::calls::literal_getattr(c).and_then(|(base, name)| {
-                self.resolve(base).map(|mut p| {
-                    p.push(nfkc(&name));
-                    p
-                })
-            }),
-            _ => None,
+            Expr::Attribute(a) => extend(self.resolve(&a.value), nfkc(a.attr.as_str())),
+            Expr::Call(c) => match crate::calls::literal_getattr(c) {
+                Some((base, name)) => extend(self.resolve(base), nfkc(&name)),
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
         }
     }
 
     pub fn bind_alias(&mut self, name: &str, path: Vec<String>) {
-        self.aliases.insert(nfkc(name), path);
+        let paths = self.census.aliases.entry(nfkc(name)).or_default();
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
     }
 
-    /// `x = bpy.ops` (also `a = b = ...` and tuple targets left alone).
+    /// `x = bpy.ops`, `a = b = json`: remember every module path a name takes.
     fn track_alias(&mut self, targets: &[Expr], value: &Expr) {
-        let path = self.resolve(value);
-        for t in targets {
-            if let Expr::Name(n) = t {
-                match &path {
-                    Some(p) => self.bind_alias(n.id.as_str(), p.clone()),
-                    None => {
-                        self.aliases.remove(&nfkc(n.id.as_str()));
-                    }
+        for path in self.resolve(value) {
+            for t in targets {
+                if let Expr::Name(n) = t {
+                    self.bind_alias(n.id.as_str(), path.clone());
                 }
             }
         }
@@ -469,6 +645,37 @@ impl<'a> Analyzer<'a> {
     pub fn policy(&self) -> &Policy {
         self.policy
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bind {
+    Function,
+    Parameter,
+    /// `global` / `nonlocal`: declares, binds nothing.
+    Declaration,
+    Other,
+}
+
+fn extend(paths: Vec<Vec<String>>, part: String) -> Vec<Vec<String>> {
+    paths
+        .into_iter()
+        .map(|mut p| {
+            p.push(part.clone());
+            p
+        })
+        .collect()
+}
+
+/// A method's receivers: its first parameter (`self`, `cls`), and `other` in dunder
+/// methods (`__eq__(self, other)`).
+fn method_receivers(f: &ast::StmtFunctionDef) -> Vec<String> {
+    let params: Vec<String> = f.args.posonlyargs.iter().chain(&f.args.args).map(|a| nfkc(a.def.arg.as_str())).collect();
+    let is_static = f.decorator_list.iter().any(|d| matches!(d, Expr::Name(n) if n.id.as_str() == "staticmethod"));
+    let mut receivers: Vec<String> = if is_static { Vec::new() } else { params.first().cloned().into_iter().collect() };
+    if names::is_dunder(f.name.as_str()) && params.iter().any(|p| p == "other") {
+        receivers.push("other".into());
+    }
+    receivers
 }
 
 pub fn route_kind(rule: Rule) -> &'static str {

@@ -52,6 +52,22 @@ const PATHS: &[(&str, Rule)] = &[
 
 /// Attribute names that mean the route wherever they appear.
 const ATTRIBUTES: &[(&str, Rule)] = &[
+    ("wm", Rule::BlenderCodeExecution),
+    ("script", Rule::BlenderCodeExecution),
+    ("console", Rule::BlenderCodeExecution),
+    ("keyconfig_set", Rule::BlenderCodeExecution),
+    ("to_value", Rule::BlenderCodeExecution),
+    ("modules_from_path", Rule::BlenderCodeExecution),
+    ("register_submodule_factory", Rule::BlenderCodeExecution),
+    ("preferences", Rule::BlenderPersistence),
+    ("extensions", Rule::BlenderPersistence),
+    ("register_class", Rule::BlenderPersistence),
+    ("register_tool", Rule::BlenderPersistence),
+    ("register_manual_map", Rule::BlenderPersistence),
+    ("keymap_items", Rule::BlenderPersistence),
+    ("keyconfigs", Rule::BlenderPersistence),
+    ("unpack", Rule::BlenderFileAccess),
+    ("save_as", Rule::BlenderFileAccess),
     ("driver_namespace", Rule::BlenderCodeExecution),
     ("driver_add", Rule::BlenderCodeExecution),
     ("drivers", Rule::BlenderCodeExecution),
@@ -78,13 +94,28 @@ const ATTRIBUTES: &[(&str, Rule)] = &[
     ("save_mainfile", Rule::BlenderFileAccess),
     ("save_as_mainfile", Rule::BlenderFileAccess),
     ("save_render", Rule::BlenderFileAccess),
-    ("save", Rule::BlenderFileAccess),
     ("libraries", Rule::BlenderFileAccess),
     ("unpack_all", Rule::BlenderFileAccess),
 ];
 
 /// `bpy.ops.render.*` calls that write frames to the output path.
 pub const RENDER_WRITE_KEYWORDS: &[&str] = &["write_still", "animation"];
+
+/// Operator keywords that name files (any `bpy.ops` call) or hold code (`settings`
+/// values of `node.add_node` are evaluated as Python).
+pub fn operator_keyword_rule(name: &str) -> Option<Rule> {
+    match name {
+        "filepath" | "directory" | "filename" | "files" | "save_mode" | "relative_path" => Some(Rule::BlenderFileAccess),
+        "settings" => Some(Rule::BlenderCodeExecution),
+        _ => None,
+    }
+}
+
+/// Module values that must not be passed around: once `bpy.ops` is an argument, a
+/// list element or a loop variable, the operator it reaches can no longer be named.
+pub fn must_not_escape(path: &[String]) -> bool {
+    matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["bpy"] | ["bpy", "ops" | "utils" | "app" | "data"])
+}
 
 /// The rule a dotted path falls under, if any (a prefix match on whole parts).
 pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
@@ -101,17 +132,37 @@ pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
             return Some((Rule::BlenderFileAccess, format!("bpy.ops.{}", path[2])));
         }
     }
+    if path.len() == 4 && path[0] == "bpy" && path[1] == "data" && path[3] == "load" {
+        return Some((Rule::BlenderFileAccess, format!("bpy.data.{}.load", path[2])));
+    }
+    if path.len() == 4 && path[0] == "bpy" && path[1] == "types" && matches!(path[3].as_str(), "append" | "prepend") {
+        return Some((Rule::BlenderPersistence, format!("bpy.types.{}.{}", path[2], path[3])));
+    }
     PATHS.iter().find(|(p, _)| under(p)).map(|(p, r)| (*r, p.to_string()))
 }
 
+/// Assigning into a module outlives the script: `json.dumps = f` changes `json` for
+/// everything else in Blender, `bpy.types.Object.x = prop` registers a property.
+/// Scene data (`bpy.context.*`, `bpy.data.*`) is what scripts are for.
+pub fn module_store_rule(path: &[String]) -> bool {
+    match path.first().map(String::as_str) {
+        Some("bpy") => matches!(path.get(1).map(String::as_str), Some("types" | "utils" | "app" | "ops" | "props" | "msgbus" | "path")),
+        Some(_) => true,
+        None => false,
+    }
+}
+
 pub fn attribute_rule(name: &str) -> Option<Rule> {
+    if name.starts_with("export_") || name.starts_with("import_") {
+        return Some(Rule::BlenderFileAccess);
+    }
     ATTRIBUTES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
 }
 
 /// Assigning to these attributes points Blender at a path on disk (render output,
 /// image and cache files, library paths) or at code (a driver's expression).
 pub fn store_rule(name: &str) -> Option<Rule> {
-    if name.contains("filepath") || name.contains("directory") || name == "dirpath" {
+    if name.contains("filepath") || name.contains("directory") || (name.ends_with("path") && name != "data_path") {
         Some(Rule::BlenderFileAccess)
     } else if name == "expression" {
         Some(Rule::BlenderCodeExecution)

@@ -12,47 +12,90 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
     if let Expr::Name(n) = &*c.func {
         let f = nfkc(n.id.as_str());
         if names::ATTRIBUTE_BUILTINS.contains(&f.as_str()) {
-            match c.args.get(1).and_then(literal_str) {
-                Some(name) => {
-                    a.expr(&c.args[0]);
-                    a.attribute(&c.args[0], name, f == "setattr" || f == "delattr", at);
-                    c.args[2..].iter().for_each(|e| a.expr(e));
-                }
-                None => {
-                    a.report(Rule::DynamicAttribute, at, format!("`{f}` with an attribute name that is not a string literal"));
-                    c.args.iter().for_each(|e| a.expr(e));
-                }
-            }
-            c.keywords.iter().for_each(|k| a.expr(&k.value));
+            attribute_builtin(a, c, &f, at);
             return;
         }
     }
-    a.expr(&c.func);
     if let Expr::Attribute(attr) = &*c.func {
         let method = nfkc(attr.attr.as_str());
-        if method == "format" || method == "format_map" {
-            let on_str_type = matches!(&*attr.value, Expr::Name(n) if n.id.as_str() == "str");
-            let template = if on_str_type { c.args.first().and_then(literal_str) } else { literal_str(&attr.value) };
-            match template {
+        // `str.format(template, ...)`: the template is the first argument.
+        if matches!(&*attr.value, Expr::Name(n) if n.id.as_str() == "str") && (method == "format" || method == "format_map") {
+            match c.args.first().and_then(literal_str) {
                 Some(t) => format_fields(a, t, at),
-                None => a.report(Rule::FormatTraversal, at, format!("`.{method}` on a string that is not a literal can walk attributes")),
+                None => a.report(Rule::FormatTraversal, at, format!("`str.{method}` with a template that is not a literal can walk attributes")),
+            }
+            visit_arguments(a, c);
+            return;
+        }
+        // RNA's `path_resolve("a.b")` is getattr by string.
+        if method == "path_resolve" {
+            match c.args.first().and_then(literal_str) {
+                Some(path) => {
+                    for part in path.split(['.', '[', ']']).filter(|p| !p.is_empty() && !p.starts_with(['"', '\'']) && !p.bytes().all(|b| b.is_ascii_digit())) {
+                        a.attribute(&attr.value, part, false, at);
+                    }
+                }
+                None => a.report(Rule::DynamicAttribute, at, "`path_resolve` with a path that is not a string literal".into()),
             }
         }
-    }
-    if let Some(path) = a.resolve(&c.func)
-        && path.len() == 4
-        && path[..3] == ["bpy", "ops", "render"]
-        && (path[3] == "render" || path[3] == "opengl")
-    {
-        for k in &c.keywords {
-            let name = k.arg.as_ref().map(|n| nfkc(n.as_str()));
-            if name.as_deref().is_some_and(|n| blender::RENDER_WRITE_KEYWORDS.contains(&n)) && !is_false(&k.value) {
-                a.report(Rule::BlenderFileAccess, at, format!("`bpy.ops.render.{}` with `{}` writes files to the output path", path[3], name.unwrap()));
-            }
+        // `image.save(filepath=...)` writes wherever it is told.
+        if method == "save" && c.keywords.iter().any(|k| k.arg.as_ref().is_none_or(|n| nfkc(n.as_str()).contains("path"))) {
+            a.report(Rule::BlenderFileAccess, at, "`.save(filepath=...)` writes a file to a path of the script's choosing".into());
         }
     }
+    a.expr(&c.func);
+    for path in a.resolve(&c.func) {
+        if path.len() >= 4 && path[0] == "bpy" && path[1] == "ops" {
+            operator_call(a, c, &path, at);
+        }
+    }
+    visit_arguments(a, c);
+}
+
+fn visit_arguments(a: &mut Analyzer, c: &ast::ExprCall) {
     c.args.iter().for_each(|e| a.expr(e));
     c.keywords.iter().for_each(|k| a.expr(&k.value));
+}
+
+/// `getattr(obj, name)` and friends: each literal value the name can take is checked
+/// as `obj.name`; anything else is rejected.
+fn attribute_builtin(a: &mut Analyzer, c: &ast::ExprCall, f: &str, at: usize) {
+    match c.args.get(1).and_then(|e| a.literal_names(e)) {
+        Some(names) => {
+            a.expr_as_base(&c.args[0]);
+            for name in names {
+                a.attribute(&c.args[0], &name, f == "setattr" || f == "delattr", at);
+            }
+            c.args[2..].iter().for_each(|e| a.expr(e));
+            if let Some(Expr::Name(_)) = c.args.get(1) {
+                a.expr(&c.args[1]);
+            }
+        }
+        None => {
+            a.report(Rule::DynamicAttribute, at, format!("`{f}` with an attribute name that is not a string literal"));
+            c.args.iter().for_each(|e| a.expr(e));
+        }
+    }
+    c.keywords.iter().for_each(|k| a.expr(&k.value));
+}
+
+/// A `bpy.ops` operator call: keywords that name files or carry code, render writes,
+/// and `**kwargs` that hide which keywords are passed.
+fn operator_call(a: &mut Analyzer, c: &ast::ExprCall, path: &[String], at: usize) {
+    let shown = path.join(".");
+    for k in &c.keywords {
+        let Some(name) = k.arg.as_ref().map(|n| nfkc(n.as_str())) else {
+            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `**` arguments hides which options the operator gets"));
+            continue;
+        };
+        if let Some(rule) = blender::operator_keyword_rule(&name) {
+            a.report(rule, at, format!("`{shown}` with `{name}=` reaches {}", crate::analyze::route_kind(rule)));
+        }
+        let renders = path.len() == 4 && path[2] == "render" && (path[3] == "render" || path[3] == "opengl");
+        if renders && blender::RENDER_WRITE_KEYWORDS.contains(&name.as_str()) && !is_false(&k.value) {
+            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `{name}` writes files to the output path"));
+        }
+    }
 }
 
 fn is_false(e: &Expr) -> bool {
@@ -69,7 +112,7 @@ pub fn literal_getattr(c: &ast::ExprCall) -> Option<(&Expr, String)> {
 
 /// Every replacement field of a format string (nested ones in specs too): a field
 /// that walks into a private, dunder, introspection or dangerous name is rejected.
-fn format_fields(a: &mut Analyzer, template: &str, at: usize) {
+pub fn format_fields(a: &mut Analyzer, template: &str, at: usize) {
     let bytes = template.as_bytes();
     let mut i = 0;
     while i < bytes.len() {

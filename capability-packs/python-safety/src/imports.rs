@@ -2,7 +2,7 @@
 //! and private imports rejected; each imported path checked against Blender's routes
 //! and remembered as an alias, so `from bpy import ops; ops.wm` is seen as `bpy.ops.wm`.
 
-use crate::analyze::Analyzer;
+use crate::analyze::{Analyzer, Bind};
 use crate::names::{self, nfkc};
 use crate::rules::Rule;
 use rustpython_parser::ast;
@@ -13,10 +13,13 @@ pub fn import(a: &mut Analyzer, i: &ast::StmtImport, at: usize) {
         check_module(a, &parts, at);
         match &alias.asname {
             Some(name) => {
-                a.name(name.as_str(), at);
+                a.binding(name.as_str(), at, Bind::Other);
                 a.bind_alias(name.as_str(), parts);
             }
-            None => a.bind_alias(&parts[0].clone(), vec![parts[0].clone()]),
+            None => {
+                a.binding(&parts[0], at, Bind::Other);
+                a.bind_alias(&parts[0].clone(), vec![parts[0].clone()]);
+            }
         }
     }
 }
@@ -38,14 +41,18 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
         if name.starts_with('_') && !names::is_dunder(&name) {
             a.report(Rule::ImportPrivate, at, format!("importing the private name `{name}` from `{}`", parts.join(".")));
         }
-        a.name(&name, at);
+        a.imported_name(&name, at);
+        if names::is_dunder(&name) {
+            a.report(Rule::DunderName, at, format!("importing `{name}` reaches interpreter internals"));
+        }
         let mut path = parts.clone();
         path.push(name.clone());
         a.check_path(&path, at);
-        let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name);
-        if alias.asname.is_some() {
-            a.name(&bound, at);
+        if let Some(rule) = crate::blender::attribute_rule(&name) {
+            a.report(rule, at, format!("`{}` is a Blender route to {}", path.join("."), crate::analyze::route_kind(rule)));
         }
+        let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name);
+        a.binding(&bound, at, Bind::Other);
         a.bind_alias(&bound, path);
     }
 }

@@ -42,11 +42,15 @@ pub fn check(source: &str, policy: &Policy) -> Verdict {
         Ok(m) => m,
         Err(e) => return reject(Rule::ParseError, usize::from(e.offset), format!("not valid Python 3.11: {}", e.error)),
     };
-    let mut analyzer = analyze::Analyzer::new(source, &map, policy);
-    match &module {
-        ast::Mod::Module(m) => analyzer.stmts(&m.body),
-        _ => analyzer.unsupported(0, "a non-module parse"),
-    }
+    let ast::Mod::Module(body) = &module else {
+        return reject(Rule::UnsupportedSyntax, 0, "the source did not parse as a module".into());
+    };
+    // Two walks: the first takes a census of every binding (aliases, constants, loop
+    // literals), so the second judges each use knowing all of them.
+    let mut census = analyze::Analyzer::collector(source, &map, policy);
+    census.stmts(&body.body);
+    let mut analyzer = analyze::Analyzer::judge(source, &map, policy, census.into_census());
+    analyzer.stmts(&body.body);
     let findings = std::mem::take(&mut analyzer.findings);
     // Inside the sandbox every call gets a fresh instance whose memory is dropped whole;
     // freeing a deeply nested tree node by node would only risk the guest's stack.

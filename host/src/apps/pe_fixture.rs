@@ -67,7 +67,7 @@ const RSRC_LEN: usize = VERSION_AT + VERSION_LEN;
 fn rsrc_section(section_rva: u32, version: [u16; 4]) -> Vec<u8> {
     let mut s = Vec::with_capacity(RSRC_LEN);
     let subdir = 0x8000_0000u32;
-    for (id, next) in [(16u32, DIR_LEN as u32 | subdir), (1, 2 * DIR_LEN as u32 | subdir), (0x0409, DATA_ENTRY_AT as u32)] {
+    for (id, next) in [(16u32, DIR_LEN as u32 | subdir), (1, (2 * DIR_LEN as u32) | subdir), (0x0409, DATA_ENTRY_AT as u32)] {
         s.extend_from_slice(&[0u8; 12]); // characteristics, timestamp, major/minor version
         s.extend_from_slice(&0u16.to_le_bytes()); // named entries
         s.extend_from_slice(&1u16.to_le_bytes()); // id entries

@@ -1,0 +1,3 @@
+# expect: import-not-allowed
+from os import system
+system("id > /tmp/owned")

@@ -1,0 +1,3 @@
+# expect: import-not-allowed
+import os.path
+print(os.path.expanduser("~/.ssh"))

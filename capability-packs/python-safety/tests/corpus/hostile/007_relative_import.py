@@ -1,0 +1,3 @@
+# expect: import-relative
+from . import capstan_bridge
+print(capstan_bridge.server.token)

@@ -1,0 +1,3 @@
+# expect: import-star
+from bpy import *
+ops.wm.quit_blender()

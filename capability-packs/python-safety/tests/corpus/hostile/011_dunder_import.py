@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+__import__("os").system("id")

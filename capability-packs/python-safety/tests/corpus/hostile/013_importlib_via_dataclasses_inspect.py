@@ -1,0 +1,3 @@
+# expect: dangerous-name
+import dataclasses
+dataclasses.inspect.importlib.import_module("os").system("id")

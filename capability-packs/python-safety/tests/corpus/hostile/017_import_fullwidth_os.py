@@ -1,0 +1,3 @@
+# expect: import-not-allowed
+import ｏｓ
+ｏｓ.system("id")

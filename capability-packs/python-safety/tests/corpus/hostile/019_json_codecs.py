@@ -1,0 +1,3 @@
+# expect: dangerous-name
+import json
+print(json.codecs.open("/etc/passwd").read())

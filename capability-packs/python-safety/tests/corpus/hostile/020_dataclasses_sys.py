@@ -1,0 +1,3 @@
+# expect: dangerous-name
+import dataclasses
+dataclasses.sys.modules["os"].system("id")

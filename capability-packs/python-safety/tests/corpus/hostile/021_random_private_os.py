@@ -1,0 +1,3 @@
+# expect: private-attribute,dangerous-name
+import random
+random._os.system("id")

@@ -1,0 +1,4 @@
+# expect: introspection
+import typing
+Code = typing.types.CodeType
+print(Code)

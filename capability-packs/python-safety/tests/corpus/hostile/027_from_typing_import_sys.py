@@ -1,0 +1,3 @@
+# expect: dangerous-name
+from typing import sys
+sys.modules["os"].system("id")

@@ -1,0 +1,3 @@
+# expect: dangerous-name,private-attribute
+import statistics
+print(statistics.random._os.popen("id").read())

@@ -1,0 +1,3 @@
+# expect: dangerous-name
+import datetime
+datetime.sys.modules["os"].system("id")

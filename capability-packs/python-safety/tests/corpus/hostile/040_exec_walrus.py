@@ -1,0 +1,3 @@
+# expect: dangerous-builtin
+if (r := exec):
+    r("print(open('/etc/passwd').read())")

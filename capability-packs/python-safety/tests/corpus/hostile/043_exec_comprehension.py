@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+[f("import os; os.system('id')") for f in (exec,)]

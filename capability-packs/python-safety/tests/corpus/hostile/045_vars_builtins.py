@@ -1,0 +1,3 @@
+# expect: dangerous-builtin
+b = vars()["__builtins__"]
+print(b)

@@ -1,0 +1,3 @@
+# expect: dangerous-builtin
+with open("/root/.ssh/id_rsa") as fh:
+    print(fh.read())

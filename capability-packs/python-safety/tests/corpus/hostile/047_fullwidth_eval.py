@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+ｅｖａｌ("__import__('os').system('id')")

@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+print(ᵉval("2 ** 8"))

@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+print(𝒐𝒑𝒆𝒏("/etc/shadow").read())

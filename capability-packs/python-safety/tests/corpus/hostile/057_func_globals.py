@@ -1,0 +1,4 @@
+# expect: dunder-attribute
+def f():
+    pass
+b = f.__globals__["__builtins__"]

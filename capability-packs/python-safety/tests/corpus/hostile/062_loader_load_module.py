@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+__loader__.load_module("os").system("id")

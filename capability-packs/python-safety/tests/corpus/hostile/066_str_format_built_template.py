@@ -1,0 +1,3 @@
+# expect: format-traversal
+t = "{0." + "__class__}"
+print(str.format(t, 1))

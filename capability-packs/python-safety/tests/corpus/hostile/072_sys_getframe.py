@@ -1,0 +1,3 @@
+# expect: import-not-allowed,introspection
+import sys
+print(sys._getframe(1).f_globals)

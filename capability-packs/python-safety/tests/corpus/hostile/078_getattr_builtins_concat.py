@@ -1,0 +1,3 @@
+# expect: dynamic-attribute,dangerous-builtin
+f = getattr(__builtins__, "ev" + "al")
+f("1")

@@ -1,0 +1,3 @@
+# expect: dynamic-attribute
+import bpy
+setattr(bpy.context.scene.render, "file" + "path", "/home/user/.bashrc")

@@ -1,0 +1,3 @@
+# expect: dangerous-builtin
+import bpy
+m = vars(bpy.types.Text)["as_" + "module"]

@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+globals()["pr" + "int"] = lambda *a: None

@@ -1,0 +1,4 @@
+# expect: dunder-attribute
+match ():
+    case tuple(__class__=c):
+        print(c)

@@ -1,0 +1,3 @@
+# expect: unsupported-syntax
+async def main():
+    return 1

@@ -1,0 +1,2 @@
+# expect: unsupported-syntax,parse-error
+await main()

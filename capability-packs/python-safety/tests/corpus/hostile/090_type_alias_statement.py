@@ -1,0 +1,2 @@
+# expect: unsupported-syntax,parse-error
+type Vec = tuple[float, float, float]

@@ -1,0 +1,3 @@
+# expect: blender-code-execution
+import bpy
+bpy.ops.script.python_file_run(filepath="/tmp/payload.py")

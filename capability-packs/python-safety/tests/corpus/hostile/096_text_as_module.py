@@ -1,0 +1,3 @@
+# expect: blender-code-execution
+import bpy
+bpy.data.texts["helper.py"].as_module().run()

@@ -1,0 +1,3 @@
+# expect: blender-code-execution
+import bpy
+bpy.utils.execfile("/tmp/payload.py")

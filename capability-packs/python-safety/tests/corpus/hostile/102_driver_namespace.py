@@ -1,0 +1,3 @@
+# expect: blender-code-execution
+import bpy
+bpy.app.driver_namespace["run"] = print

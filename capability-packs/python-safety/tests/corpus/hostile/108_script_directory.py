@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.context.preferences.filepaths.script_directory = "/tmp/evil_scripts"

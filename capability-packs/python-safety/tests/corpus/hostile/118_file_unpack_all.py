@@ -1,0 +1,3 @@
+# expect: blender-file-access
+import bpy
+bpy.ops.file.unpack_all(method='WRITE_LOCAL')

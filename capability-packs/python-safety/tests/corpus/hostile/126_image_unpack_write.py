@@ -1,0 +1,3 @@
+# expect: blender-file-access
+import bpy
+bpy.data.images["logo.png"].unpack(method='WRITE_ORIGINAL')

@@ -1,0 +1,3 @@
+# expect: blender-file-access
+import bpy
+bpy.ops.object.bake(type='DIFFUSE', save_mode='EXTERNAL', filepath="/root/.bashrc")

@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.types.Object.spy = bpy.props.FloatProperty(update=lambda self, ctx: print(self.name))

@@ -1,0 +1,2 @@
+# expect: dangerous-builtin
+breakpoint()

@@ -1,0 +1,3 @@
+# expect: parse-error
+x = (1, 2
+print(x)

@@ -1,0 +1,3 @@
+# expect: parse-error
+def f():
+return 1

@@ -1,0 +1,3 @@
+# expect: parse-error
+s = "unterminated
+print(s)

@@ -1,0 +1,2 @@
+# expect: parse-error
+<script>alert(1)</script>

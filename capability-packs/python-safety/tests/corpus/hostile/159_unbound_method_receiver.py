@@ -1,0 +1,6 @@
+# expect: dangerous-name,private-attribute
+import random
+class Leak:
+    def grab(self):
+        return self._os
+Leak.grab(random).system("id")

@@ -1,0 +1,61 @@
+//! The Python safety checker inside the sandbox: a realistic 1,000-line script (the
+//! benign corpus, concatenated, cut at 1,000 lines on a statement boundary) and a
+//! pathological 10,000-deep nested expression, which must be rejected, not crash.
+//! Run: `cargo bench -p capstan --bench checker`. Figures go in host/BENCHMARKS.md.
+
+use capstan::bridge::Offline;
+use capstan::checker::CheckerPolicy;
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::runtime::Runtime;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::path::Path;
+use std::sync::Arc;
+
+fn thousand_line_script() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../capability-packs/python-safety/tests/corpus/benign");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "py")).collect();
+    files.sort();
+    let mut script = String::new();
+    let mut lines = 0;
+    'outer: loop {
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            script.push_str(&text);
+            script.push('\n');
+            lines += text.lines().count() + 1;
+            if lines >= 1000 {
+                break 'outer;
+            }
+        }
+    }
+    script
+}
+
+fn checker(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = Runtime::new(&CapstanHome::at(tmp.path()), AllocationPreference::PoolingIfAvailable, Arc::new(Offline)).unwrap();
+    let policy = CheckerPolicy::default();
+    let script = thousand_line_script();
+    let verdict = rt.check_python(&script, &policy).unwrap();
+    assert!(verdict.allowed, "the benchmark script must be benign: {:?}", verdict.findings);
+    eprintln!("script: {} lines, {} bytes", script.lines().count(), script.len());
+    let deep = format!("x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
+    let chain = format!("x = {}1\n", "1 + ".repeat(10_000));
+    for pathological in [&deep, &chain] {
+        let v = rt.check_python(pathological, &policy).unwrap();
+        assert!(!v.allowed && v.findings[0].rule == "nesting-too-deep", "{v:?}");
+    }
+    let mut group = c.benchmark_group("checker");
+    group.bench_function("realistic_1000_lines", |b| b.iter(|| rt.check_python(&script, &policy).unwrap()));
+    group.bench_function("nested_10000_deep_brackets", |b| b.iter(|| rt.check_python(&deep, &policy).unwrap()));
+    group.bench_function("chained_10000_deep_binop", |b| b.iter(|| rt.check_python(&chain, &policy).unwrap()));
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = checker
+}
+criterion_main!(benches);
