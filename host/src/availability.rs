@@ -27,18 +27,33 @@ pub enum Retry {
 }
 
 impl State {
+    const ALL: [State; 8] = [
+        State::MissingApp,
+        State::VersionTooOld,
+        State::AppNotRunning,
+        State::EndpointUnavailable,
+        State::NoInteractiveSession,
+        State::UnsupportedOs,
+        State::PortTakenByOtherAddon,
+        State::VersionUnreadable,
+    ];
+
+    /// The stable snake_case name (as serialised).
+    pub fn name(self) -> &'static str {
+        match self {
+            State::MissingApp => "missing_app",
+            State::VersionTooOld => "version_too_old",
+            State::AppNotRunning => "app_not_running",
+            State::EndpointUnavailable => "endpoint_unavailable",
+            State::NoInteractiveSession => "no_interactive_session",
+            State::UnsupportedOs => "unsupported_os",
+            State::PortTakenByOtherAddon => "port_taken_by_other_addon",
+            State::VersionUnreadable => "version_unreadable",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "missing_app" => State::MissingApp,
-            "version_too_old" => State::VersionTooOld,
-            "app_not_running" => State::AppNotRunning,
-            "endpoint_unavailable" => State::EndpointUnavailable,
-            "no_interactive_session" => State::NoInteractiveSession,
-            "unsupported_os" => State::UnsupportedOs,
-            "port_taken_by_other_addon" => State::PortTakenByOtherAddon,
-            "version_unreadable" => State::VersionUnreadable,
-            _ => return None,
-        })
+        State::ALL.into_iter().find(|state| state.name() == s)
     }
 
     pub fn retry(self) -> Retry {
@@ -114,6 +129,14 @@ impl Availability {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_match_the_serialised_form() {
+        for state in State::ALL {
+            assert_eq!(serde_json::to_value(state).unwrap(), state.name());
+            assert_eq!(State::parse(state.name()), Some(state));
+        }
+    }
 
     #[test]
     fn states_carry_actions_and_retry_policies() {

@@ -115,7 +115,7 @@ impl HttpBridgeClient {
     /// `GET /ping` on the server's bridge: the bridge's identity, or why it is unavailable.
     pub fn ping(&self, server: &str) -> Result<Value, BridgeFailure> {
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
-        let ep = endpoint::read(&live.runtime_file).map_err(|e| unavailable(server, e.state(), e.to_string()))?;
+        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
         let request = http::Request { method: "GET", path: "/ping", bearer: ep.token.expose(), body: b"" };
         let doc = self.round_trip(server, &ep, &request, limits::BRIDGE_PING_TIMEOUT)?;
         if doc.get("bridge").and_then(Value::as_str) != Some("capstan") {
@@ -202,7 +202,16 @@ impl HttpBridgeClient {
 }
 
 fn unavailable(server: &str, state: &str, detail: String) -> BridgeFailure {
-    BridgeFailure::Unavailable { server: server.into(), state: state.into(), detail }
+    BridgeFailure::Unavailable { server: server.into(), state: state.into(), detail, runtime_file_missing: false }
+}
+
+fn endpoint_failure(server: &str, e: &endpoint::EndpointError) -> BridgeFailure {
+    BridgeFailure::Unavailable {
+        server: server.into(),
+        state: e.state().into(),
+        detail: e.to_string(),
+        runtime_file_missing: matches!(e, endpoint::EndpointError::Missing { .. }),
+    }
 }
 
 fn unknown_server(server: &str) -> BridgeFailure {
@@ -213,7 +222,7 @@ impl BridgeClient for HttpBridgeClient {
     fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
         let server = request.server;
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
-        let ep = endpoint::read(&live.runtime_file).map_err(|e| unavailable(server, e.state(), e.to_string()))?;
+        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
         let id = format!("{}-{}", std::process::id(), self.next_id.fetch_add(1, Ordering::Relaxed));
         let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
         let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };

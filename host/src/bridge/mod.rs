@@ -41,7 +41,15 @@ pub enum BridgeFailure {
     /// The app or its bridge is not available (state names the availability state,
     /// such as `app_not_running` or `endpoint_unavailable`).
     #[error("{server} is unavailable ({state}): {detail}")]
-    Unavailable { server: String, state: String, detail: String },
+    Unavailable {
+        server: String,
+        state: String,
+        detail: String,
+        /// The app's runtime file does not exist (as opposed to naming a dead or
+        /// wrong endpoint): availability then asks whether the app runs at all.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        runtime_file_missing: bool,
+    },
     /// The connection failed or the answer was not a bridge answer.
     #[error("bridge transport error ({reason}): {detail}")]
     Transport { reason: String, detail: String },

@@ -112,6 +112,7 @@ impl AvailabilityCache {
         {
             return ServerStatus::Unavailable(Availability::new(server, State::NoInteractiveSession, detail));
         }
+        let mut missing_file = false;
         let unavailable = match client.ping(server) {
             Ok(ping) => {
                 let reported = ping.get("app_version").and_then(Value::as_str).map(String::from);
@@ -125,7 +126,10 @@ impl AvailabilityCache {
                     Availability::new(server, State::VersionTooOld, detail).with_versions(Some(found.to_string()), min_version.map(|m| m.to_string())),
                 );
             }
-            Err(BridgeFailure::Unavailable { state, detail, .. }) => Availability::new(server, State::parse(&state).unwrap_or(State::EndpointUnavailable), detail),
+            Err(BridgeFailure::Unavailable { state, detail, runtime_file_missing, .. }) => {
+                missing_file = runtime_file_missing;
+                Availability::new(server, State::parse(&state).unwrap_or(State::EndpointUnavailable), detail)
+            }
             Err(BridgeFailure::Transport { reason, detail }) if reason == "wrong_peer" => {
                 return ServerStatus::Unavailable(Availability::new(server, State::PortTakenByOtherAddon, detail));
             }
@@ -135,15 +139,15 @@ impl AvailabilityCache {
         if let AppCheck::Unsatisfied(install) = self.install_check(policy) {
             return ServerStatus::Unavailable(install);
         }
+        if !missing_file {
+            return ServerStatus::Unavailable(unavailable);
+        }
         ServerStatus::Unavailable(self.refine_missing_file(policy, unavailable))
     }
 
     /// A missing runtime file means "not running" unless the app is seen running, and
     /// then its bridge is what is missing.
     fn refine_missing_file(&self, policy: &ServerPolicy, unavailable: Availability) -> Availability {
-        if unavailable.state != State::EndpointUnavailable || !unavailable.detail.contains("does not exist") {
-            return unavailable;
-        }
         let names = executable_names(policy);
         let markers: &[&str] = if policy.name == "blender" { &["run_bridge.py"] } else { &[] };
         match crate::apps::process::any_running(&names, markers, self.home.root()) {

@@ -141,7 +141,7 @@ impl bridge::Host for CallState {
             Err(failure) => {
                 use crate::availability::{Availability, State};
                 let code = match &failure {
-                    BridgeFailure::Unavailable { server, state, detail } => {
+                    BridgeFailure::Unavailable { server, state, detail, .. } => {
                         let state = State::parse(state).unwrap_or(State::EndpointUnavailable);
                         self.last_unavailable = Some(Availability::new(server, state, detail.clone()));
                         Code::AppUnavailable

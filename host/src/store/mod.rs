@@ -42,7 +42,7 @@ pub enum InstallError {
     Invalid(PackLoadError),
     #[error("this OS ({os}) is not among the pack's platforms ({listed})")]
     PlatformMismatch { os: String, listed: String },
-    #[error("server {}: {} ({})", availability.server, serde_json::to_value(availability.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(), availability.detail)]
+    #[error("server {}: {} ({})", availability.server, availability.state.name(), availability.detail)]
     AppRequirement { availability: Box<Availability> },
     #[error("{name:?} is the name of an official pack, which the store cannot replace")]
     OfficialName { name: String },
@@ -58,11 +58,17 @@ impl InstallError {
     /// The refusal's code: `missing_app`, `version_too_old`, `unsupported_os`,
     /// `platform_mismatch`, or the integrity/IO reason.
     pub fn code(&self) -> String {
-        match self {
-            InstallError::AppRequirement { availability } => serde_json::to_value(availability.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-            InstallError::Invalid(e) => serde_json::to_value(e).ok().and_then(|v| v["kind"].as_str().map(String::from)).unwrap_or_else(|| "invalid".into()),
-            other => serde_json::to_value(other).ok().and_then(|v| v["reason"].as_str().map(String::from)).unwrap_or_default(),
-        }
+        let fixed = match self {
+            InstallError::AppRequirement { availability } => return availability.state.name().to_string(),
+            InstallError::Invalid(e) => return serde_json::to_value(e).ok().and_then(|v| v["kind"].as_str().map(String::from)).unwrap_or_else(|| "invalid".into()),
+            InstallError::Unreadable { .. } => "unreadable",
+            InstallError::PlatformMismatch { .. } => "platform_mismatch",
+            InstallError::OfficialName { .. } => "official_name",
+            InstallError::Store { .. } => "store",
+            InstallError::Catalog { .. } => "catalog",
+            InstallError::Archive { .. } => "archive",
+        };
+        fixed.to_string()
     }
 }
 
