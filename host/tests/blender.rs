@@ -346,7 +346,8 @@ fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge
             .env("CAPSTAN_HOME", home.path().join(".capstan"))
             .env_remove("BLENDER_USER_CONFIG")
             .env_remove("BLENDER_USER_RESOURCES")
-            .env_remove("BLENDER_USER_EXTENSIONS");
+            .env_remove("BLENDER_USER_EXTENSIONS")
+            .env_remove("CAPSTAN_BRIDGE_ALLOW_EXEC");
     };
     let mut install = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"));
     install.args(["blender", "install-addon", "--blender"]).arg(&path);
@@ -363,7 +364,14 @@ fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge
         assert 'bl_ext.user_default.capstan_bridge' in bpy.context.preferences.addons.keys()\n\
         d = json.load(open(os.path.join(os.environ['CAPSTAN_HOME'], 'run', 'blender', 'server.json')))\n\
         r = urllib.request.Request(d['http'] + '/ping', headers={'Authorization': 'Bearer ' + d['token']})\n\
-        print('PING=' + json.loads(urllib.request.urlopen(r, timeout=10).read())['bridge'])\n";
+        print('PING=' + json.loads(urllib.request.urlopen(r, timeout=10).read())['bridge'])\n\
+        import importlib\n\
+        pe = importlib.import_module('bl_ext.user_default.capstan_bridge.commands.python_exec')\n\
+        prefs = bpy.context.preferences.addons['bl_ext.user_default.capstan_bridge'].preferences\n\
+        assert prefs.allow_execute_python is False and not pe.allowed()\n\
+        prefs.allow_execute_python = True\n\
+        assert pe.allowed()\n\
+        print('PREF=ok')\n";
     let mut check = std::process::Command::new(&path);
     match install_kind {
         locate::BlenderKind::PythonModule => check.args(["-c", script]),
@@ -372,7 +380,7 @@ fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge
     env(&mut check);
     let out = check.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("PING=capstan"), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("PING=capstan") && text.contains("PREF=ok"), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(!home.path().join(".capstan/run/blender/server.json").exists(), "the runtime file is removed on clean exit");
 }
 

@@ -25,8 +25,10 @@ _bridge = None
 def register():
     """Enable: start the bridge in GUI mode (timer-driven main-thread execution)."""
     global _bridge
+    from . import preferences
     from .bridge import Bridge
 
+    preferences.register(__package__)
     if _bridge is None:
         _bridge = Bridge.from_environment()
         _bridge.start_gui()
@@ -34,6 +36,9 @@ def register():
 
 def unregister():
     global _bridge
+    from . import preferences
+
     if _bridge is not None:
         _bridge.stop()
         _bridge = None
+    preferences.unregister()

@@ -2,8 +2,9 @@
 namespace, with its printed output captured.
 
 Three conditions, all checked here (the host is not trusted to have done it):
-- this add-on's own setting allows it (`CAPSTAN_BRIDGE_ALLOW_EXEC=1` in Blender's
-  environment; off by default);
+- this add-on's own setting allows it: the add-on preference "Allow execute_python"
+  when the add-on is enabled in Blender's preferences, or `CAPSTAN_BRIDGE_ALLOW_EXEC=1`
+  in Blender's environment (headless); off by default;
 - the request says the script was checked (`checked.sha256` must be the sha256 of
   exactly this `code`, and `checked.checker` names the checker component);
 - the script runs with builtins that cannot open files, import freely, eval or exec:
@@ -37,7 +38,9 @@ True False None NotImplemented Ellipsis""".split()
 
 
 def allowed():
-    return os.environ.get(ALLOW_ENV) == "1"
+    from .. import preferences
+
+    return os.environ.get(ALLOW_ENV) == "1" or preferences.allow_execute_python() is True
 
 
 def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
@@ -78,7 +81,10 @@ def _jsonable(value):
 
 def execute_python(ctx, params):
     if not allowed():
-        raise CommandError("exec_disabled", "this Blender's capstan bridge does not run Python (set %s=1 to allow it)" % ALLOW_ENV)
+        raise CommandError(
+            "exec_disabled",
+            "this Blender's capstan bridge does not run Python (enable \"Allow execute_python\" in the add-on's preferences, or set %s=1 for a headless Blender)" % ALLOW_ENV,
+        )
     code = params["code"]
     checked = params["checked"]
     digest = hashlib.sha256(code.encode("utf-8")).hexdigest()
