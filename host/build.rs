@@ -15,6 +15,8 @@ use std::process::Command;
 
 const WASM_TARGET: &str = "wasm32-wasip2";
 const PACK_PROFILE: &str = "pack";
+/// The checker is tuned for speed (workspace Cargo.toml, `[profile.checker]`).
+const CHECKER_PROFILE: &str = "checker";
 
 /// Environment a build script inherits that must not leak into the nested build.
 fn is_outer_build_var(key: &str) -> bool {
@@ -102,8 +104,8 @@ fn embed_checker(cargo: &str, workspace: &Path, target_dir: &Path, out_dir: &Pat
         Some(path) => Some(PathBuf::from(path)),
         None if skip => None,
         None => {
-            build_pack(cargo, workspace, target_dir, "python-safety");
-            Some(target_dir.join(WASM_TARGET).join(PACK_PROFILE).join("python_safety.wasm"))
+            build_component(cargo, workspace, target_dir, "python-safety", CHECKER_PROFILE);
+            Some(target_dir.join(WASM_TARGET).join(CHECKER_PROFILE).join("python_safety.wasm"))
         }
     };
     let component = match wasm {
@@ -150,10 +152,14 @@ fn embed_addon(root: &Path, out_dir: &Path) {
 }
 
 fn build_pack(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str) {
+    build_component(cargo, workspace, target_dir, crate_name, PACK_PROFILE);
+}
+
+fn build_component(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str, profile: &str) {
     let mut cmd = Command::new(cargo);
     cmd.current_dir(workspace)
         .args(["rustc", "--quiet", "--lib", "-p", crate_name])
-        .args(["--profile", PACK_PROFILE, "--target", WASM_TARGET, "--crate-type", "cdylib"])
+        .args(["--profile", profile, "--target", WASM_TARGET, "--crate-type", "cdylib"])
         .arg("--target-dir")
         .arg(target_dir);
     for (key, _) in env::vars_os() {

@@ -155,6 +155,9 @@ impl<'a> Analyzer<'a> {
                 self.exprs(&c.decorator_list);
                 self.binding(c.name.as_str(), at, Bind::Other);
                 self.exprs(&c.bases);
+                if c.bases.iter().any(|b| matches!(b, Expr::Name(n) if nfkc(n.id.as_str()) == "type")) {
+                    self.report(Rule::DynamicAttribute, at, "a metaclass (a subclass of `type`) controls how attributes and patterns are looked up".into());
+                }
                 for k in &c.keywords {
                     self.keyword(k, at);
                 }
@@ -280,7 +283,16 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn keyword(&mut self, k: &ast::Keyword, _at: usize) {
+    pub fn keyword(&mut self, k: &ast::Keyword, at: usize) {
+        if let Some(name) = &k.arg {
+            let name = nfkc(name.as_str());
+            if names::is_dunder(&name) {
+                self.report(Rule::DunderName, at, format!("the keyword `{name}=` sets interpreter internals"));
+            }
+            if name == "metaclass" {
+                self.report(Rule::DynamicAttribute, at, "a metaclass controls how attributes and patterns are looked up".into());
+            }
+        }
         self.expr(&k.value);
     }
 
@@ -323,9 +335,15 @@ impl<'a> Analyzer<'a> {
     }
 
     fn check_escape(&mut self, e: &Expr, at: usize) {
-        if let Expr::Call(c) = e
-            && crate::calls::literal_getattr(c).is_none()
-        {
+        // Only paths of one or two parts must not escape (`bpy`, `bpy.ops`): a longer
+        // chain is never one of them, so it is not resolved here.
+        let short = match e {
+            Expr::Name(_) => true,
+            Expr::Attribute(a) => matches!(&*a.value, Expr::Name(_)),
+            Expr::Call(c) => crate::calls::literal_getattr(c).is_some_and(|(base, _)| matches!(base, Expr::Name(_))),
+            _ => false,
+        };
+        if !short {
             return;
         }
         for path in self.resolve(e) {
@@ -379,13 +397,27 @@ impl<'a> Analyzer<'a> {
                 self.opt(f.format_spec.as_deref());
             }
             Expr::JoinedStr(j) => self.exprs(&j.values),
-            Expr::Constant(_) => {}
+            Expr::Constant(c) => {
+                if let Constant::Str(text) = &c.value {
+                    let text = nfkc(text);
+                    if names::is_dunder(&text) && text != "__main__" && is_identifier(&text) {
+                        self.report(Rule::DunderName, at, format!("the string \"{text}\" names interpreter internals (reflection can reach them through it)"));
+                    }
+                }
+            }
             Expr::Attribute(a) => {
                 self.expr_as_base(&a.value);
                 let store = !matches!(a.ctx, ExprContext::Load);
                 self.attribute(&a.value, a.attr.as_str(), store, at);
             }
             Expr::Subscript(s) => {
+                if s.ctx != ExprContext::Load {
+                    for path in self.resolve(&s.value) {
+                        if path.first().is_some_and(|m| m != "bpy") {
+                            self.report(Rule::BlenderPersistence, at, format!("changing `{}[...]` changes a module's state for everything else running in Blender", path.join(".")));
+                        }
+                    }
+                }
                 self.expr(&s.value);
                 self.expr(&s.slice);
             }
@@ -560,6 +592,11 @@ impl<'a> Analyzer<'a> {
         if attr == "format" || attr == "format_map" {
             self.format_receiver(base, &attr, at);
         }
+        // `image.save()` writes the datablock over its file; a script's own `save`
+        // (a function or method it defines) is its business.
+        if attr == "save" && !self.known.stores.contains_key("save") {
+            self.report(Rule::BlenderFileAccess, at, "`.save()` writes a datablock to its file on disk".into());
+        }
         for mut path in base_paths {
             path.push(attr.clone());
             self.check_path(&path, at);
@@ -654,6 +691,10 @@ pub enum Bind {
     /// `global` / `nonlocal`: declares, binds nothing.
     Declaration,
     Other,
+}
+
+fn is_identifier(s: &str) -> bool {
+    s.chars().all(|c| c == '_' || c.is_alphanumeric())
 }
 
 fn extend(paths: Vec<Vec<String>>, part: String) -> Vec<Vec<String>> {

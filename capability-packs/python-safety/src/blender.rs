@@ -46,6 +46,11 @@ const PATHS: &[(&str, Rule)] = &[
     ("bpy.data.libraries", Rule::BlenderFileAccess),
     ("bpy.context.preferences", Rule::BlenderPersistence),
     ("bpy_extras.io_utils", Rule::BlenderFileAccess),
+    ("bpy_extras.extensions", Rule::BlenderCodeExecution),
+    ("bpy_extras.keyconfig_utils", Rule::BlenderPersistence),
+    ("bpy.utils.previews", Rule::BlenderFileAccess),
+    ("bpy.app.translations", Rule::BlenderPersistence),
+    ("bpy.app.icons", Rule::BlenderFileAccess),
     ("bpy_extras.image_utils", Rule::BlenderFileAccess),
     ("addon_utils", Rule::BlenderPersistence),
 ];
@@ -68,6 +73,24 @@ const ATTRIBUTES: &[(&str, Rule)] = &[
     ("keyconfigs", Rule::BlenderPersistence),
     ("unpack", Rule::BlenderFileAccess),
     ("save_as", Rule::BlenderFileAccess),
+    ("junction_module", Rule::BlenderCodeExecution),
+    ("junctionmodulehandle", Rule::BlenderCodeExecution),
+    ("driver_button_add", Rule::BlenderCodeExecution),
+    ("paste_driver_button", Rule::BlenderCodeExecution),
+    ("register_classes_factory", Rule::BlenderPersistence),
+    ("register_cli_command", Rule::BlenderPersistence),
+    ("draw_cursor_add", Rule::BlenderPersistence),
+    ("addon_keymap_register", Rule::BlenderPersistence),
+    ("keyconfig_utils", Rule::BlenderPersistence),
+    ("popup_menu", Rule::BlenderPersistence),
+    ("translations", Rule::BlenderPersistence),
+    ("preset_add", Rule::BlenderFileAccess),
+    ("previews", Rule::BlenderFileAccess),
+    ("new_sound", Rule::BlenderFileAccess),
+    ("new_image", Rule::BlenderFileAccess),
+    ("new_movie", Rule::BlenderFileAccess),
+    ("new_triangles_from_file", Rule::BlenderFileAccess),
+    ("user_resource", Rule::BlenderFileAccess),
     ("driver_namespace", Rule::BlenderCodeExecution),
     ("driver_add", Rule::BlenderCodeExecution),
     ("drivers", Rule::BlenderCodeExecution),
@@ -120,15 +143,16 @@ pub fn must_not_escape(path: &[String]) -> bool {
 /// The rule a dotted path falls under, if any (a prefix match on whole parts).
 pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
     let joined = path.join(".");
-    let under = |prefix: &str| joined == prefix || joined.starts_with(&format!("{prefix}."));
+    let under = |prefix: &str| joined.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
     if path.len() >= 3 && path[0] == "bpy" && path[1] == "ops" {
-        let op = path[2..].join(".");
+        let op = path[2..].join(".").to_ascii_lowercase();
         for (category, rule) in OPS_CATEGORIES {
-            if op == *category || op.starts_with(&format!("{category}.")) {
+            if op.strip_prefix(category).is_some_and(|rest| rest.is_empty() || rest.starts_with('.')) {
                 return Some((*rule, format!("bpy.ops.{category}")));
             }
         }
-        if path[2].starts_with("export_") || path[2].starts_with("import_") {
+        let category = path[2].to_ascii_lowercase();
+        if category.starts_with("export_") || category.starts_with("import_") {
             return Some((Rule::BlenderFileAccess, format!("bpy.ops.{}", path[2])));
         }
     }
@@ -152,11 +176,15 @@ pub fn module_store_rule(path: &[String]) -> bool {
     }
 }
 
+/// Blender resolves operator categories case-insensitively (`bpy.ops.WM` is
+/// `WM_OT_*`), so names are compared in lower case.
 pub fn attribute_rule(name: &str) -> Option<Rule> {
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<&'static str, Rule>> = std::sync::OnceLock::new();
+    let name = if name.bytes().any(|b| b.is_ascii_uppercase()) { std::borrow::Cow::Owned(name.to_ascii_lowercase()) } else { std::borrow::Cow::Borrowed(name) };
     if name.starts_with("export_") || name.starts_with("import_") {
         return Some(Rule::BlenderFileAccess);
     }
-    ATTRIBUTES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+    TABLE.get_or_init(|| ATTRIBUTES.iter().copied().collect()).get(name.as_ref()).copied()
 }
 
 /// Assigning to these attributes points Blender at a path on disk (render output,
@@ -166,6 +194,8 @@ pub fn store_rule(name: &str) -> Option<Rule> {
         Some(Rule::BlenderFileAccess)
     } else if name == "expression" {
         Some(Rule::BlenderCodeExecution)
+    } else if name == "clipboard" {
+        Some(Rule::BlenderPersistence)
     } else {
         None
     }

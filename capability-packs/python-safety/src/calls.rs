@@ -15,6 +15,9 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             attribute_builtin(a, c, &f, at);
             return;
         }
+        if f == "type" && c.args.len() + c.keywords.len() >= 3 {
+            a.report(Rule::DynamicAttribute, at, "`type()` with three arguments builds a class from a dict of attributes".into());
+        }
     }
     if let Expr::Attribute(attr) = &*c.func {
         let method = nfkc(attr.attr.as_str());
@@ -44,6 +47,17 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
         }
     }
     a.expr(&c.func);
+    if let Expr::Attribute(attr) = &*c.func {
+        let method = nfkc(attr.attr.as_str());
+        const MUTATORS: &[&str] = &["update", "append", "extend", "insert", "pop", "popitem", "clear", "setdefault", "remove", "add", "discard", "sort", "reverse"];
+        if MUTATORS.contains(&method.as_str()) {
+            for path in a.resolve(&attr.value) {
+                if path.first().is_some_and(|m| m != "bpy") {
+                    a.report(Rule::BlenderPersistence, at, format!("`{}.{method}()` changes a module's state for everything else running in Blender", path.join(".")));
+                }
+            }
+        }
+    }
     for path in a.resolve(&c.func) {
         if path.len() >= 4 && path[0] == "bpy" && path[1] == "ops" {
             operator_call(a, c, &path, at);
@@ -54,7 +68,8 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
 
 fn visit_arguments(a: &mut Analyzer, c: &ast::ExprCall) {
     c.args.iter().for_each(|e| a.expr(e));
-    c.keywords.iter().for_each(|k| a.expr(&k.value));
+    let at = c.range.start().into();
+    c.keywords.iter().for_each(|k| a.keyword(k, at));
 }
 
 /// `getattr(obj, name)` and friends: each literal value the name can take is checked

@@ -35,6 +35,9 @@ pub fn check(source: &str, policy: &Policy) -> Verdict {
     if let Some(at) = source.find('\0') {
         return reject(Rule::ParseError, at, "the source contains a NUL byte".into());
     }
+    if let Some((at, encoding)) = foreign_coding_cookie(source) {
+        return reject(Rule::ParseError, at, format!("the coding declaration {encoding:?} is not utf-8; Python would decode this script differently than it reads here"));
+    }
     if let Some(at) = source_map::first_too_deep(source, MAX_BRACKET_DEPTH) {
         return reject(Rule::NestingTooDeep, at, format!("brackets nested more than {MAX_BRACKET_DEPTH} deep"));
     }
@@ -58,4 +61,31 @@ pub fn check(source: &str, policy: &Policy) -> Verdict {
         std::mem::forget(module);
     }
     Verdict { allowed: findings.is_empty(), findings }
+}
+
+/// A PEP 263 coding declaration (first or second line) naming anything but UTF-8:
+/// a script handed to Python as bytes would be decoded differently (UTF-7 turns
+/// `+AAo-` into a newline inside what reads here as a comment).
+fn foreign_coding_cookie(source: &str) -> Option<(usize, String)> {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n').take(2) {
+        let trimmed = line.trim_start();
+        if let Some(comment) = trimmed.strip_prefix('#')
+            && let Some(pos) = comment.find("coding")
+        {
+            let rest = &comment[pos + "coding".len()..];
+            if let Some(value) = rest.strip_prefix([':', '=']) {
+                let name: String = value.trim_start().chars().take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+                let normal = name.to_ascii_lowercase().replace('_', "-");
+                if !name.is_empty() && normal != "utf-8" && normal != "utf8" {
+                    return Some((offset, name));
+                }
+            }
+        }
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            break;
+        }
+        offset += line.len();
+    }
+    None
 }

@@ -42,6 +42,20 @@ fn every_hostile_snippet_is_rejected_with_its_rule() {
     assert!(wrong.is_empty(), "{} hostile snippets not rejected as expected:\n{}", wrong.len(), wrong.join("\n"));
 }
 
+/// An independent red-team set: each snippet must be rejected (any rule).
+#[test]
+fn every_red_team_snippet_is_rejected() {
+    let policy = default_policy();
+    let snippets = files("hostile-redteam");
+    assert!(snippets.len() >= 200, "the red-team corpus has {} files", snippets.len());
+    let allowed: Vec<String> = snippets
+        .iter()
+        .filter(|p| check(&std::fs::read_to_string(p).unwrap(), &policy).allowed)
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert!(allowed.is_empty(), "{} red-team snippets allowed:\n{}", allowed.len(), allowed.join("\n"));
+}
+
 #[test]
 fn every_benign_script_is_allowed() {
     let policy = default_policy();

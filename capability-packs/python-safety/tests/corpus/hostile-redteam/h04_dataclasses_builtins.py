@@ -1,0 +1,3 @@
+import dataclasses
+b = dataclasses.builtins
+b.open("/etc/passwd").read()

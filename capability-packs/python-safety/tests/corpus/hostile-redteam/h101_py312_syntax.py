@@ -1,0 +1,2 @@
+type Alias = int
+print(Alias)

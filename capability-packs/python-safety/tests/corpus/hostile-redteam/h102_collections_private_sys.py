@@ -1,0 +1,2 @@
+import collections
+collections._sys.modules["os"].system("id")

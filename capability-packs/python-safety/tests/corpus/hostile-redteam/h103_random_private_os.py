@@ -1,0 +1,2 @@
+from random import _os
+_os.system("id")

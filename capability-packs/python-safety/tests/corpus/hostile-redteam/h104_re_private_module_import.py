@@ -1,0 +1,2 @@
+import re._parser as p
+p.sys

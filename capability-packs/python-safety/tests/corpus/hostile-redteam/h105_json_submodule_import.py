@@ -1,0 +1,2 @@
+import json.tool
+json.tool.sys

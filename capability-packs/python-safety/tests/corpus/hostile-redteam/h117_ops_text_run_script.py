@@ -1,0 +1,3 @@
+import bpy
+o = bpy.ops
+o.text.run_script()

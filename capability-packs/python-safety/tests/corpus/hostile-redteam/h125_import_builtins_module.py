@@ -1,0 +1,2 @@
+import builtins
+builtins.exec("1")

@@ -1,0 +1,2 @@
+bc = __build_class__
+print(bc)

@@ -1,0 +1,3 @@
+def g(): yield 1
+fr = getattr(g(), "gi_frame")
+print(fr)

@@ -1,0 +1,1 @@
+print(hasattr((), "__class__"))

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.preferences.asset_library_add(directory="/")

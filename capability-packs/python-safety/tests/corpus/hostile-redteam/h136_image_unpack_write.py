@@ -1,0 +1,3 @@
+import bpy
+for img in bpy.data.images:
+    img.unpack(method="WRITE_LOCAL")

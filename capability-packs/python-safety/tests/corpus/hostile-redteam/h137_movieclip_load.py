@@ -1,0 +1,2 @@
+import bpy
+bpy.data.movieclips.load("/etc/hosts")

@@ -1,0 +1,2 @@
+import bpy
+bpy.app.driver_namespace.update({"p": print})

@@ -1,0 +1,2 @@
+import dataclasses
+dataclasses.inspect.os.system("id")

@@ -1,0 +1,3 @@
+def f(): pass
+fmt = "{0.__globals__}".format
+fmt(f)

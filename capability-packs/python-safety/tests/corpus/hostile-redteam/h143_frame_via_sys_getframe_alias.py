@@ -1,0 +1,3 @@
+import typing
+gf = typing.sys._getframe
+print(gf(0).f_globals)

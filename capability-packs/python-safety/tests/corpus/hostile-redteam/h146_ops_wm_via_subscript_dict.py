@@ -1,0 +1,3 @@
+import bpy
+ops = {"o": bpy.ops}
+ops["o"].wm.save_mainfile()

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.console.execute(interactive=False)

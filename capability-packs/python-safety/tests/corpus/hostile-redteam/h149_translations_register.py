@@ -1,0 +1,2 @@
+import bpy
+bpy.app.translations.register("evil", {"en_US": {("*", "Delete"): "Keep"}})

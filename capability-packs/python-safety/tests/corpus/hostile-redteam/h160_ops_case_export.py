@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.Export_Scene.gltf(filepath="/tmp/leak.glb")

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.PREFERENCES.addon_install(filepath="/tmp/evil.zip")

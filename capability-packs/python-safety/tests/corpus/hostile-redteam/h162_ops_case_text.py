@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.TEXT.run_script()

@@ -1,0 +1,4 @@
+import typing
+def f(): pass
+typing.types.FunctionType
+typing.types.CodeType

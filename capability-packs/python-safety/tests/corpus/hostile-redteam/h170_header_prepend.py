@@ -1,0 +1,3 @@
+import bpy
+hdr = bpy.types.VIEW3D_HT_header
+hdr.prepend(lambda self, ctx: None)

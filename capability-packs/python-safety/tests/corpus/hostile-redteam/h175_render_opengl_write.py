@@ -1,0 +1,3 @@
+import bpy
+bpy.ops.render.opengl(write_still=True)
+bpy.ops.render.render(animation=True)

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.image.save_all_modified()

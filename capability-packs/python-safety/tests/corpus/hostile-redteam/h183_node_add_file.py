@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.node.add_file(filepath="/etc/shadow")

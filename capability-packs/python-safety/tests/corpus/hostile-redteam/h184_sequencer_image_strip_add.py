@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.sequencer.image_strip_add(directory="/etc/", files=[{"name": "passwd"}])

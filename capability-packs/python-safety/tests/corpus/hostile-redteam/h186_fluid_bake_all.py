@@ -1,0 +1,3 @@
+import bpy
+bpy.ops.fluid.bake_all()
+bpy.ops.ptcache.bake_all(bake=True)

@@ -1,0 +1,2 @@
+import bpy
+getattr(bpy.ops, "WM").quit_blender()

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.render.play_rendered_anim()

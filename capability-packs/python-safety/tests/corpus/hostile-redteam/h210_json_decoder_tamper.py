@@ -1,0 +1,3 @@
+import json
+json.decoder.BACKSLASH.update({"n": "X"})
+json.encoder.ESCAPE_DCT["\n"] = "\\u0000"

@@ -1,0 +1,1 @@
+print(f"{f'{exec(chr(49))}'}")

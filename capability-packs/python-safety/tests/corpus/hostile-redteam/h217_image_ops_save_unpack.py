@@ -1,0 +1,3 @@
+import bpy
+bpy.ops.image.save()
+bpy.ops.image.unpack(method="WRITE_ORIGINAL")

@@ -1,0 +1,3 @@
+import bpy
+for im in bpy.data.images:
+    im.save()

@@ -1,0 +1,3 @@
+def f(): pass
+tmpl = "{0." + "__glo" + "bals__}"
+print(tmpl.format(f))

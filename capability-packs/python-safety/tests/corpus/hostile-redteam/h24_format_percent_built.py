@@ -1,0 +1,3 @@
+def f(): pass
+t = "{0.%s}" % "__globals__"
+print(t.format(f))

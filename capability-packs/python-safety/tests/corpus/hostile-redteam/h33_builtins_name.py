@@ -1,0 +1,2 @@
+b = __builtins__
+b["exec"]("import os") if isinstance(b, dict) else None

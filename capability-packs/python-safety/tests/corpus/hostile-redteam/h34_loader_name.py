@@ -1,0 +1,2 @@
+m = __loader__
+m.load_module("os")

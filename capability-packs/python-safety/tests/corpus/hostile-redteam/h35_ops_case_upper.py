@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.WM.quit_blender()

@@ -1,0 +1,2 @@
+import bpy
+bpy.utils.modules_from_path("/tmp/evil_dir", set())

@@ -1,0 +1,2 @@
+import bpy
+bpy.utils.keyconfig_set("/tmp/evil_keyconfig.py")

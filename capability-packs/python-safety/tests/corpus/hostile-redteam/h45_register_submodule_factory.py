@@ -1,0 +1,3 @@
+import bpy
+reg, unreg = bpy.utils.register_submodule_factory("os", ["path"])
+reg()

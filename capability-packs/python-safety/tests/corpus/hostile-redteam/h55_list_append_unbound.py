@@ -1,0 +1,3 @@
+import bpy
+hs = getattr(bpy.app, "handlers")
+list.append(hs.load_post, lambda *a: None)

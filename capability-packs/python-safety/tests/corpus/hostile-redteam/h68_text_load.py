@@ -1,0 +1,2 @@
+import bpy
+print(bpy.data.texts.load("/etc/passwd").as_string())

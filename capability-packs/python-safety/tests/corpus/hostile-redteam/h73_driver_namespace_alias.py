@@ -1,0 +1,3 @@
+import bpy
+ns = getattr(bpy.app, "driver_namespace")
+ns["evil"] = print

@@ -1,0 +1,3 @@
+import bpy
+for s in bpy.data.scenes:
+    s.render.filepath = "/etc/cron.d/job"

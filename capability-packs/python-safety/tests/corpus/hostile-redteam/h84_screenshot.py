@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.screen.screenshot(filepath="/tmp/screen.png")

@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.sound.mixdown(filepath="/home/user/.profile", container="WAV")

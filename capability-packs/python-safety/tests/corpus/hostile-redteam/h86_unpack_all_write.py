@@ -1,0 +1,2 @@
+import bpy
+bpy.ops.file.unpack_all(method="WRITE_ORIGINAL")

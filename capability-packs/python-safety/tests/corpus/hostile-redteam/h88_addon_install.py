@@ -1,0 +1,3 @@
+import bpy
+bpy.ops.preferences.addon_install(filepath="/tmp/evil.zip")
+bpy.ops.preferences.addon_enable(module="evil")

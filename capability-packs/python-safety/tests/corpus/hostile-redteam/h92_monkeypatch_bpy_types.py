@@ -1,0 +1,2 @@
+import bpy
+bpy.types.Object.evil = property(lambda self: print("hook"))

@@ -1,0 +1,3 @@
+def g(): yield 1
+code = g().gi_code
+print(code.co_names)

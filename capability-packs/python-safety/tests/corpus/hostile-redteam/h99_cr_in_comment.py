@@ -1,0 +1,2 @@
+# harmless commentimport os
+os.system("id")
