@@ -145,3 +145,49 @@ fn check_python_agrees_with_the_corpus_through_the_component() {
         assert!(f["rule"].is_string() && f["message"].is_string() && f["line"].as_u64() >= Some(1) && f["column"].as_u64() >= Some(1), "{f}");
     }
 }
+
+#[test]
+fn check_python_exit_codes_and_pathological_input() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], stdin: Option<&[u8]>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"));
+        cmd.env("CAPSTAN_HOME", home.path()).arg("check-python").args(args);
+        cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        {
+            use std::io::Write;
+            let mut input = child.stdin.take().unwrap();
+            if let Some(bytes) = stdin {
+                let _ = input.write_all(bytes);
+            }
+        }
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    // Allowed from stdin, rejected from stdin.
+    assert_eq!(run(&["-", "--json"], Some(b"import bpy\nprint(len(bpy.data.objects))\n")).0, Some(0));
+    let (code, doc, _) = run(&["-", "--json"], Some(b"import os\n"));
+    assert_eq!((code, doc["findings"][0]["rule"].as_str()), (Some(1), Some("import-not-allowed")));
+    // Pathological inputs end in a rejection through the component, never a crash.
+    let deep = format!("x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
+    let (code, doc, _) = run(&["-", "--json"], Some(deep.as_bytes()));
+    assert_eq!((code, doc["findings"][0]["rule"].as_str()), (Some(1), Some("nesting-too-deep")));
+    let chain = format!("x = {}1\n", "a + ".repeat(200_000));
+    let (code, doc, _) = run(&["-", "--json"], Some(chain.as_bytes()));
+    assert_eq!((code, doc["findings"][0]["rule"].as_str()), (Some(1), Some("nesting-too-deep")), "{doc}");
+    let ten_mb = "x = 1\n".repeat(10 * 1024 * 1024 / 6);
+    let (code, doc, _) = run(&["-", "--json"], Some(ten_mb.as_bytes()));
+    assert_eq!((code, doc["findings"][0]["rule"].as_str()), (Some(1), Some("source-too-large")));
+    // Usage and I/O errors exit 2 and say why; a custom policy is honoured.
+    let (code, _, err) = run(&["/nonexistent/script.py"], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+    let policy = home.path().join("policy.json");
+    std::fs::write(&policy, r#"{"allowed_modules": ["bpy"], "denied_names": ["cube"]}"#).unwrap();
+    let (code, doc, _) = run(&["-", "--json", "--policy", policy.to_str().unwrap()], Some(b"import math\ncube = 1\n"));
+    let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    assert_eq!((code, rules), (Some(1), vec!["import-not-allowed", "denied-name"]));
+    std::fs::write(&policy, r#"{"modules": []}"#).unwrap();
+    assert_eq!(run(&["-", "--policy", policy.to_str().unwrap()], Some(b"x = 1\n")).0, Some(2));
+    assert_eq!(run(&["-"], Some(&[0xff, 0xfe, 0x00])).0, Some(2), "non-UTF-8 input is an error, not a verdict");
+}
