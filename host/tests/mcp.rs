@@ -214,16 +214,8 @@ async fn the_expert_surface_offers_every_capability_with_annotations() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn execute_capability_creates_the_object_in_real_blender_with_its_delta() {
-    let Some(blender) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|p| !p.is_empty()) else {
-        assert!(std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"), "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set");
-        eprintln!("skipped: set CAPSTAN_TEST_BLENDER");
-        return;
-    };
     let home = tempfile::tempdir().unwrap();
-    let capstan_home = capstan::home::CapstanHome::at(home.path());
-    let install = capstan::blender::locate::probe(std::path::Path::new(&blender)).unwrap();
-    let options = capstan::blender::launch::LaunchOptions { background: true, port: None };
-    let _blender = tokio::task::block_in_place(|| capstan::blender::launch::launch(&capstan_home, &install, &options)).unwrap();
+    let Some(_blender) = tokio::task::block_in_place(|| support::headless_blender(home.path())) else { return };
     let c = client(home.path(), false).await;
     let r = call(&c, "execute_capability", json!({ "key": "scene.create_object", "arguments": { "type": "monkey", "name": "RmcpMonkey" } })).await;
     assert_eq!(r.is_error, Some(false), "{r:?}");

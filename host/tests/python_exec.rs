@@ -4,6 +4,7 @@
 //! request), and an accepted one running in real Blender. Also `check-python` on the
 //! whole corpus through the component.
 
+mod support;
 #[path = "support/stub_bridge.rs"]
 mod stub_bridge;
 
@@ -90,19 +91,11 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_accepted_script_runs_in_real_blender_and_returns_its_result() {
-    let Some(blender) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|p| !p.is_empty()) else {
-        assert!(std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"), "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set");
-        eprintln!("skipped: set CAPSTAN_TEST_BLENDER");
-        return;
-    };
     let home = tempfile::tempdir().unwrap();
-    let capstan_home = capstan::home::CapstanHome::at(home.path());
-    let install = capstan::blender::locate::probe(Path::new(&blender)).unwrap();
-    let options = capstan::blender::launch::LaunchOptions { background: true, port: None };
     // The add-on's own switch, in Blender's environment (launch passes ours on).
     // SAFETY: set before any thread of this test reads the environment for it.
     unsafe { std::env::set_var("CAPSTAN_BRIDGE_ALLOW_EXEC", "1") };
-    let _blender = tokio::task::block_in_place(|| capstan::blender::launch::launch(&capstan_home, &install, &options)).unwrap();
+    let Some(_blender) = tokio::task::block_in_place(|| support::headless_blender(home.path())) else { return };
     let c = expert(home.path(), true).await;
     let script = "import bpy\nimport math\nbpy.ops.mesh.primitive_cylinder_add(radius=0.5)\nobj = bpy.context.active_object\nobj.name = 'ExecCylinder'\nobj.rotation_euler.x = math.radians(90)\nprint('made', obj.name)\nresult = sorted(o.name for o in bpy.data.objects)\n";
     let r = call(&c, "execute_python", json!({ "code": script })).await;
