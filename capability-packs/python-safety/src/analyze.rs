@@ -572,7 +572,9 @@ impl<'a> Analyzer<'a> {
         // not on Blender's (`bpy.types`, `bmesh.types`), and `re.compile` is fine.
         let of_module = base_paths.iter().any(|p| {
             let top = p.first().map(String::as_str).unwrap_or("");
-            !matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop") && !(attr == "compile" && top == "re")
+            let blender_module = matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop");
+            let re_compile = attr == "compile" && top == "re";
+            !blender_module && !re_compile
         });
         if names::DANGEROUS_MODULES.contains(&attr.as_str()) || (of_module && names::MODULE_ONLY_ATTRIBUTES.contains(&attr.as_str())) {
             self.report(Rule::DangerousName, at, format!("`.{attr}` reaches the operating system or the interpreter"));
