@@ -7,9 +7,11 @@
 //! pack, so a pathological input ends in a rejection or a trapped call, never a host
 //! crash.
 
+mod aliases;
 mod analyze;
 mod blender;
 mod calls;
+mod checks;
 mod imports;
 mod names;
 pub mod policy;

@@ -1,0 +1,59 @@
+//! Which module path an expression names (`bpy.ops.wm`, through `o = bpy.ops`,
+//! `from bpy import ops`, literal `getattr`), and the aliases that make it so. Aliases
+//! are never forgotten: a name bound to a module anywhere counts as that module
+//! everywhere, so a rebinding in a branch that never runs does not hide a route.
+
+use crate::analyze::Analyzer;
+use crate::names::nfkc;
+use rustpython_parser::ast::Expr;
+
+impl Analyzer<'_> {
+    /// Every dotted module path an expression may name: a chain of attributes on a
+    /// module, an alias of one, or a literal `getattr` of either.
+    pub fn resolve(&self, e: &Expr) -> Vec<Vec<String>> {
+        match e {
+            Expr::Name(n) => {
+                let n = nfkc(n.id.as_str());
+                match self.census.aliases.get(&n) {
+                    Some(paths) => paths.clone(),
+                    None if matches!(n.as_str(), "bpy" | "bpy_extras" | "addon_utils") => vec![vec![n]],
+                    None => Vec::new(),
+                }
+            }
+            Expr::Attribute(a) => extend(self.resolve(&a.value), nfkc(a.attr.as_str())),
+            Expr::Call(c) => match crate::calls::literal_getattr(c) {
+                Some((base, name)) => extend(self.resolve(base), nfkc(&name)),
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn bind_alias(&mut self, name: &str, path: Vec<String>) {
+        let paths = self.census.aliases.entry(nfkc(name)).or_default();
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+
+    /// `x = bpy.ops`, `a = b = json`: remember every module path a name takes.
+    pub(crate) fn track_alias(&mut self, targets: &[Expr], value: &Expr) {
+        for path in self.resolve(value) {
+            for t in targets {
+                if let Expr::Name(n) = t {
+                    self.bind_alias(n.id.as_str(), path.clone());
+                }
+            }
+        }
+    }
+}
+
+fn extend(paths: Vec<Vec<String>>, part: String) -> Vec<Vec<String>> {
+    paths
+        .into_iter()
+        .map(|mut p| {
+            p.push(part.clone());
+            p
+        })
+        .collect()
+}

@@ -1,0 +1,180 @@
+//! The judgement of names and attributes: dunders, privates, dangerous builtins and
+//! modules, introspection, Blender routes, format templates. Every spelling of an
+//! attribute access (`a.b`, literal `getattr`, `case C(b=_)`, `path_resolve`) ends
+//! here, so one table of rules covers them all.
+
+use crate::analyze::{Analyzer, Bind, literal_str, route_kind};
+use crate::blender;
+use crate::names::{self, nfkc};
+use crate::rules::Rule;
+use rustpython_parser::ast::Expr;
+
+impl Analyzer<'_> {
+    pub(crate) fn check_escape(&mut self, e: &Expr, at: usize) {
+        // Only paths of one or two parts must not escape (`bpy`, `bpy.ops`): a longer
+        // chain is never one of them, so it is not resolved here.
+        let short = match e {
+            Expr::Name(_) => true,
+            Expr::Attribute(a) => matches!(&*a.value, Expr::Name(_)),
+            Expr::Call(c) => crate::calls::literal_getattr(c).is_some_and(|(base, _)| matches!(base, Expr::Name(_))),
+            _ => false,
+        };
+        if !short {
+            return;
+        }
+        for path in self.resolve(e) {
+            if blender::must_not_escape(&path) {
+                let shown = path.join(".");
+                self.report(Rule::BlenderCodeExecution, at, format!("`{shown}` may only be used by its full name (`{shown}.<name>...`); passed around, the route it reaches cannot be checked"));
+            }
+        }
+    }
+
+    /// A name read as an expression.
+    pub fn name(&mut self, raw: &str, at: usize) {
+        let n = nfkc(raw);
+        if names::is_dunder(&n) && !names::SAFE_DUNDER_NAMES.contains(&n.as_str()) {
+            if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
+                self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
+            } else {
+                self.report(Rule::DunderName, at, format!("the name `{n}` reaches interpreter internals"));
+            }
+            return;
+        }
+        if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
+            self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
+        }
+        if names::SOFT_BUILTINS.contains(&n.as_str()) && !self.known.stores.contains_key(&n) {
+            self.report(Rule::DangerousBuiltin, at, format!("the builtin `{n}` reads the console or stops the interpreter"));
+        }
+        if names::ATTRIBUTE_BUILTINS.contains(&n.as_str()) {
+            self.report(Rule::DynamicAttribute, at, format!("`{n}` may only be called directly with a literal attribute name"));
+        }
+        if self.policy.denies(&n) {
+            self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
+        }
+    }
+
+    /// A name being bound (definition, parameter, assignment or loop target, handler,
+    /// pattern capture, import). Defining dunder methods such as `__init__` is fine.
+    pub fn binding(&mut self, raw: &str, at: usize, kind: Bind) {
+        let n = nfkc(raw);
+        if kind != Bind::Declaration {
+            *self.census.stores.entry(n.clone()).or_default() += 1;
+        }
+        if names::is_dunder(&n) {
+            if kind != Bind::Function {
+                self.report(Rule::DunderName, at, format!("the name `{n}` reaches interpreter internals"));
+            }
+            return;
+        }
+        if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
+            self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
+        }
+        if self.policy.denies(&n) {
+            self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
+        }
+        if kind != Bind::Parameter && self.receivers.iter().any(|r| r.contains(&n)) {
+            self.report(Rule::PrivateAttribute, at, format!("rebinding the method receiver `{n}` would let it reach private attributes of anything"));
+        }
+    }
+
+    /// An imported name (`from m import NAME`, `import m as NAME`): also a binding.
+    pub fn imported_name(&mut self, n: &str, at: usize) {
+        if names::DANGEROUS_MODULES.contains(&n) {
+            self.report(Rule::DangerousName, at, format!("`{n}` reaches the operating system or the interpreter"));
+        }
+        if names::DANGEROUS_BUILTINS.contains(&n) || names::ATTRIBUTE_BUILTINS.contains(&n) || names::CODE_ATTRIBUTES.contains(&n) {
+            self.report(Rule::DangerousBuiltin, at, format!("importing `{n}` hands over a way to run code"));
+        }
+    }
+
+    /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
+    pub fn attribute(&mut self, base: &Expr, raw: &str, store: bool, at: usize) {
+        let attr = nfkc(raw);
+        let on_receiver = matches!(base, Expr::Name(n) if self.receivers.iter().any(|r| r.contains(&nfkc(n.id.as_str()))));
+        let base_paths = self.resolve(base);
+        if names::is_dunder(&attr) {
+            if !names::SAFE_DUNDER_ATTRIBUTES.contains(&attr.as_str()) || store {
+                self.report(Rule::DunderAttribute, at, format!("access to `.{attr}` reaches interpreter internals"));
+            }
+        } else if attr.starts_with('_') && !on_receiver {
+            self.report(Rule::PrivateAttribute, at, format!("access to the private attribute `.{attr}`"));
+        }
+        if names::INTROSPECTION_ATTRIBUTES.contains(&attr.as_str()) {
+            self.report(Rule::Introspection, at, format!("`.{attr}` exposes frames, code or globals"));
+        }
+        // Module-only names count on the standard library's modules (`fractions.operator`),
+        // not on Blender's (`bpy.types`, `bmesh.types`), and `re.compile` is fine.
+        let of_module = base_paths.iter().any(|p| {
+            let top = p.first().map(String::as_str).unwrap_or("");
+            let blender_module = matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop");
+            let re_compile = attr == "compile" && top == "re";
+            !blender_module && !re_compile
+        });
+        if names::DANGEROUS_MODULES.contains(&attr.as_str()) || (of_module && names::MODULE_ONLY_ATTRIBUTES.contains(&attr.as_str())) {
+            self.report(Rule::DangerousName, at, format!("`.{attr}` reaches the operating system or the interpreter"));
+        }
+        if names::CODE_ATTRIBUTES.contains(&attr.as_str()) || names::DANGEROUS_BUILTINS.contains(&attr.as_str()) && of_module {
+            self.report(Rule::DangerousBuiltin, at, format!("`.{attr}` runs code or evaluates strings"));
+        }
+        if self.policy.denies(&attr) {
+            self.report(Rule::DeniedName, at, format!("`.{attr}` is denied by the policy"));
+        }
+        if let Some(rule) = blender::attribute_rule(&attr) {
+            self.report(rule, at, format!("`.{attr}` is a Blender route to {}", route_kind(rule)));
+        }
+        if store && let Some(rule) = blender::store_rule(&attr) {
+            self.report(rule, at, format!("setting `.{attr}` points Blender at {}", if rule == Rule::BlenderFileAccess { "a path on disk" } else { "code" }));
+        }
+        if attr == "format" || attr == "format_map" {
+            self.format_receiver(base, &attr, at);
+        }
+        // `image.save()` writes the datablock over its file; a script's own `save`
+        // (a function or method it defines) is its business.
+        if attr == "save" && !self.known.stores.contains_key("save") {
+            self.report(Rule::BlenderFileAccess, at, "`.save()` writes a datablock to its file on disk".into());
+        }
+        for mut path in base_paths {
+            path.push(attr.clone());
+            self.check_path(&path, at);
+            if store && blender::module_store_rule(&path) {
+                self.report(Rule::BlenderPersistence, at, format!("assigning `{}` changes a module for everything else running in Blender", path.join(".")));
+            }
+        }
+    }
+
+    /// `template.format(...)`: the template must be a literal (or a module constant
+    /// bound once to one) whose fields walk into nothing private.
+    pub(crate) fn format_receiver(&mut self, base: &Expr, method: &str, at: usize) {
+        let template = match base {
+            Expr::Name(n) if self.known.bound_once(&nfkc(n.id.as_str())) => self.known.str_consts.get(&nfkc(n.id.as_str())).cloned(),
+            other => literal_str(other).map(String::from),
+        };
+        match template {
+            Some(t) => crate::calls::format_fields(self, &t, at),
+            None => self.report(Rule::FormatTraversal, at, format!("`.{method}` on a string that is not a literal can walk attributes")),
+        }
+    }
+
+    /// The literal values a getattr-family name argument can take: a string literal,
+    /// or a loop variable over string literals that nothing else binds.
+    pub fn literal_names(&self, e: &Expr) -> Option<Vec<String>> {
+        if let Some(s) = literal_str(e) {
+            return Some(vec![s.to_string()]);
+        }
+        match e {
+            Expr::Name(n) => {
+                let n = nfkc(n.id.as_str());
+                if self.known.bound_once(&n) { self.known.literal_loops.get(&n).cloned() } else { None }
+            }
+            _ => None,
+        }
+    }
+
+    pub fn check_path(&mut self, path: &[String], at: usize) {
+        if let Some((rule, route)) = blender::path_rule(path) {
+            self.report(rule, at, format!("`{}` is a Blender route to {} (under `{route}`)", path.join("."), route_kind(rule)));
+        }
+    }
+}
