@@ -211,15 +211,21 @@ impl Store {
                 let _ = runtime.add(other);
             }
         }
+        // Compiling a large component takes seconds: show a spinner with the elapsed
+        // time on stderr (indicatif draws nothing when stderr is not a terminal, and
+        // stdout stays clean for `--json`).
         let size_kib = source.component.len() / 1024;
-        if size_kib > 1024 {
-            eprintln!("capstan: checking and compiling {name} ({size_kib} KiB) into the cache...");
+        let progress = (size_kib > 1024).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner().with_message(format!("checking and compiling {name} ({size_kib} KiB) into the cache"));
+            bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("a valid template"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        });
+        let loaded = runtime.add(source);
+        if let Some(bar) = progress {
+            bar.finish_with_message(format!("compiled {name} ({size_kib} KiB)"));
         }
-        let started = std::time::Instant::now();
-        let pack = runtime.add(source).map_err(InstallError::Invalid)?;
-        if size_kib > 1024 {
-            eprintln!("capstan: compiled {name} in {:.1} s", started.elapsed().as_secs_f64());
-        }
+        let pack = loaded.map_err(InstallError::Invalid)?;
         Ok(pack.capabilities.iter().map(|c| c.key.clone()).collect())
     }
 
