@@ -52,6 +52,7 @@ fn checker(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("checker");
     group.bench_function("realistic_1000_lines", |b| b.iter(|| rt.check_python(&script, &policy).unwrap()));
+    group.bench_function("one_line", |b| b.iter(|| rt.check_python("x = 1\n", &policy).unwrap()));
     group.bench_function("nested_10000_deep_brackets", |b| b.iter(|| rt.check_python(&deep, &policy).unwrap()));
     group.bench_function("chained_10000_deep_binop", |b| b.iter(|| rt.check_python(&chain, &policy).unwrap()));
     group.finish();
