@@ -123,16 +123,16 @@ impl Runtime {
         })
     }
 
-    /// Check a Python script with the sandboxed checker component. `Err` only when the
-    /// checker itself cannot be loaded; every failure of a check is a rejection.
-    pub fn check_python(&self, source: &str, policy: &crate::checker::CheckerPolicy) -> Result<crate::checker::CheckVerdict, String> {
+    /// The sandboxed checker component, loaded on first use. `Err` only when it cannot
+    /// be loaded at all; every failure of a check is a rejection.
+    pub fn python_checker(&self) -> Result<&crate::checker::PythonChecker, String> {
         let checker = self.checker.get_or_init(|| crate::checker::PythonChecker::load(&self.sandbox, &self.cache).map_err(|e| e.to_string()));
-        checker.as_ref().map(|c| c.check(&self.sandbox, source, policy)).map_err(Clone::clone)
+        checker.as_ref().map_err(Clone::clone)
     }
 
-    /// The loaded checker component's sha256, once a check has run.
-    pub fn checker_sha256(&self) -> Option<&str> {
-        self.checker.get().and_then(|c| c.as_ref().ok()).map(|c| c.sha256())
+    /// Check a Python script with the sandboxed checker component.
+    pub fn check_python(&self, source: &str, policy: &crate::checker::CheckerPolicy) -> Result<crate::checker::CheckVerdict, String> {
+        self.python_checker().map(|c| c.check(&self.sandbox, source, policy))
     }
 
     /// Load the official packs and every pack in the store. Packs that fail to load

@@ -66,3 +66,14 @@ def test_printed_output_is_capped(client, allowed):
     assert r["ok"], r
     assert r["result"]["stdout_truncated"] is True
     assert len(r["result"]["stdout"]) == python_exec.MAX_STDOUT
+
+
+def test_the_import_guard_allows_what_the_checker_policy_allows():
+    """The add-on's guard and the checker's default policy are two copies of one list
+    (the add-on must not take its restrictions from the host's request)."""
+    import json
+    import os
+
+    policy = os.path.join(os.path.dirname(__file__), "..", "..", "..", "capability-packs", "python-safety", "policy.json")
+    with open(policy, encoding="utf-8") as f:
+        assert python_exec.ALLOWED_MODULES == frozenset(json.load(f)["allowed_modules"])

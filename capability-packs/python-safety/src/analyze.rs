@@ -7,6 +7,7 @@
 //! rejected wherever they appear, not only when called: as a decorator, a dict value,
 //! a default argument or a walrus target they still hand the object over.
 
+use crate::blender;
 use crate::names::{self, nfkc};
 use crate::policy::Policy;
 use crate::rules::{Finding, Rule};
@@ -392,7 +393,7 @@ impl<'a> Analyzer<'a> {
             Expr::Subscript(s) => {
                 if s.ctx != ExprContext::Load {
                     for path in self.resolve(&s.value) {
-                        if path.first().is_some_and(|m| m != "bpy") {
+                        if blender::changes_module_state(&path) {
                             self.report(Rule::BlenderPersistence, at, format!("changing `{}[...]` changes a module's state for everything else running in Blender", path.join(".")));
                         }
                     }

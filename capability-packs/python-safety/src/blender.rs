@@ -165,10 +165,11 @@ pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
     PATHS.iter().find(|(p, _)| under(p)).map(|(p, r)| (*r, p.to_string()))
 }
 
-/// Assigning into a module outlives the script: `json.dumps = f` changes `json` for
-/// everything else in Blender, `bpy.types.Object.x = prop` registers a property.
-/// Scene data (`bpy.context.*`, `bpy.data.*`) is what scripts are for.
-pub fn module_store_rule(path: &[String]) -> bool {
+/// Changing a module's state outlives the script: `json.dumps = f`,
+/// `json.encoder.ESCAPE_DCT[k] = v` or `json.decoder.BACKSLASH.update(...)` change
+/// `json` for everything else in Blender, `bpy.types.Object.x = prop` registers a
+/// property. Scene data (`bpy.context.*`, `bpy.data.*`) is what scripts are for.
+pub fn changes_module_state(path: &[String]) -> bool {
     match path.first().map(String::as_str) {
         Some("bpy") => matches!(path.get(1).map(String::as_str), Some("types" | "utils" | "app" | "ops" | "props" | "msgbus" | "path")),
         Some(_) => true,

@@ -52,7 +52,7 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
         const MUTATORS: &[&str] = &["update", "append", "extend", "insert", "pop", "popitem", "clear", "setdefault", "remove", "add", "discard", "sort", "reverse"];
         if MUTATORS.contains(&method.as_str()) {
             for path in a.resolve(&attr.value) {
-                if path.first().is_some_and(|m| m != "bpy") {
+                if blender::changes_module_state(&path) {
                     a.report(Rule::BlenderPersistence, at, format!("`{}.{method}()` changes a module's state for everything else running in Blender", path.join(".")));
                 }
             }

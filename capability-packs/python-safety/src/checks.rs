@@ -138,7 +138,7 @@ impl Analyzer<'_> {
         for mut path in base_paths {
             path.push(attr.clone());
             self.check_path(&path, at);
-            if store && blender::module_store_rule(&path) {
+            if store && blender::changes_module_state(&path) {
                 self.report(Rule::BlenderPersistence, at, format!("assigning `{}` changes a module for everything else running in Blender", path.join(".")));
             }
         }

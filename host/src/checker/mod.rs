@@ -19,7 +19,6 @@ use crate::limits;
 use crate::sandbox::{CallSetup, Sandbox};
 use bindings::{CodeChecker, CodeCheckerPre};
 use serde::Serialize;
-use sha2::Digest;
 use std::sync::Arc;
 
 mod embedded {
@@ -67,7 +66,7 @@ impl PythonChecker {
         if bytes.is_empty() {
             return Err(CheckerError::Missing);
         }
-        let sha256 = hex::encode(sha2::Sha256::digest(bytes));
+        let sha256 = crate::fsutil::sha256_hex(bytes);
         let (component, _) = cache.load_or_compile(sandbox.engine().engine(), &sha256, bytes).map_err(|e| CheckerError::Load(format!("{e:#}")))?;
         let pre = sandbox.linker().instantiate_pre(&component).map_err(|e| CheckerError::Load(format!("{e:#}")))?;
         let pre = CodeCheckerPre::new(pre).map_err(|e| CheckerError::Load(format!("{e:#}")))?;

@@ -55,7 +55,6 @@ pub fn store_op(op: impl FnOnce(&crate::store::Store) -> Result<String, crate::s
     }
 }
 
-
 pub fn catalog(file: Option<PathBuf>, as_json: bool) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
     let file = file.unwrap_or_else(|| crate::store::Store::new(&home).default_catalog());

@@ -20,7 +20,6 @@ pub enum PacksCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
     /// Install a pack folder into the store after the install gate (manifest, sha256,
     /// platform, every server's app); the previous version stays whole until the swap.
     /// SOURCE is a pack folder, a packed archive (.tar.gz, .tgz, .tar), or the name of
@@ -60,6 +59,7 @@ pub enum PacksCommand {
     Enable { name: String },
     /// Keep an installed pack out of every runtime without removing it.
     Disable { name: String },
+    /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
     /// Exit 0 valid, 1 invalid, 2 usage or I/O error.
     Validate {
         path: PathBuf,

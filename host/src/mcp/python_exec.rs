@@ -16,7 +16,6 @@ use crate::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
 use crate::checker::CheckerPolicy;
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Map, Value, json};
-use sha2::Digest;
 use std::sync::Arc;
 
 pub const TOOL: &str = "execute_python";
@@ -56,14 +55,14 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     }
     let checking = core.clone();
     let checked = tokio::task::spawn_blocking(move || {
-        let verdict = checking.runtime.check_python(&code, &CheckerPolicy::default());
-        (code, verdict, checking.runtime.checker_sha256().map(String::from))
+        let outcome = checking.runtime.python_checker().map(|c| (c.check(checking.runtime.sandbox(), &code, &CheckerPolicy::default()), c.sha256().to_string()));
+        (code, outcome)
     })
     .await;
     let (code, verdict, checker_sha) = match checked {
-        Ok((code, Ok(verdict), Some(sha))) => (code, verdict, sha),
-        Ok((_, Err(e), _)) => return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the checker is unavailable, so nothing runs: {e}"), "findings": [] })),
-        _ => return error_result(json!({ "code": "INTERNAL_ERROR", "message": "the checker's thread ended abnormally" })),
+        Ok((code, Ok((verdict, sha)))) => (code, verdict, sha),
+        Ok((_, Err(e))) => return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the checker is unavailable, so nothing runs: {e}"), "findings": [] })),
+        Err(_) => return error_result(json!({ "code": "INTERNAL_ERROR", "message": "the checker's thread ended abnormally" })),
     };
     if !verdict.allowed {
         return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the script was rejected ({} finding(s)); it was not sent to Blender", verdict.findings.len()), "findings": verdict.findings }));
@@ -75,7 +74,7 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         return error_result(json!({ "code": "BRIDGE_ERROR", "message": "this capstan's Blender catalog has no execute_python command" }));
     };
     let timeout = spec.timeout;
-    let script_sha = hex::encode(sha2::Sha256::digest(code.as_bytes()));
+    let script_sha = crate::fsutil::sha256_hex(code.as_bytes());
     let params = json!({ "code": code, "checked": { "checker": checker_sha, "sha256": script_sha } });
     let sending = core.clone();
     let answer = tokio::task::spawn_blocking(move || {

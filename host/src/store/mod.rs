@@ -162,14 +162,10 @@ impl Store {
     }
 
     /// An official pack is always installed: it ships inside this binary. "Installing"
-    /// it runs the same gate on the embedded copy (its component digest against the
-    /// pin the build sealed, this platform, every server's app) and writes nothing.
+    /// it runs the same gate on the embedded copy and writes nothing: this platform,
+    /// every server's app, then the load, which checks the component against the digest
+    /// the build sealed into its manifest (the catalog entry's pin) like any pack's.
     fn confirm_official(&self, official: &crate::packs::OfficialPack, force_app_checks: bool) -> Result<Installed, InstallError> {
-        let entry = catalog::official_entries().into_iter().find(|e| e.name == official.name).ok_or_else(|| InstallError::Catalog { detail: format!("{} has no catalog entry", official.name) })?;
-        let actual = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(official.component));
-        if actual != entry.sha256 {
-            return Err(InstallError::Catalog { detail: catalog::CatalogError::DigestMismatch { name: entry.name, expected: entry.sha256, actual }.to_string() });
-        }
         let manifest = manifest::parse(official.manifest).map_err(|e| InstallError::Invalid(PackLoadError::Manifest(e)))?;
         self.check_platform_and_apps(&manifest, force_app_checks)?;
         let capabilities = self.load_beside_the_others(official.name, official.source())?;

@@ -23,7 +23,8 @@ from .errors import CommandError
 ALLOW_ENV = "CAPSTAN_BRIDGE_ALLOW_EXEC"
 MAX_STDOUT = 64 * 1024
 
-# The same pure helpers as the checker's default policy (capability-packs/python-safety/policy.json).
+# The same list as the checker's default policy (capability-packs/python-safety/policy.json;
+# a test keeps the two equal).
 ALLOWED_MODULES = frozenset("""bpy bmesh mathutils bpy_extras bl_math idprop math cmath random json colorsys
 itertools functools collections re statistics fractions decimal enum typing dataclasses copy bisect heapq time
 datetime textwrap array numbers abc""".split())
