@@ -5,24 +5,32 @@
 
 use crate::analyze::Analyzer;
 use crate::names::nfkc;
-use rustpython_parser::ast::Expr;
+use ruff_ast::Expr;
 
 impl Analyzer<'_> {
     /// Every dotted module path an expression may name: a chain of attributes on a
     /// module, an alias of one, or a literal `getattr` of either.
     pub fn resolve(&self, e: &Expr) -> Vec<Vec<String>> {
+        self.resolve_within(e, crate::analyze::MAX_DEPTH)
+    }
+
+    /// Resolution follows at most `budget` links of a chain: a longer chain is deeper
+    /// than the walk follows, which rejects it as `nesting-too-deep` on its own, and
+    /// following it here would only spend the guest's stack.
+    fn resolve_within(&self, e: &Expr, budget: usize) -> Vec<Vec<String>> {
+        let Some(budget) = budget.checked_sub(1) else { return Vec::new() };
         match e {
             Expr::Name(n) => {
                 let n = nfkc(n.id.as_str());
-                match self.census.aliases.get(&n) {
+                match self.census.aliases.get(n.as_str()) {
                     Some(paths) => paths.clone(),
-                    None if matches!(n.as_str(), "bpy" | "bpy_extras" | "addon_utils") => vec![vec![n]],
+                    None if matches!(n.as_str(), "bpy" | "bpy_extras" | "addon_utils") => vec![vec![n.into()]],
                     None => Vec::new(),
                 }
             }
-            Expr::Attribute(a) => extend(self.resolve(&a.value), nfkc(a.attr.as_str())),
+            Expr::Attribute(a) => extend(self.resolve_within(&a.value, budget), nfkc(a.attr.as_str()).into()),
             Expr::Call(c) => match crate::calls::literal_getattr(c) {
-                Some((base, name)) => extend(self.resolve(base), nfkc(&name)),
+                Some((base, name)) => extend(self.resolve_within(base, budget), nfkc(&name).into()),
                 None => Vec::new(),
             },
             _ => Vec::new(),
@@ -30,7 +38,7 @@ impl Analyzer<'_> {
     }
 
     pub fn bind_alias(&mut self, name: &str, path: Vec<String>) {
-        let paths = self.census.aliases.entry(nfkc(name)).or_default();
+        let paths = self.census.aliases.entry(nfkc(name).into()).or_default();
         if !paths.contains(&path) {
             paths.push(path);
         }

@@ -12,7 +12,8 @@ use crate::names::{self, nfkc};
 use crate::policy::Policy;
 use crate::rules::{Finding, Rule};
 use crate::source_map::SourceMap;
-use rustpython_parser::ast::{self, Constant, Expr, ExprContext, Pattern, Ranged, Stmt};
+use ruff_ast::{self as ast, Expr, ExprContext, InterpolatedStringElement, InterpolatedStringElements, Pattern, Stmt};
+use ruff_text_size::Ranged;
 use std::collections::HashMap;
 
 /// How deep the walk follows nested expressions and statements before rejecting.
@@ -32,6 +33,15 @@ pub struct Census {
     pub str_consts: HashMap<String, String>,
     /// `for NAME in ("a", "b")`: the literal values a loop variable takes.
     pub literal_loops: HashMap<String, Vec<String>>,
+    /// How many bindings of a name are loops over literals (`loops.rs`).
+    pub literal_loop_bindings: HashMap<String, u32>,
+    /// Loop variables whose literals come from named collections, and their names.
+    pub loop_collections: HashMap<String, Vec<String>>,
+    /// `NAME = [...]` / `{...}`: collection literals bound to a name.
+    pub collections: HashMap<String, crate::loops::Collection>,
+    /// How often each name is read, and how often in a way that cannot change it.
+    pub loads: HashMap<String, u32>,
+    pub safe_reads: HashMap<String, u32>,
     /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
     /// forgotten: a rebinding in a branch that may not run does not clear it.
     pub aliases: HashMap<String, Vec<Vec<String>>>,
@@ -137,11 +147,14 @@ impl<'a> Analyzer<'a> {
     fn stmt_inner(&mut self, s: &Stmt, at: usize) {
         match s {
             Stmt::FunctionDef(f) => {
-                self.exprs(&f.decorator_list);
+                if f.is_async {
+                    self.unsupported(at, "async code");
+                }
+                f.decorator_list.iter().for_each(|d| self.expr(&d.expression));
                 self.binding(f.name.as_str(), at, Bind::Function);
-                self.arguments(&f.args, at);
+                self.parameters(&f.parameters, at);
                 self.opt(f.returns.as_deref());
-                if !f.type_params.is_empty() {
+                if f.type_params.is_some() {
                     self.unsupported(at, "type parameters (Python 3.12)");
                 }
                 let receivers = if self.in_class_body { method_receivers(f) } else { Vec::new() };
@@ -152,16 +165,17 @@ impl<'a> Analyzer<'a> {
                 self.in_class_body = was_class_body;
             }
             Stmt::ClassDef(c) => {
-                self.exprs(&c.decorator_list);
+                c.decorator_list.iter().for_each(|d| self.expr(&d.expression));
                 self.binding(c.name.as_str(), at, Bind::Other);
-                self.exprs(&c.bases);
-                if c.bases.iter().any(|b| matches!(b, Expr::Name(n) if nfkc(n.id.as_str()) == "type")) {
+                let (bases, keywords) = c.arguments.as_deref().map_or((&[][..], &[][..]), |a| (&a.args[..], &a.keywords[..]));
+                self.exprs(bases);
+                if bases.iter().any(|b| matches!(b, Expr::Name(n) if nfkc(n.id.as_str()) == "type")) {
                     self.report(Rule::DynamicAttribute, at, "a metaclass (a subclass of `type`) controls how attributes and patterns are looked up".into());
                 }
-                for k in &c.keywords {
+                for k in keywords {
                     self.keyword(k, at);
                 }
-                if !c.type_params.is_empty() {
+                if c.type_params.is_some() {
                     self.unsupported(at, "type parameters (Python 3.12)");
                 }
                 let was_class_body = std::mem::replace(&mut self.in_class_body, true);
@@ -179,10 +193,15 @@ impl<'a> Analyzer<'a> {
                 if plain {
                     self.track_alias(&a.targets, &a.value);
                 }
-                if self.depth == 1
-                    && let ([Expr::Name(n)], Some(text)) = (a.targets.as_slice(), literal_str(&a.value))
-                {
-                    self.census.str_consts.insert(nfkc(n.id.as_str()), text.to_string());
+                if let [Expr::Name(n)] = a.targets.as_slice() {
+                    if self.depth == 1
+                        && let Some(text) = literal_str(&a.value)
+                    {
+                        self.census.str_consts.insert(nfkc(n.id.as_str()).into(), text.to_string());
+                    }
+                    if self.collecting {
+                        self.track_collection(n.id.as_str(), &a.value);
+                    }
                 }
             }
             Stmt::AugAssign(a) => {
@@ -195,14 +214,10 @@ impl<'a> Analyzer<'a> {
                 self.opt(a.value.as_deref());
             }
             Stmt::For(f) => {
-                if let (Expr::Name(n), Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. })) = (&*f.target, &*f.iter) {
-                    let values: Option<Vec<String>> = elts.iter().map(|e| literal_str(e).map(String::from)).collect();
-                    if let Some(values) = values {
-                        self.census.literal_loops.insert(nfkc(n.id.as_str()), values);
-                    }
+                if f.is_async {
+                    self.unsupported(at, "async code");
                 }
-                self.expr(&f.target);
-                self.expr(&f.iter);
+                self.loop_header(&f.target, &f.iter);
                 self.stmts(&f.body);
                 self.stmts(&f.orelse);
             }
@@ -214,9 +229,15 @@ impl<'a> Analyzer<'a> {
             Stmt::If(i) => {
                 self.expr(&i.test);
                 self.stmts(&i.body);
-                self.stmts(&i.orelse);
+                for clause in &i.elif_else_clauses {
+                    self.opt(clause.test.as_ref());
+                    self.stmts(&clause.body);
+                }
             }
             Stmt::With(w) => {
+                if w.is_async {
+                    self.unsupported(at, "async code");
+                }
                 for item in &w.items {
                     self.expr(&item.context_expr);
                     self.opt(item.optional_vars.as_deref());
@@ -236,7 +257,6 @@ impl<'a> Analyzer<'a> {
                 self.opt(r.cause.as_deref());
             }
             Stmt::Try(t) => self.try_parts(&t.body, &t.handlers, &t.orelse, &t.finalbody),
-            Stmt::TryStar(t) => self.try_parts(&t.body, &t.handlers, &t.orelse, &t.finalbody),
             Stmt::Assert(a) => {
                 self.expr(&a.test);
                 self.opt(a.msg.as_deref());
@@ -247,8 +267,8 @@ impl<'a> Analyzer<'a> {
             Stmt::Nonlocal(n) => n.names.iter().for_each(|n| self.binding(n.as_str(), at, Bind::Declaration)),
             Stmt::Expr(e) => self.expr(&e.value),
             Stmt::Pass(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
-            Stmt::AsyncFunctionDef(_) | Stmt::AsyncFor(_) | Stmt::AsyncWith(_) => self.unsupported(at, "async code"),
             Stmt::TypeAlias(_) => self.unsupported(at, "the `type` statement (Python 3.12)"),
+            Stmt::IpyEscapeCommand(_) => self.unsupported(at, "IPython escape commands"),
         }
     }
 
@@ -271,15 +291,15 @@ impl<'a> Analyzer<'a> {
         self.report(Rule::UnsupportedSyntax, at, format!("{what} is not supported by the checker"));
     }
 
-    fn arguments(&mut self, args: &ast::Arguments, at: usize) {
-        for a in args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs) {
-            self.binding(a.def.arg.as_str(), at, Bind::Parameter);
-            self.opt(a.def.annotation.as_deref());
-            self.opt(a.default.as_deref());
+    fn parameters(&mut self, params: &ast::Parameters, at: usize) {
+        for p in params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs) {
+            self.binding(p.parameter.name.as_str(), at, Bind::Parameter);
+            self.opt(p.parameter.annotation.as_deref());
+            self.opt(p.default.as_deref());
         }
-        for a in args.vararg.iter().chain(&args.kwarg) {
-            self.binding(a.arg.as_str(), at, Bind::Parameter);
-            self.opt(a.annotation.as_deref());
+        for p in params.vararg.iter().chain(&params.kwarg) {
+            self.binding(p.name.as_str(), at, Bind::Parameter);
+            self.opt(p.annotation.as_deref());
         }
     }
 
@@ -337,7 +357,7 @@ impl<'a> Analyzer<'a> {
     fn expr_inner(&mut self, e: &Expr, at: usize) {
         match e {
             Expr::BoolOp(b) => self.exprs(&b.values),
-            Expr::NamedExpr(n) => {
+            Expr::Named(n) => {
                 self.expr(&n.target);
                 self.expr(&n.value);
             }
@@ -347,50 +367,64 @@ impl<'a> Analyzer<'a> {
             }
             Expr::UnaryOp(u) => self.expr(&u.operand),
             Expr::Lambda(l) => {
-                self.arguments(&l.args, at);
+                if let Some(params) = &l.parameters {
+                    self.parameters(params, at);
+                }
                 self.expr(&l.body);
             }
-            Expr::IfExp(i) => {
+            Expr::If(i) => {
                 self.expr(&i.test);
                 self.expr(&i.body);
                 self.expr(&i.orelse);
             }
             Expr::Dict(d) => {
-                d.keys.iter().flatten().for_each(|k| self.expr(k));
-                self.exprs(&d.values);
+                for item in &d.items {
+                    self.opt(item.key.as_ref());
+                    self.expr(&item.value);
+                }
             }
             Expr::Set(s) => self.exprs(&s.elts),
             Expr::ListComp(c) => self.comprehension(&[&c.elt], &c.generators),
             Expr::SetComp(c) => self.comprehension(&[&c.elt], &c.generators),
-            Expr::GeneratorExp(c) => self.comprehension(&[&c.elt], &c.generators),
+            Expr::Generator(c) => self.comprehension(&[&c.elt], &c.generators),
             Expr::DictComp(c) => self.comprehension(&[&c.key, &c.value], &c.generators),
             Expr::Await(_) => self.unsupported(at, "await"),
             Expr::Yield(y) => self.opt(y.value.as_deref()),
             Expr::YieldFrom(y) => self.expr(&y.value),
             Expr::Compare(c) => {
+                if self.collecting {
+                    self.note_safe_reads_in(e);
+                }
                 self.expr(&c.left);
                 self.exprs(&c.comparators);
             }
-            Expr::Call(c) => crate::calls::call(self, c, at),
-            Expr::FormattedValue(f) => {
-                self.expr(&f.value);
-                self.opt(f.format_spec.as_deref());
+            Expr::Call(c) => {
+                if self.collecting {
+                    self.note_safe_reads_in(e);
+                }
+                crate::calls::call(self, c, at)
             }
-            Expr::JoinedStr(j) => self.exprs(&j.values),
-            Expr::Constant(c) => {
-                if let Constant::Str(text) = &c.value {
-                    let text = nfkc(text);
-                    if names::is_dunder(&text) && text != "__main__" && is_identifier(&text) {
-                        self.report(Rule::DunderName, at, format!("the string \"{text}\" names interpreter internals (reflection can reach them through it)"));
+            Expr::FString(f) => {
+                for part in &f.value {
+                    match part {
+                        ast::FStringPart::Literal(l) => self.string_constant(&l.value, l.range.start().into()),
+                        ast::FStringPart::FString(f) => self.interpolated(&f.elements),
                     }
                 }
             }
+            Expr::TString(_) => self.unsupported(at, "template strings (Python 3.14)"),
+            Expr::StringLiteral(s) => self.string_constant(s.value.to_str(), at),
+            Expr::BytesLiteral(_) | Expr::NumberLiteral(_) | Expr::BooleanLiteral(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) => {}
+            Expr::IpyEscapeCommand(_) => self.unsupported(at, "IPython escape commands"),
             Expr::Attribute(a) => {
                 self.expr_as_base(&a.value);
                 let store = !matches!(a.ctx, ExprContext::Load);
                 self.attribute(&a.value, a.attr.as_str(), store, at);
             }
             Expr::Subscript(s) => {
+                if s.ctx == ExprContext::Load && self.collecting {
+                    self.note_safe_read(&s.value);
+                }
                 if s.ctx != ExprContext::Load {
                     for path in self.resolve(&s.value) {
                         if blender::changes_module_state(&path) {
@@ -416,13 +450,46 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The parts of an f-string (or of a format spec inside one): literal text is
+    /// judged like a string constant, each replacement field like any expression.
+    fn interpolated(&mut self, elements: &InterpolatedStringElements) {
+        for element in elements.iter() {
+            match element {
+                InterpolatedStringElement::Literal(l) => self.string_constant(&l.value, l.range.start().into()),
+                InterpolatedStringElement::Interpolation(i) => {
+                    self.expr(&i.expression);
+                    if let Some(spec) = &i.format_spec {
+                        self.interpolated(&spec.elements);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A string constant that spells a dunder name can hand it to reflection.
+    fn string_constant(&mut self, text: &str, at: usize) {
+        let text = nfkc(text);
+        if names::is_dunder(&text) && text != "__main__" && is_identifier(&text) {
+            self.report(Rule::DunderName, at, format!("the string \"{text}\" names interpreter internals (reflection can reach them through it)"));
+        }
+    }
+
+    /// `for TARGET in ITER`, in a statement or a comprehension.
+    fn loop_header(&mut self, target: &Expr, iter: &Expr) {
+        if self.collecting {
+            self.track_loop(target, iter);
+            self.note_safe_read(iter);
+        }
+        self.expr(target);
+        self.expr(iter);
+    }
+
     fn comprehension(&mut self, elts: &[&Expr], generators: &[ast::Comprehension]) {
         for g in generators {
             if g.is_async {
                 self.unsupported(g.target.range().start().into(), "async comprehensions");
             }
-            self.expr(&g.target);
-            self.expr(&g.iter);
+            self.loop_header(&g.target, &g.iter);
             self.exprs(&g.ifs);
         }
         for e in elts {
@@ -449,12 +516,12 @@ impl<'a> Analyzer<'a> {
             }
             Pattern::MatchClass(c) => {
                 self.expr(&c.cls);
-                c.patterns.iter().for_each(|p| self.pattern(p));
+                c.arguments.patterns.iter().for_each(|p| self.pattern(p));
                 // `case C(attr=...)` reads `subject.attr`: the same checks as an attribute.
-                for attr in &c.kwd_attrs {
-                    self.attribute(&c.cls, attr.as_str(), false, at);
+                for k in &c.arguments.keywords {
+                    self.attribute(&c.cls, k.attr.as_str(), false, at);
+                    self.pattern(&k.pattern);
                 }
-                c.kwd_patterns.iter().for_each(|p| self.pattern(p));
             }
             Pattern::MatchStar(s) => {
                 if let Some(n) = &s.name {
@@ -495,8 +562,8 @@ fn is_identifier(s: &str) -> bool {
 /// A method's receivers: its first parameter (`self`, `cls`), and `other` in dunder
 /// methods (`__eq__(self, other)`).
 fn method_receivers(f: &ast::StmtFunctionDef) -> Vec<String> {
-    let params: Vec<String> = f.args.posonlyargs.iter().chain(&f.args.args).map(|a| nfkc(a.def.arg.as_str())).collect();
-    let is_static = f.decorator_list.iter().any(|d| matches!(d, Expr::Name(n) if n.id.as_str() == "staticmethod"));
+    let params: Vec<String> = f.parameters.posonlyargs.iter().chain(&f.parameters.args).map(|p| nfkc(p.parameter.name.as_str()).into()).collect();
+    let is_static = f.decorator_list.iter().any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod"));
     let mut receivers: Vec<String> = if is_static { Vec::new() } else { params.first().cloned().into_iter().collect() };
     if names::is_dunder(f.name.as_str()) && params.iter().any(|p| p == "other") {
         receivers.push("other".into());
@@ -515,10 +582,7 @@ pub fn route_kind(rule: Rule) -> &'static str {
 /// A string constant's text, if `e` is one.
 pub fn literal_str(e: &Expr) -> Option<&str> {
     match e {
-        Expr::Constant(c) => match &c.value {
-            Constant::Str(s) => Some(s.as_str()),
-            _ => None,
-        },
+        Expr::StringLiteral(s) => Some(s.value.to_str()),
         _ => None,
     }
 }

@@ -134,6 +134,19 @@ pub fn operator_keyword_rule(name: &str) -> Option<Rule> {
     }
 }
 
+/// Operators that take no file, directory or code option at all, so `**options`
+/// cannot hide one: mesh editing and primitives, transforms, the curve, surface and
+/// metaball primitives, and the plain object-adding operators. (`object.empty_image_add`
+/// and `node.add_file` take a file and are not here.)
+pub fn operator_options_are_harmless(path: &[String]) -> bool {
+    match path.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["bpy", "ops", "mesh" | "transform", _] => true,
+        ["bpy", "ops", "curve" | "surface" | "mball", op] => op.starts_with("primitive_"),
+        ["bpy", "ops", "object", op] => matches!(*op, "camera_add" | "light_add" | "empty_add" | "text_add" | "armature_add" | "metaball_add"),
+        _ => false,
+    }
+}
+
 /// Module values that must not be passed around: once `bpy.ops` is an argument, a
 /// list element or a loop variable, the operator it reaches can no longer be named.
 pub fn must_not_escape(path: &[String]) -> bool {

@@ -6,7 +6,7 @@ use crate::analyze::{Analyzer, literal_str};
 use crate::blender;
 use crate::names::{self, nfkc};
 use crate::rules::Rule;
-use rustpython_parser::ast::{self, Constant, Expr};
+use ruff_ast::{self as ast, Expr};
 
 pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
     if let Expr::Name(n) = &*c.func {
@@ -15,7 +15,7 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             attribute_builtin(a, c, &f, at);
             return;
         }
-        if f == "type" && c.args.len() + c.keywords.len() >= 3 {
+        if f == "type" && c.arguments.len() >= 3 {
             a.report(Rule::DynamicAttribute, at, "`type()` with three arguments builds a class from a dict of attributes".into());
         }
     }
@@ -23,7 +23,7 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
         let method = nfkc(attr.attr.as_str());
         // `str.format(template, ...)`: the template is the first argument.
         if matches!(&*attr.value, Expr::Name(n) if n.id.as_str() == "str") && (method == "format" || method == "format_map") {
-            match c.args.first().and_then(literal_str) {
+            match c.arguments.args.first().and_then(literal_str) {
                 Some(t) => format_fields(a, t, at),
                 None => a.report(Rule::FormatTraversal, at, format!("`str.{method}` with a template that is not a literal can walk attributes")),
             }
@@ -32,7 +32,7 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
         }
         // RNA's `path_resolve("a.b")` is getattr by string.
         if method == "path_resolve" {
-            match c.args.first().and_then(literal_str) {
+            match c.arguments.args.first().and_then(literal_str) {
                 Some(path) => {
                     for part in path.split(['.', '[', ']']).filter(|p| !p.is_empty() && !p.starts_with(['"', '\'']) && !p.bytes().all(|b| b.is_ascii_digit())) {
                         a.attribute(&attr.value, part, false, at);
@@ -42,7 +42,7 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             }
         }
         // `image.save(filepath=...)` writes wherever it is told.
-        if method == "save" && c.keywords.iter().any(|k| k.arg.as_ref().is_none_or(|n| nfkc(n.as_str()).contains("path"))) {
+        if method == "save" && c.arguments.keywords.iter().any(|k| k.arg.as_ref().is_none_or(|n| nfkc(n.as_str()).contains("path"))) {
             a.report(Rule::BlenderFileAccess, at, "`.save(filepath=...)` writes a file to a path of the script's choosing".into());
         }
     }
@@ -67,40 +67,43 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
 }
 
 fn visit_arguments(a: &mut Analyzer, c: &ast::ExprCall) {
-    c.args.iter().for_each(|e| a.expr(e));
+    c.arguments.args.iter().for_each(|e| a.expr(e));
     let at = c.range.start().into();
-    c.keywords.iter().for_each(|k| a.keyword(k, at));
+    c.arguments.keywords.iter().for_each(|k| a.keyword(k, at));
 }
 
 /// `getattr(obj, name)` and friends: each literal value the name can take is checked
 /// as `obj.name`; anything else is rejected.
 fn attribute_builtin(a: &mut Analyzer, c: &ast::ExprCall, f: &str, at: usize) {
-    match c.args.get(1).and_then(|e| a.literal_names(e)) {
+    let args = &c.arguments.args;
+    match args.get(1).and_then(|e| a.literal_names(e)) {
         Some(names) => {
-            a.expr_as_base(&c.args[0]);
+            a.expr_as_base(&args[0]);
             for name in names {
-                a.attribute(&c.args[0], &name, f == "setattr" || f == "delattr", at);
+                a.attribute(&args[0], &name, f == "setattr" || f == "delattr", at);
             }
-            c.args[2..].iter().for_each(|e| a.expr(e));
-            if let Some(Expr::Name(_)) = c.args.get(1) {
-                a.expr(&c.args[1]);
+            args[2..].iter().for_each(|e| a.expr(e));
+            if let Some(Expr::Name(_)) = args.get(1) {
+                a.expr(&args[1]);
             }
         }
         None => {
             a.report(Rule::DynamicAttribute, at, format!("`{f}` with an attribute name that is not a string literal"));
-            c.args.iter().for_each(|e| a.expr(e));
+            args.iter().for_each(|e| a.expr(e));
         }
     }
-    c.keywords.iter().for_each(|k| a.expr(&k.value));
+    c.arguments.keywords.iter().for_each(|k| a.expr(&k.value));
 }
 
 /// A `bpy.ops` operator call: keywords that name files or carry code, render writes,
 /// and `**kwargs` that hide which keywords are passed.
 fn operator_call(a: &mut Analyzer, c: &ast::ExprCall, path: &[String], at: usize) {
     let shown = path.join(".");
-    for k in &c.keywords {
+    for k in &c.arguments.keywords {
         let Some(name) = k.arg.as_ref().map(|n| nfkc(n.as_str())) else {
-            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `**` arguments hides which options the operator gets"));
+            if !blender::operator_options_are_harmless(path) {
+                a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `**` arguments hides which options the operator gets"));
+            }
             continue;
         };
         if let Some(rule) = blender::operator_keyword_rule(&name) {
@@ -114,13 +117,13 @@ fn operator_call(a: &mut Analyzer, c: &ast::ExprCall, path: &[String], at: usize
 }
 
 fn is_false(e: &Expr) -> bool {
-    matches!(e, Expr::Constant(c) if matches!(c.value, Constant::Bool(false) | Constant::None))
+    matches!(e, Expr::BooleanLiteral(b) if !b.value) || matches!(e, Expr::NoneLiteral(_))
 }
 
 /// `getattr(base, "name", ...)` as (base, name).
 pub fn literal_getattr(c: &ast::ExprCall) -> Option<(&Expr, String)> {
     match &*c.func {
-        Expr::Name(n) if nfkc(n.id.as_str()) == "getattr" => Some((c.args.first()?, literal_str(c.args.get(1)?)?.to_string())),
+        Expr::Name(n) if nfkc(n.id.as_str()) == "getattr" => Some((c.arguments.args.first()?, literal_str(c.arguments.args.get(1)?)?.to_string())),
         _ => None,
     }
 }

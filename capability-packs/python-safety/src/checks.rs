@@ -7,7 +7,7 @@ use crate::analyze::{Analyzer, Bind, literal_str, route_kind};
 use crate::blender;
 use crate::names::{self, nfkc};
 use crate::rules::Rule;
-use rustpython_parser::ast::Expr;
+use ruff_ast::Expr;
 
 impl Analyzer<'_> {
     pub(crate) fn check_escape(&mut self, e: &Expr, at: usize) {
@@ -33,6 +33,14 @@ impl Analyzer<'_> {
     /// A name read as an expression.
     pub fn name(&mut self, raw: &str, at: usize) {
         let n = nfkc(raw);
+        if self.collecting {
+            match self.census.loads.get_mut(n.as_str()) {
+                Some(count) => *count += 1,
+                None => {
+                    self.census.loads.insert(n.clone().into(), 1);
+                }
+            }
+        }
         if names::is_dunder(&n) && !names::SAFE_DUNDER_NAMES.contains(&n.as_str()) {
             if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
                 self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
@@ -44,7 +52,7 @@ impl Analyzer<'_> {
         if names::DANGEROUS_BUILTINS.contains(&n.as_str()) {
             self.report(Rule::DangerousBuiltin, at, format!("`{n}` can run code, import or open files"));
         }
-        if names::SOFT_BUILTINS.contains(&n.as_str()) && !self.known.stores.contains_key(&n) {
+        if names::SOFT_BUILTINS.contains(&n.as_str()) && !self.known.stores.contains_key(n.as_str()) {
             self.report(Rule::DangerousBuiltin, at, format!("the builtin `{n}` reads the console or stops the interpreter"));
         }
         if names::ATTRIBUTE_BUILTINS.contains(&n.as_str()) {
@@ -60,7 +68,7 @@ impl Analyzer<'_> {
     pub fn binding(&mut self, raw: &str, at: usize, kind: Bind) {
         let n = nfkc(raw);
         if kind != Bind::Declaration {
-            *self.census.stores.entry(n.clone()).or_default() += 1;
+            *self.census.stores.entry(n.clone().into()).or_default() += 1;
         }
         if names::is_dunder(&n) {
             if kind != Bind::Function {
@@ -74,7 +82,7 @@ impl Analyzer<'_> {
         if self.policy.denies(&n) {
             self.report(Rule::DeniedName, at, format!("`{n}` is denied by the policy"));
         }
-        if kind != Bind::Parameter && self.receivers.iter().any(|r| r.contains(&n)) {
+        if kind != Bind::Parameter && self.receivers.iter().any(|r| r.iter().any(|x| n == x.as_str())) {
             self.report(Rule::PrivateAttribute, at, format!("rebinding the method receiver `{n}` would let it reach private attributes of anything"));
         }
     }
@@ -92,7 +100,7 @@ impl Analyzer<'_> {
     /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
     pub fn attribute(&mut self, base: &Expr, raw: &str, store: bool, at: usize) {
         let attr = nfkc(raw);
-        let on_receiver = matches!(base, Expr::Name(n) if self.receivers.iter().any(|r| r.contains(&nfkc(n.id.as_str()))));
+        let on_receiver = matches!(base, Expr::Name(n) if self.receivers.iter().any(|r| r.iter().any(|x| nfkc(n.id.as_str()) == x.as_str())));
         let base_paths = self.resolve(base);
         if names::is_dunder(&attr) {
             if !names::SAFE_DUNDER_ATTRIBUTES.contains(&attr.as_str()) || store {
@@ -136,7 +144,7 @@ impl Analyzer<'_> {
             self.report(Rule::BlenderFileAccess, at, "`.save()` writes a datablock to its file on disk".into());
         }
         for mut path in base_paths {
-            path.push(attr.clone());
+            path.push(attr.clone().into());
             self.check_path(&path, at);
             if store && blender::changes_module_state(&path) {
                 self.report(Rule::BlenderPersistence, at, format!("assigning `{}` changes a module for everything else running in Blender", path.join(".")));
@@ -148,7 +156,7 @@ impl Analyzer<'_> {
     /// bound once to one) whose fields walk into nothing private.
     pub(crate) fn format_receiver(&mut self, base: &Expr, method: &str, at: usize) {
         let template = match base {
-            Expr::Name(n) if self.known.bound_once(&nfkc(n.id.as_str())) => self.known.str_consts.get(&nfkc(n.id.as_str())).cloned(),
+            Expr::Name(n) if self.known.bound_once(&nfkc(n.id.as_str())) => self.known.str_consts.get(nfkc(n.id.as_str()).as_str()).cloned(),
             other => literal_str(other).map(String::from),
         };
         match template {
@@ -166,7 +174,7 @@ impl Analyzer<'_> {
         match e {
             Expr::Name(n) => {
                 let n = nfkc(n.id.as_str());
-                if self.known.bound_once(&n) { self.known.literal_loops.get(&n).cloned() } else { None }
+                self.loop_literals(&n)
             }
             _ => None,
         }

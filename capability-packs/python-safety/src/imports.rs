@@ -5,7 +5,7 @@
 use crate::analyze::{Analyzer, Bind};
 use crate::names::{self, nfkc};
 use crate::rules::Rule;
-use rustpython_parser::ast;
+use ruff_ast as ast;
 
 pub fn import(a: &mut Analyzer, i: &ast::StmtImport, at: usize) {
     for alias in &i.names {
@@ -25,8 +25,7 @@ pub fn import(a: &mut Analyzer, i: &ast::StmtImport, at: usize) {
 }
 
 pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
-    let level = i.level.as_ref().map_or(0, |l| l.to_u32());
-    let Some(module) = i.module.as_ref().filter(|_| level == 0) else {
+    let Some(module) = i.module.as_ref().filter(|_| i.level == 0) else {
         a.report(Rule::ImportRelative, at, "relative imports are not allowed".into());
         return;
     };
@@ -46,12 +45,12 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
             a.report(Rule::DunderName, at, format!("importing `{name}` reaches interpreter internals"));
         }
         let mut path = parts.clone();
-        path.push(name.clone());
+        path.push(name.clone().into());
         a.check_path(&path, at);
         if let Some(rule) = crate::blender::attribute_rule(&name) {
             a.report(rule, at, format!("`{}` is a Blender route to {}", path.join("."), crate::analyze::route_kind(rule)));
         }
-        let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name);
+        let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name.into());
         a.binding(&bound, at, Bind::Other);
         a.bind_alias(&bound, path);
     }

@@ -13,7 +13,9 @@ mod blender;
 mod calls;
 mod checks;
 mod imports;
+mod loops;
 mod names;
+mod nesting;
 pub mod policy;
 pub mod rules;
 mod source_map;
@@ -23,10 +25,13 @@ mod component;
 
 pub use policy::Policy;
 pub use rules::{Finding, Rule, Verdict};
-use rustpython_parser::{Mode, ast};
+pub use nesting::MAX_BRACKET_DEPTH;
+use ruff_ast::PythonVersion;
+use ruff_parser::{Mode, ParseOptions};
 
-/// Bracket nesting beyond this is rejected before parsing.
-pub const MAX_BRACKET_DEPTH: usize = 64;
+/// The Python that runs accepted scripts: Blender 4.5 and 5.0 embed 3.11. Newer
+/// syntax is rejected (Blender could not run it, and the checker does not analyse it).
+const TARGET: PythonVersion = PythonVersion::PY311;
 
 pub fn check(source: &str, policy: &Policy) -> Verdict {
     let map = source_map::SourceMap::new(source);
@@ -40,16 +45,20 @@ pub fn check(source: &str, policy: &Policy) -> Verdict {
     if let Some((at, encoding)) = foreign_coding_cookie(source) {
         return reject(Rule::ParseError, at, format!("the coding declaration {encoding:?} is not utf-8; Python would decode this script differently than it reads here"));
     }
-    if let Some(at) = source_map::first_too_deep(source, MAX_BRACKET_DEPTH) {
-        return reject(Rule::NestingTooDeep, at, format!("brackets nested more than {MAX_BRACKET_DEPTH} deep"));
+    if let Some((too_deep, at)) = nesting::first_too_deep(source) {
+        return reject(Rule::NestingTooDeep, at, too_deep.message());
     }
-    let module = match rustpython_parser::parse(source, Mode::Module, "<script>") {
-        Ok(m) => m,
-        Err(e) => return reject(Rule::ParseError, usize::from(e.offset), format!("not valid Python 3.11: {}", e.error)),
+    let parsed = match ruff_parser::parse(source, ParseOptions::from(Mode::Module).with_target_version(TARGET)) {
+        Ok(parsed) => parsed,
+        Err(e) => return reject(Rule::ParseError, e.location.start().into(), format!("not valid Python 3.11: {}", e.error)),
     };
-    let ast::Mod::Module(body) = &module else {
+    if let Some(e) = parsed.unsupported_syntax_errors().first() {
+        return reject(Rule::UnsupportedSyntax, e.range.start().into(), format!("{e}; the checker and Blender's Python accept 3.11"));
+    }
+    let Some(module) = parsed.try_into_module() else {
         return reject(Rule::UnsupportedSyntax, 0, "the source did not parse as a module".into());
     };
+    let body = module.syntax();
     // Two walks: the first takes a census of every binding (aliases, constants, loop
     // literals), so the second judges each use knowing all of them.
     let mut census = analyze::Analyzer::collector(source, &map, policy);
@@ -58,7 +67,7 @@ pub fn check(source: &str, policy: &Policy) -> Verdict {
     analyzer.stmts(&body.body);
     let findings = std::mem::take(&mut analyzer.findings);
     // Inside the sandbox every call gets a fresh instance whose memory is dropped whole;
-    // freeing a deeply nested tree node by node would only risk the guest's stack.
+    // freeing a long tree node by node would only cost time and the guest's stack.
     if cfg!(target_arch = "wasm32") {
         std::mem::forget(module);
     }

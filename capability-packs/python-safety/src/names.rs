@@ -1,15 +1,18 @@
 //! Names the checker treats as dangerous wherever they appear, compared after NFKC
 //! normalisation (Python normalises identifiers the same way, so `ｅｖａｌ` *is* `eval`).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 
 /// A fixed list of names, looked up through a hash set built on first use: the
-/// checker asks several lists about every name and attribute of a script.
+/// checker asks several lists about every name and attribute of a script. The fast
+/// unkeyed hash is safe here: the set is fixed, so a crafted name can only collide
+/// with a few dozen entries, never make lookups grow with the script.
 pub struct NameSet {
     list: &'static [&'static str],
-    set: OnceLock<HashSet<&'static str>>,
+    set: OnceLock<FxHashSet<&'static str>>,
 }
 
 impl NameSet {
@@ -22,8 +25,63 @@ impl NameSet {
     }
 }
 
-pub fn nfkc(s: &str) -> String {
-    if s.is_ascii() { s.to_string() } else { s.nfkc().collect() }
+/// `s` as Python reads it: NFKC-normalised (borrowed as is when it is ASCII, as
+/// nearly every name is, so the common case allocates nothing).
+pub fn nfkc(s: &str) -> Normal<'_> {
+    Normal(if s.is_ascii() { Cow::Borrowed(s) } else { Cow::Owned(s.nfkc().collect()) })
+}
+
+/// A name after NFKC normalisation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Normal<'a>(Cow<'a, str>);
+
+impl Normal<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Normal<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Normal<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Normal<'_> {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Normal<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for Normal<'_> {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Normal<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl From<Normal<'_>> for String {
+    fn from(n: Normal<'_>) -> String {
+        n.0.into_owned()
+    }
 }
 
 pub fn is_dunder(name: &str) -> bool {
@@ -50,7 +108,7 @@ pub static ATTRIBUTE_BUILTINS: NameSet = NameSet::new(&["getattr", "setattr", "d
 
 /// Attribute names that run code or evaluate strings, on any object.
 pub static CODE_ATTRIBUTES: NameSet = NameSet::new(&[
-    "exec", "eval", "execfile", "system", "popen", "load_module", "exec_module", "import_module", "getattr", "setattr",
+    "exec", "eval", "execfile", "popen", "load_module", "exec_module", "import_module", "getattr", "setattr",
     "delattr", "globals", "locals", "vars", "get_type_hints", "spawnv", "spawnl", "execv", "execl", "fork",
     // String annotations are evaluated by these (`@f.register` on `x: "code()"`).
     "singledispatch", "singledispatchmethod", "ForwardRef", "evaluate_forward_ref", "get_annotations", "_eval_type",
@@ -75,7 +133,10 @@ pub static DANGEROUS_MODULES: NameSet = NameSet::new(&[
 
 /// Module names that are ordinary attribute names elsewhere (`layout.operator`,
 /// `node.code`): rejected only as attributes of a module (`fractions.operator`).
-pub static MODULE_ONLY_ATTRIBUTES: NameSet = NameSet::new(&["operator", "string", "types", "code", "select", "signal", "platform", "site", "resource", "open", "compile"]);
+/// `system` is here rather than with the code attributes because Blender has its own
+/// (`scene.unit_settings.system`); `os.system` needs `os`, which every route to is
+/// rejected anyway.
+pub static MODULE_ONLY_ATTRIBUTES: NameSet = NameSet::new(&["operator", "string", "types", "code", "select", "signal", "platform", "site", "resource", "open", "compile", "system"]);
 /// Attribute names that belong to frames, generators, coroutines, code objects,
 /// tracebacks and functions' globals.
 pub static INTROSPECTION_ATTRIBUTES: NameSet = NameSet::new(&[

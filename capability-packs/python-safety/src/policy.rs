@@ -12,7 +12,7 @@ pub struct Policy {
 
 impl Policy {
     pub fn new(allowed_modules: impl IntoIterator<Item = String>, denied_names: impl IntoIterator<Item = String>) -> Self {
-        Policy { allowed_modules: allowed_modules.into_iter().map(|m| nfkc(m.trim())).collect(), denied_names: denied_names.into_iter().map(|n| nfkc(n.trim())).collect() }
+        Policy { allowed_modules: allowed_modules.into_iter().map(|m| nfkc(m.trim()).into()).collect(), denied_names: denied_names.into_iter().map(|n| nfkc(n.trim()).into()).collect() }
     }
 
     pub fn allows_module(&self, top: &str) -> bool {

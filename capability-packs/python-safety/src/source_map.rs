@@ -20,27 +20,6 @@ impl SourceMap {
     }
 }
 
-/// The deepest bracket nesting in `source` and where it first passes `limit`.
-/// Brackets inside strings and comments are counted too: a false alarm needs a string
-/// with more than `limit` unclosed brackets, and the cheap scan runs before the parser
-/// ever sees a pathological input.
-pub fn first_too_deep(source: &str, limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, b) in source.bytes().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,11 +32,5 @@ mod tests {
         assert_eq!(map.locate(src, 6), (2, 1));
         let b = src.find("ab").unwrap();
         assert_eq!(map.locate(src, b), (2, 5));
-    }
-
-    #[test]
-    fn nesting_is_found_before_parsing() {
-        assert_eq!(first_too_deep("f((1))", 2), None);
-        assert_eq!(first_too_deep("f(((1)))", 2), Some(3));
     }
 }

@@ -85,3 +85,35 @@ fn pathological_inputs_end_in_a_rejection() {
     assert_eq!(check("x = 1\0", &policy).findings[0].rule, Rule::ParseError);
     assert_eq!(check("def f(:\n", &policy).findings[0].rule, Rule::ParseError);
 }
+
+/// The deepest inputs the nesting pre-scan lets through (`tests/corpus/deep`), one per
+/// construct the parser descends for and one of several stacked: each must come back
+/// as a verdict, which shows the parser's recursion fits the stack at the limit. Files
+/// named `*_invalid.py` are not valid Python, but the parser descends for them all the
+/// same; the others must not be parse errors.
+#[test]
+fn the_deepest_admitted_inputs_end_in_a_verdict() {
+    let policy = default_policy();
+    let deep = files("deep");
+    assert!(deep.len() >= 8);
+    for path in deep {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let verdict = check(&std::fs::read_to_string(&path).unwrap(), &policy);
+        let valid = !name.ends_with("_invalid.py");
+        assert!(!valid || verdict.findings.iter().all(|f| f.rule != Rule::ParseError && f.rule != Rule::NestingTooDeep), "{name}: {:?}", verdict.findings);
+    }
+}
+
+/// Chains the parser builds without recursion (attributes, calls, subscripts) are
+/// still deeper than the walk follows when long: rejected, not a fault, and nothing on
+/// the way follows them all the way down. (Natively the tree is freed node by node, so
+/// the chains here stay within a test thread's stack; the host's test sends 50,000
+/// links through the component, which never frees it.)
+#[test]
+fn long_postfix_chains_are_rejected_not_followed() {
+    let policy = default_policy();
+    for chain in [".b".repeat(5_000), "()".repeat(5_000), "[0]".repeat(5_000), ".b()".repeat(2_000)] {
+        let verdict = check(&format!("import bpy\ny = bpy{chain}\n"), &policy);
+        assert!(verdict.findings.iter().any(|f| f.rule == Rule::NestingTooDeep), "{:?}", verdict.findings);
+    }
+}

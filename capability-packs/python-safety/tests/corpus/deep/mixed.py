@@ -1,0 +1,21 @@
+while x:
+ while x:
+  while x:
+   while x:
+    while x:
+     while x:
+      while x:
+       while x:
+        while x:
+         while x:
+          while x:
+           while x:
+            while x:
+             while x:
+              while x:
+               while x:
+                while x:
+                 while x:
+                  while x:
+                   while x:
+                    y = not not not not not not not not not not ----------((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))

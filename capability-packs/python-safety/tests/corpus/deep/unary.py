@@ -1,0 +1,1 @@
+x = not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not not - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + - ~ + 1

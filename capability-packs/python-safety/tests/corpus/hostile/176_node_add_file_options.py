@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+opts = dict(filepath="/etc/passwd")
+bpy.ops.node.add_file(**opts)
