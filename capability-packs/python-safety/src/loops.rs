@@ -12,7 +12,9 @@
 //! Why a named collection can be trusted: the name must be bound exactly once, and
 //! every place the script reads it must be a read that cannot change it (iterating it,
 //! indexing it, `x in D`, `.items()`, `.keys()`, `.values()`, `.get()`, or an argument
-//! of a builtin such as `len` or `sorted` that the script does not redefine). Passed to
+//! of a builtin such as `len` or `sorted` that the script does not redefine and that
+//! never returns its argument). Its rows must be strings or tuples, which nothing can
+//! change. Passed to
 //! its own function, aliased, or called with any other method, it might gain a key, so
 //! loops over it prove nothing and the `setattr` is rejected as before. Both counts
 //! come from the census walk over the whole script, so a mutation in a function
@@ -38,9 +40,11 @@ pub enum Collection {
 
 /// Methods whose call cannot change the collection they are called on.
 const READ_METHODS: &[&str] = &["items", "keys", "values", "get", "index", "count", "copy"];
-/// Builtins that read their arguments without changing them (unless the script binds
-/// one of these names itself, which voids every read counted through them).
-const READ_BUILTINS: &[&str] = &["len", "sorted", "list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "min", "max", "sum", "any", "all", "print", "str", "repr"];
+/// Builtins that read their arguments without changing them and never hand one back
+/// (unless the script binds one of these names itself, which voids every read counted
+/// through them). Not `min`, `max` or `sum`: `max(N, N)` and `sum((), N)` return `N`
+/// itself, a second name for the collection that nothing tracks.
+const READ_BUILTINS: &[&str] = &["len", "sorted", "list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "any", "all", "print", "str", "repr"];
 
 impl Analyzer<'_> {
     /// `NAME = <collection literal>`: remember its rows.
@@ -158,9 +162,12 @@ impl Analyzer<'_> {
     }
 }
 
+/// A list, tuple, set or dict literal as rows. A row is a string or a tuple: a list
+/// inside the collection could be changed through an index (`N[0][0] = ...`, which
+/// reads `N` without changing it), so it counts as not literal.
 fn collection_literal(e: &Expr) -> Option<Collection> {
     let row = |e: &Expr| match e {
-        Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => elts.iter().map(|x| literal_str(x).map(String::from)).collect(),
+        Expr::Tuple(ast::ExprTuple { elts, .. }) => elts.iter().map(|x| literal_str(x).map(String::from)).collect(),
         other => vec![literal_str(other).map(String::from)],
     };
     match e {
