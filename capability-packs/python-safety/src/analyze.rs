@@ -169,7 +169,7 @@ impl<'a> Analyzer<'a> {
                 self.binding(c.name.as_str(), at, Bind::Other);
                 let (bases, keywords) = c.arguments.as_deref().map_or((&[][..], &[][..]), |a| (&a.args[..], &a.keywords[..]));
                 self.exprs(bases);
-                if bases.iter().any(|b| matches!(b, Expr::Name(n) if nfkc(n.id.as_str()) == "type")) {
+                if bases.iter().any(|b| self.is_metaclass(b)) {
                     self.report(Rule::DynamicAttribute, at, "a metaclass (a subclass of `type`) controls how attributes and patterns are looked up".into());
                 }
                 for k in keywords {
@@ -472,6 +472,14 @@ impl<'a> Analyzer<'a> {
         if names::is_dunder(&text) && text != "__main__" && is_identifier(&text) {
             self.report(Rule::DunderName, at, format!("the string \"{text}\" names interpreter internals (reflection can reach them through it)"));
         }
+    }
+
+    /// A base that makes the class a metaclass: `type`, or the standard library's
+    /// metaclasses by name or through an alias (`abc.ABCMeta`, `enum.EnumType`).
+    fn is_metaclass(&self, base: &Expr) -> bool {
+        const METACLASSES: &[&str] = &["type", "ABCMeta", "EnumMeta", "EnumType"];
+        let named = matches!(base, Expr::Name(n) if METACLASSES.contains(&nfkc(n.id.as_str()).as_str()));
+        named || self.resolve(base).iter().any(|p| p.last().is_some_and(|last| METACLASSES.contains(&last.as_str())))
     }
 
     /// `for TARGET in ITER`, in a statement or a comprehension.

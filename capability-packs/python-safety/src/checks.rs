@@ -73,6 +73,8 @@ impl Analyzer<'_> {
         if names::is_dunder(&n) {
             if kind != Bind::Function {
                 self.report(Rule::DunderName, at, format!("the name `{n}` reaches interpreter internals"));
+            } else if names::LOOKUP_HOOKS.contains(n.as_str()) {
+                self.report(Rule::DynamicAttribute, at, format!("defining `{n}` routes the interpreter's own lookups (names, attributes, class patterns) through code the checker cannot follow"));
             }
             return;
         }

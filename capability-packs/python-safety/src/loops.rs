@@ -132,11 +132,11 @@ impl Analyzer<'_> {
                 }
                 _ => {}
             },
+            // Only the last operand of a chain: in `"a" in N in C()` Python also runs
+            // `N in C()`, which hands `N` itself to `C.__contains__`.
             Expr::Compare(c) => {
-                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
-                    if matches!(op, CmpOp::In | CmpOp::NotIn) {
-                        self.note_safe_read(right);
-                    }
+                if let (Some(CmpOp::In | CmpOp::NotIn), Some(right)) = (c.ops.last(), c.comparators.last()) {
+                    self.note_safe_read(right);
                 }
             }
             _ => {}

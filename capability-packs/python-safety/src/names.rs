@@ -112,6 +112,9 @@ pub static CODE_ATTRIBUTES: NameSet = NameSet::new(&[
     "delattr", "globals", "locals", "vars", "get_type_hints", "spawnv", "spawnl", "execv", "execl", "fork",
     // String annotations are evaluated by these (`@f.register` on `x: "code()"`).
     "singledispatch", "singledispatchmethod", "ForwardRef", "evaluate_forward_ref", "get_annotations", "_eval_type",
+    // Builds a class from names given as data (dunders included), like three-argument
+    // `type()`, and compiles code for it.
+    "make_dataclass",
     // `enum.global_enum` writes members into any module in sys.modules.
     "global_enum", "global_enum_repr", "global_str", "global_flag_repr",
 ]);
@@ -153,6 +156,14 @@ pub static INTROSPECTION_ATTRIBUTES: NameSet = NameSet::new(&[
 /// reading a type's or function's name and docstring. Everything else, `__class__`
 /// included (DESIGN.md section 10: dunder access is rejected; `type(x)` is the way).
 pub static SAFE_DUNDER_ATTRIBUTES: NameSet = NameSet::new(&["__init__", "__name__", "__doc__", "__qualname__"]);
+
+/// Dunder methods a class may not define: on a metaclass they decide what a class
+/// body's names mean (`__prepare__`), what `Cls.__match_args__` is and whether any
+/// object matches a class pattern, which turns `case Cls(x)` into attribute access by
+/// names the script computes; `__mro_entries__` swaps the bases of a class statement.
+/// A metaclass cannot be recognised reliably (`M = type(abc.ABC)` makes one from a
+/// value), so the hooks are refused in every class.
+pub static LOOKUP_HOOKS: NameSet = NameSet::new(&["__prepare__", "__getattr__", "__getattribute__", "__instancecheck__", "__subclasscheck__", "__mro_entries__"]);
 
 /// Dunder names allowed as plain names (`if __name__ == "__main__":`).
 pub static SAFE_DUNDER_NAMES: NameSet = NameSet::new(&["__name__"]);

@@ -1,0 +1,4 @@
+# expect: dynamic-attribute
+import enum
+class Meta(enum.EnumType):
+    pass
