@@ -71,6 +71,11 @@ pub struct Analyzer<'a> {
     pub(crate) alias_value: bool,
     /// Inside a class body (not yet inside one of its methods).
     pub(crate) in_class_body: bool,
+    /// The next expression is the value of an annotated class attribute, the one place
+    /// `dataclasses.field(...)` may be called.
+    pub(crate) field_default: bool,
+    /// The call being visited is that value.
+    pub(crate) field_call: bool,
     /// For each enclosing method: the names its private-attribute access may go
     /// through (its first parameter; `other` in dunder methods).
     pub(crate) receivers: Vec<Vec<String>>,
@@ -102,6 +107,8 @@ impl<'a> Analyzer<'a> {
             as_base: false,
             alias_value: false,
             in_class_body: false,
+            field_default: false,
+            field_call: false,
             receivers: Vec::new(),
         }
     }
@@ -211,7 +218,9 @@ impl<'a> Analyzer<'a> {
             Stmt::AnnAssign(a) => {
                 self.expr(&a.target);
                 self.expr(&a.annotation);
+                self.field_default = self.in_class_body;
                 self.opt(a.value.as_deref());
+                self.field_default = false;
             }
             Stmt::For(f) => {
                 if f.is_async {
@@ -332,6 +341,9 @@ impl<'a> Analyzer<'a> {
         let at = e.range().start().into();
         let as_base = std::mem::take(&mut self.as_base);
         let alias_value = std::mem::take(&mut self.alias_value);
+        // Only the annotated value itself may be the `field(...)` call, not a call
+        // inside it (`(F := field())` would keep a handle on the Field).
+        self.field_call = std::mem::take(&mut self.field_default) && matches!(e, Expr::Call(_));
         if self.enter(at) {
             let loads = match e {
                 Expr::Name(n) => n.ctx == ExprContext::Load,

@@ -9,6 +9,7 @@ use crate::rules::Rule;
 use ruff_ast::{self as ast, Expr};
 
 pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
+    let field_call = std::mem::take(&mut a.field_call);
     if let Expr::Name(n) = &*c.func {
         let f = nfkc(n.id.as_str());
         if names::ATTRIBUTE_BUILTINS.contains(&f.as_str()) {
@@ -46,7 +47,9 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             a.report(Rule::BlenderFileAccess, at, "`.save(filepath=...)` writes a file to a path of the script's choosing".into());
         }
     }
-    a.expr(&c.func);
+    // The callee is used by name, not passed around: a module helper judged by its call
+    // (`dataclasses.field`, `functools.wraps`) may be called directly.
+    a.expr_as_base(&c.func);
     if let Expr::Attribute(attr) = &*c.func {
         let method = nfkc(attr.attr.as_str());
         const MUTATORS: &[&str] = &["update", "append", "extend", "insert", "pop", "popitem", "clear", "setdefault", "remove", "add", "discard", "sort", "reverse"];
@@ -62,8 +65,48 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
         if path.len() >= 4 && path[0] == "bpy" && path[1] == "ops" {
             operator_call(a, c, &path, at);
         }
+        match path.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            ["dataclasses", "field"] if !field_call => {
+                a.report(Rule::DynamicAttribute, at, "`dataclasses.field(...)` anywhere but as the value of an annotated class attribute keeps a handle on a Field, whose name dataclasses paste into generated code".into());
+            }
+            ["functools", "wraps"] if c.arguments.args.len() != 1 || !c.arguments.keywords.is_empty() => {
+                a.report(Rule::DynamicAttribute, at, "`functools.wraps` with `assigned`/`updated` copies attributes by names given as data".into());
+            }
+            ["enum", "Enum" | "IntEnum" | "Flag" | "IntFlag" | "StrEnum" | "ReprEnum"] => enum_functional(a, c, at),
+            _ => {}
+        }
     }
     visit_arguments(a, c);
+}
+
+/// `Enum("Name", names)`: the functional API sets every name as a class attribute,
+/// dunders included (`("__match_args__", ...)`), so the names must be literals, and
+/// each is judged like a name written in a class body.
+fn enum_functional(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
+    let names = c.arguments.args.get(1).or_else(|| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|n| n.as_str() == "names")).map(|k| &k.value));
+    let Some(names) = names else { return };
+    let literal: Option<Vec<String>> = match names {
+        Expr::StringLiteral(s) => Some(s.value.to_str().split([',', ' ']).filter(|n| !n.is_empty()).map(String::from).collect()),
+        Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => elts
+            .iter()
+            .map(|e| match e {
+                Expr::Tuple(ast::ExprTuple { elts, .. }) => elts.first().and_then(literal_str).map(String::from),
+                other => literal_str(other).map(String::from),
+            })
+            .collect(),
+        Expr::Dict(d) => d.items.iter().map(|item| item.key.as_ref().and_then(literal_str).map(String::from)).collect(),
+        _ => None,
+    };
+    match literal {
+        Some(names) => {
+            for name in names.iter().map(|n| nfkc(n)) {
+                if name.starts_with('_') {
+                    a.report(Rule::DunderName, at, format!("the enum member name `{name}` sets an interpreter or private class attribute"));
+                }
+            }
+        }
+        None => a.report(Rule::DynamicAttribute, at, "`Enum(...)` with member names that are not literals can set any class attribute, dunders included".into()),
+    }
 }
 
 fn visit_arguments(a: &mut Analyzer, c: &ast::ExprCall) {

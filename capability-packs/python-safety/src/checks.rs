@@ -23,9 +23,13 @@ impl Analyzer<'_> {
             return;
         }
         for path in self.resolve(e) {
+            let shown = path.join(".");
             if blender::must_not_escape(&path) {
-                let shown = path.join(".");
                 self.report(Rule::BlenderCodeExecution, at, format!("`{shown}` may only be used by its full name (`{shown}.<name>...`); passed around, the route it reaches cannot be checked"));
+            } else if path.len() == 1 || matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["dataclasses", "field"] | ["functools", "wraps"]) {
+                // A module (or one of the helpers judged by their call) passed around as
+                // a value: what is reached through it can no longer be named.
+                self.report(Rule::DynamicAttribute, at, format!("`{shown}` may only be used by its name (`{shown}.<name>` or a direct call); passed around, what it reaches cannot be checked"));
             }
         }
     }
@@ -97,6 +101,9 @@ impl Analyzer<'_> {
         if names::DANGEROUS_BUILTINS.contains(&n) || names::ATTRIBUTE_BUILTINS.contains(&n) || names::CODE_ATTRIBUTES.contains(&n) {
             self.report(Rule::DangerousBuiltin, at, format!("importing `{n}` hands over a way to run code"));
         }
+        if names::CLASS_BUILDER_ATTRIBUTES.contains(&n) {
+            self.report(Rule::DynamicAttribute, at, format!("importing `{n}` hands over attribute access by names given as data"));
+        }
     }
 
     /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
@@ -110,6 +117,9 @@ impl Analyzer<'_> {
             }
         } else if attr.starts_with('_') && !on_receiver {
             self.report(Rule::PrivateAttribute, at, format!("access to the private attribute `.{attr}`"));
+        }
+        if names::CLASS_BUILDER_ATTRIBUTES.contains(&attr.as_str()) {
+            self.report(Rule::DynamicAttribute, at, format!("`.{attr}` reads or writes attributes by names given as data"));
         }
         if names::INTROSPECTION_ATTRIBUTES.contains(&attr.as_str()) {
             self.report(Rule::Introspection, at, format!("`.{attr}` exposes frames, code or globals"));

@@ -132,6 +132,10 @@ pub static DANGEROUS_MODULES: NameSet = NameSet::new(&[
     "zipimport", "pkgutil", "sysconfig", "getpass", "ftplib", "smtplib", "telnetlib", "xmlrpc", "weakref", "copyreg",
     "dis", "opcode", "atexit", "_io", "_os", "_sys", "_thread", "_posixsubprocess", "_imp", "_frozen_importlib",
     "_bootstrap", "_weakref", "_builtins", "_signal", "_ctypes",
+    // `warnings.formatwarning` reads any file's lines; `warnings.simplefilter` and
+    // `contextlib.redirect_stdout`/`chdir` in a never-closed `ExitStack` change the
+    // process for everything that runs after the script.
+    "warnings", "contextlib",
 ]);
 
 /// Module names that are ordinary attribute names elsewhere (`layout.operator`,
@@ -163,7 +167,16 @@ pub static SAFE_DUNDER_ATTRIBUTES: NameSet = NameSet::new(&["__init__", "__name_
 /// names the script computes; `__mro_entries__` swaps the bases of a class statement.
 /// A metaclass cannot be recognised reliably (`M = type(abc.ABC)` makes one from a
 /// value), so the hooks are refused in every class.
-pub static LOOKUP_HOOKS: NameSet = NameSet::new(&["__prepare__", "__getattr__", "__getattribute__", "__instancecheck__", "__subclasscheck__", "__mro_entries__"]);
+/// `__reduce__`/`__reduce_ex__` tell `copy.copy` which callable to rebuild an object
+/// with and which attributes to set on the result by name: `setattr` with names given
+/// as data, on an object of the script's choosing (a module, say).
+pub static LOOKUP_HOOKS: NameSet = NameSet::new(&["__prepare__", "__getattr__", "__getattribute__", "__instancecheck__", "__subclasscheck__", "__mro_entries__", "__reduce__", "__reduce_ex__"]);
+
+/// Standard-library helpers that read or write attributes by names given as data, or
+/// hand out the `Field` objects whose names `dataclasses` pastes into the code it
+/// generates (renaming one injects code into the next dataclass built on it):
+/// rejected wherever the name appears as an attribute or is imported.
+pub static CLASS_BUILDER_ATTRIBUTES: NameSet = NameSet::new(&["update_wrapper", "fields", "Field"]);
 
 /// Dunder names allowed as plain names (`if __name__ == "__main__":`).
 pub static SAFE_DUNDER_NAMES: NameSet = NameSet::new(&["__name__"]);

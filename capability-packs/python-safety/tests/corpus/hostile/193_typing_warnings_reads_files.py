@@ -1,0 +1,3 @@
+# expect: dangerous-name
+import typing
+print(typing.warnings.formatwarning("m", UserWarning, "/etc/passwd", 1))
