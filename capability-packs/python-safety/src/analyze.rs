@@ -41,6 +41,8 @@ pub struct Census {
     pub collections: HashMap<String, crate::loops::Collection>,
     /// How often each name is read, and how often in a way that cannot change it.
     pub loads: HashMap<String, u32>,
+    /// Names ever bound to `type(x)` or to an element of a literal (`is_class_handle`).
+    pub type_handles: HashMap<String, ()>,
     pub safe_reads: HashMap<String, u32>,
     /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
     /// forgotten: a rebinding in a branch that may not run does not clear it.
@@ -180,6 +182,9 @@ impl<'a> Analyzer<'a> {
                     self.report(Rule::DynamicAttribute, at, "a metaclass (a subclass of `type`) controls how attributes and patterns are looked up".into());
                 }
                 for k in keywords {
+                    if k.arg.is_none() {
+                        self.report(Rule::DynamicAttribute, at, "`**` in a class statement hides which options (a metaclass) the class gets".into());
+                    }
                     self.keyword(k, at);
                 }
                 if c.type_params.is_some() {
@@ -208,6 +213,9 @@ impl<'a> Analyzer<'a> {
                     }
                     if self.collecting {
                         self.track_collection(n.id.as_str(), &a.value);
+                        if self.is_class_handle(&a.value) {
+                            self.census.type_handles.insert(nfkc(n.id.as_str()).into(), ());
+                        }
                     }
                 }
             }
@@ -431,6 +439,9 @@ impl<'a> Analyzer<'a> {
             Expr::Attribute(a) => {
                 self.expr_as_base(&a.value);
                 let store = !matches!(a.ctx, ExprContext::Load);
+                if store && self.is_class_handle(&a.value) {
+                    self.report(Rule::BlenderPersistence, at, format!("setting `.{}` on a class reached by value (`type(x)`, an element of a literal) changes that class for everything else running in Blender", a.attr.as_str()));
+                }
                 self.attribute(&a.value, a.attr.as_str(), store, at);
             }
             Expr::Subscript(s) => {
@@ -486,19 +497,16 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// A base that makes the class a metaclass: `type`, or the standard library's
-    /// metaclasses by name or through an alias (`abc.ABCMeta`, `enum.EnumType`).
-    fn is_metaclass(&self, base: &Expr) -> bool {
-        const METACLASSES: &[&str] = &["type", "ABCMeta", "EnumMeta", "EnumType"];
-        let named = matches!(base, Expr::Name(n) if METACLASSES.contains(&nfkc(n.id.as_str()).as_str()));
-        named || self.resolve(base).iter().any(|p| p.last().is_some_and(|last| METACLASSES.contains(&last.as_str())))
-    }
-
     /// `for TARGET in ITER`, in a statement or a comprehension.
     fn loop_header(&mut self, target: &Expr, iter: &Expr) {
         if self.collecting {
             self.track_loop(target, iter);
             self.note_safe_read(iter);
+            if self.holds_module_values(iter) {
+                for name in crate::classes::target_names(target) {
+                    self.census.type_handles.insert(nfkc(name).into(), ());
+                }
+            }
         }
         self.expr(target);
         self.expr(iter);

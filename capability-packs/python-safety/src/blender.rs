@@ -33,6 +33,9 @@ const OPS_CATEGORIES: &[(&str, Rule)] = &[
 /// Other dotted paths.
 const PATHS: &[(&str, Rule)] = &[
     ("bpy.utils.execfile", Rule::BlenderCodeExecution),
+    // Property definitions only take effect registered on a Blender type, where they
+    // (and their update/get/set callbacks) outlive the script.
+    ("bpy.props", Rule::BlenderPersistence),
     ("bpy.utils.load_scripts", Rule::BlenderCodeExecution),
     ("bpy.utils.load_scripts_init", Rule::BlenderCodeExecution),
     ("bpy.utils.modules_from_path", Rule::BlenderCodeExecution),

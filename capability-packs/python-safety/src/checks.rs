@@ -104,6 +104,9 @@ impl Analyzer<'_> {
         if names::CLASS_BUILDER_ATTRIBUTES.contains(&n) {
             self.report(Rule::DynamicAttribute, at, format!("importing `{n}` hands over attribute access by names given as data"));
         }
+        if names::SHARED_STATE_ATTRIBUTES.contains(&n) {
+            self.report(Rule::BlenderPersistence, at, format!("importing `{n}` hands over state every later script in Blender shares"));
+        }
     }
 
     /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
@@ -117,6 +120,9 @@ impl Analyzer<'_> {
             }
         } else if attr.starts_with('_') && !on_receiver {
             self.report(Rule::PrivateAttribute, at, format!("access to the private attribute `.{attr}`"));
+        }
+        if names::SHARED_STATE_ATTRIBUTES.contains(&attr.as_str()) {
+            self.report(Rule::BlenderPersistence, at, format!("`.{attr}` changes state every later script in Blender shares (use `decimal.localcontext()`)"));
         }
         if names::CLASS_BUILDER_ATTRIBUTES.contains(&attr.as_str()) {
             self.report(Rule::DynamicAttribute, at, format!("`.{attr}` reads or writes attributes by names given as data"));

@@ -41,6 +41,10 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
             a.report(Rule::ImportPrivate, at, format!("importing the private name `{name}` from `{}`", parts.join(".")));
         }
         a.imported_name(&name, at);
+        // `from fractions import operator` is the module `fractions.operator` reaches.
+        if names::MODULE_ONLY_ATTRIBUTES.contains(name.as_str()) && !matches!(parts[0].as_str(), "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop") {
+            a.report(Rule::DangerousName, at, format!("`from {} import {name}` reaches the operating system or the interpreter", parts.join(".")));
+        }
         if names::is_dunder(&name) {
             a.report(Rule::DunderName, at, format!("importing `{name}` reaches interpreter internals"));
         }

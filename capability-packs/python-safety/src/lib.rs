@@ -12,6 +12,7 @@ mod analyze;
 mod blender;
 mod calls;
 mod checks;
+mod classes;
 mod imports;
 mod loops;
 mod names;

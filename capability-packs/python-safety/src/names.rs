@@ -176,6 +176,10 @@ pub static LOOKUP_HOOKS: NameSet = NameSet::new(&["__prepare__", "__getattr__", 
 /// hand out the `Field` objects whose names `dataclasses` pastes into the code it
 /// generates (renaming one injects code into the next dataclass built on it):
 /// rejected wherever the name appears as an attribute or is imported.
+/// Standard-library calls that change state shared by everything else running in
+/// Blender's interpreter: the thread's decimal context (`getcontext().prec = 3`).
+pub static SHARED_STATE_ATTRIBUTES: NameSet = NameSet::new(&["getcontext", "setcontext"]);
+
 pub static CLASS_BUILDER_ATTRIBUTES: NameSet = NameSet::new(&["update_wrapper", "fields", "Field"]);
 
 /// Dunder names allowed as plain names (`if __name__ == "__main__":`).

@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import decimal
+decimal.getcontext().prec = 3

@@ -1,0 +1,5 @@
+# expect: blender-persistence
+import json
+def evil(self, o):
+    return "hijacked"
+[json.JSONEncoder][0].default = evil

@@ -1,0 +1,5 @@
+# expect: blender-persistence
+import bpy
+def cb(self, context):
+    print("later")
+type(bpy.context.scene).foo = bpy.props.IntProperty(update=cb)
