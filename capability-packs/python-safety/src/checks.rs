@@ -118,7 +118,7 @@ impl Analyzer<'_> {
             if !names::SAFE_DUNDER_ATTRIBUTES.contains(&attr.as_str()) || store {
                 self.report(Rule::DunderAttribute, at, format!("access to `.{attr}` reaches interpreter internals"));
             }
-        } else if attr.starts_with('_') && !on_receiver {
+        } else if attr.starts_with('_') && !on_receiver && !names::NAMEDTUPLE_API.contains(attr.as_str()) {
             self.report(Rule::PrivateAttribute, at, format!("access to the private attribute `.{attr}`"));
         }
         if names::SHARED_STATE_ATTRIBUTES.contains(&attr.as_str()) {

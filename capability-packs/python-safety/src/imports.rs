@@ -30,6 +30,9 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
         return;
     };
     let parts: Vec<String> = nfkc(module.as_str()).split('.').map(String::from).collect();
+    if parts == ["__future__"] && i.names.iter().all(|n| n.asname.is_none() && names::FUTURE_FEATURES.contains(nfkc(n.name.as_str()).as_str())) {
+        return;
+    }
     check_module(a, &parts, at);
     for alias in &i.names {
         let name = nfkc(alias.name.as_str());

@@ -182,5 +182,17 @@ pub static SHARED_STATE_ATTRIBUTES: NameSet = NameSet::new(&["getcontext", "setc
 
 pub static CLASS_BUILDER_ATTRIBUTES: NameSet = NameSet::new(&["update_wrapper", "fields", "Field"]);
 
+/// The public API of named tuples, underscored only to keep clear of field names:
+/// no module or class reachable from the allowed modules has attributes by these
+/// names that lead anywhere else.
+pub static NAMEDTUPLE_API: NameSet = NameSet::new(&["_asdict", "_replace", "_fields", "_make", "_field_defaults"]);
+
+/// `from __future__ import ...` features a script may name: compiler directives with
+/// no runtime reach. (Not `barry_as_FLUFL`, which changes what the parser accepts.)
+pub static FUTURE_FEATURES: NameSet = NameSet::new(&[
+    "annotations", "division", "print_function", "absolute_import", "generators", "nested_scopes", "with_statement",
+    "unicode_literals", "generator_stop",
+]);
+
 /// Dunder names allowed as plain names (`if __name__ == "__main__":`).
 pub static SAFE_DUNDER_NAMES: NameSet = NameSet::new(&["__name__"]);
