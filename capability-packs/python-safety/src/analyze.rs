@@ -489,8 +489,12 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// A string constant that spells a dunder name can hand it to reflection.
+    /// A string constant that spells a dunder name can hand it to reflection; one that
+    /// names a file-reading or file-writing node type creates that node.
     fn string_constant(&mut self, text: &str, at: usize) {
+        if blender::FILE_NODE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(text)) {
+            self.report(Rule::BlenderFileAccess, at, format!("the node type \"{text}\" reads or writes files at a path of the script's choosing"));
+        }
         let text = nfkc(text);
         if names::is_dunder(&text) && text != "__main__" && is_identifier(&text) {
             self.report(Rule::DunderName, at, format!("the string \"{text}\" names interpreter internals (reflection can reach them through it)"));

@@ -60,6 +60,17 @@ const PATHS: &[(&str, Rule)] = &[
 
 /// Attribute names that mean the route wherever they appear.
 const ATTRIBUTES: &[(&str, Rule)] = &[
+    // Files: the depsgraph's debug dumps write to any path; `file_path_foreach`
+    // rewrites every datablock's path (and `pack()` then reads it);
+    // `extension_path_user(create=True)` makes directories anywhere.
+    ("debug_relations_graphviz", Rule::BlenderFileAccess),
+    ("debug_stats_gnuplot", Rule::BlenderFileAccess),
+    ("file_path_foreach", Rule::BlenderFileAccess),
+    ("extension_path_user", Rule::BlenderFileAccess),
+    // Persistence: `sys.path` and preset search paths outlive the script.
+    ("expose_bundled_modules", Rule::BlenderPersistence),
+    ("register_preset_path", Rule::BlenderPersistence),
+    ("unregister_preset_path", Rule::BlenderPersistence),
     ("wm", Rule::BlenderCodeExecution),
     ("script", Rule::BlenderCodeExecution),
     ("console", Rule::BlenderCodeExecution),
@@ -137,6 +148,15 @@ pub fn operator_keyword_rule(name: &str) -> Option<Rule> {
     }
 }
 
+/// Node types that read or write files of the script's choosing when evaluated: the
+/// geometry importers (their path is a string socket, not a `filepath` property),
+/// the compositor's file output, OSL script nodes. Named by a string anywhere in a
+/// script (`nodes.new("GeometryNodeImportText")`), they are rejected.
+pub const FILE_NODE_TYPES: &[&str] = &[
+    "GeometryNodeImportText", "GeometryNodeImportCSV", "GeometryNodeImportOBJ", "GeometryNodeImportPLY",
+    "GeometryNodeImportSTL", "GeometryNodeImportVDB", "CompositorNodeOutputFile", "ShaderNodeScript",
+];
+
 /// Operators that take no file, directory or code option at all, so `**options`
 /// cannot hide one: mesh editing and primitives, transforms, the curve, surface and
 /// metaball primitives, and the plain object-adding operators. (`object.empty_image_add`
@@ -207,7 +227,7 @@ pub fn attribute_rule(name: &str) -> Option<Rule> {
 /// Assigning to these attributes points Blender at a path on disk (render output,
 /// image and cache files, library paths) or at code (a driver's expression).
 pub fn store_rule(name: &str) -> Option<Rule> {
-    if name.contains("filepath") || name.contains("directory") || (name.ends_with("path") && name != "data_path") {
+    if name.contains("filepath") || name.contains("directory") || (name.ends_with("path") && name != "data_path") || matches!(name, "file_name" | "filename" | "proxy_dir" | "base_path") {
         Some(Rule::BlenderFileAccess)
     } else if name == "expression" {
         Some(Rule::BlenderCodeExecution)

@@ -31,6 +31,20 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             visit_arguments(a, c);
             return;
         }
+        // `nodes.new(type)`: the node type must be a literal (or loop literals), so a
+        // file-reading node (`blender::FILE_NODE_TYPES`) cannot be named by a string
+        // the script builds.
+        let on_nodes = match &*attr.value {
+            Expr::Attribute(r) => r.attr.as_str() == "nodes",
+            Expr::Name(n) => n.id.as_str() == "nodes",
+            _ => false,
+        };
+        if method == "new" && on_nodes {
+            let kind = c.arguments.args.first().or_else(|| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|n| n.as_str() == "type")).map(|k| &k.value));
+            if kind.is_some_and(|k| a.literal_names(k).is_none()) {
+                a.report(Rule::BlenderFileAccess, at, "`nodes.new` with a node type that is not a literal could create a node that reads or writes files".into());
+            }
+        }
         // RNA's `path_resolve("a.b")` is getattr by string.
         if method == "path_resolve" {
             match c.arguments.args.first().and_then(literal_str) {

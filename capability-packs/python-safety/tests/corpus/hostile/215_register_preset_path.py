@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.utils.register_preset_path("/tmp/presets")

@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.utils.expose_bundled_modules()
