@@ -21,6 +21,11 @@ const OPS_CATEGORIES: &[(&str, Rule)] = &[
     ("image", Rule::BlenderFileAccess),
     ("sound", Rule::BlenderFileAccess),
     ("ptcache", Rule::BlenderFileAccess),
+    // Collection exporters write to their configured paths; node bakes write caches.
+    ("collection.exporter_export", Rule::BlenderFileAccess),
+    ("collection.export_all", Rule::BlenderFileAccess),
+    ("object.simulation_nodes_cache_bake", Rule::BlenderFileAccess),
+    ("object.geometry_node_bake_single", Rule::BlenderFileAccess),
     ("fluid", Rule::BlenderFileAccess),
     ("cachefile", Rule::BlenderFileAccess),
     ("screen.screenshot", Rule::BlenderFileAccess),
