@@ -14,46 +14,12 @@ use crate::rules::{Finding, Rule};
 use crate::source_map::SourceMap;
 use ruff_ast::{self as ast, Expr, ExprContext, InterpolatedStringElement, InterpolatedStringElements, Pattern, Stmt};
 use ruff_text_size::Ranged;
-use std::collections::HashMap;
+use crate::census::Census;
 
 /// How deep the walk follows nested expressions and statements before rejecting.
 pub const MAX_DEPTH: usize = 100;
 /// Findings beyond this are dropped (the verdict is already a rejection).
 const MAX_FINDINGS: usize = 50;
-
-/// What a first walk learns about the whole script, so the second walk can judge a
-/// use by every binding of its name, wherever that binding is (a function body may
-/// use an alias assigned below it).
-#[derive(Debug, Default, Clone)]
-pub struct Census {
-    /// How often each name is bound (assigned, a loop or handler target, a parameter,
-    /// a definition, an import).
-    pub stores: HashMap<String, u32>,
-    /// Module-level `NAME = "literal"`.
-    pub str_consts: HashMap<String, String>,
-    /// `for NAME in ("a", "b")`: the literal values a loop variable takes.
-    pub literal_loops: HashMap<String, Vec<String>>,
-    /// How many bindings of a name are loops over literals (`loops.rs`).
-    pub literal_loop_bindings: HashMap<String, u32>,
-    /// Loop variables whose literals come from named collections, and their names.
-    pub loop_collections: HashMap<String, Vec<String>>,
-    /// `NAME = [...]` / `{...}`: collection literals bound to a name.
-    pub collections: HashMap<String, crate::loops::Collection>,
-    /// How often each name is read, and how often in a way that cannot change it.
-    pub loads: HashMap<String, u32>,
-    /// Names ever bound to `type(x)` or to an element of a literal (`is_class_handle`).
-    pub type_handles: HashMap<String, ()>,
-    pub safe_reads: HashMap<String, u32>,
-    /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
-    /// forgotten: a rebinding in a branch that may not run does not clear it.
-    pub aliases: HashMap<String, Vec<Vec<String>>>,
-}
-
-impl Census {
-    pub(crate) fn bound_once(&self, name: &str) -> bool {
-        self.stores.get(name) == Some(&1)
-    }
-}
 
 pub struct Analyzer<'a> {
     pub(crate) source: &'a str,
@@ -214,7 +180,7 @@ impl<'a> Analyzer<'a> {
                     if self.collecting {
                         self.track_collection(n.id.as_str(), &a.value);
                         if self.is_class_handle(&a.value) {
-                            self.census.type_handles.insert(nfkc(n.id.as_str()).into(), ());
+                            self.census.type_handles.insert(nfkc(n.id.as_str()).into());
                         }
                     }
                 }
@@ -508,7 +474,7 @@ impl<'a> Analyzer<'a> {
             self.note_safe_read(iter);
             if self.holds_module_values(iter) {
                 for name in crate::classes::target_names(target) {
-                    self.census.type_handles.insert(nfkc(name).into(), ());
+                    self.census.type_handles.insert(nfkc(name).into());
                 }
             }
         }

@@ -175,6 +175,12 @@ pub fn operator_options_are_harmless(path: &[String]) -> bool {
     }
 }
 
+/// Blender's own top-level modules: names that are module-only in the standard
+/// library (`operator`, `types`) are ordinary there (`bpy.types`, `layout.operator`).
+pub fn is_blender_module(top: &str) -> bool {
+    matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop")
+}
+
 /// Module values that must not be passed around: once `bpy.ops` is an argument, a
 /// list element or a loop variable, the operator it reaches can no longer be named.
 pub fn must_not_escape(path: &[String]) -> bool {

@@ -8,6 +8,13 @@ use crate::names::{self, nfkc};
 use crate::rules::Rule;
 use ruff_ast::{self as ast, Expr};
 
+/// Module helpers judged at their call (`dataclasses.field` only as a class attribute's
+/// value, `functools.wraps` only with one argument): they may be called by name, never
+/// passed around as values.
+pub fn judged_by_its_call(path: &[String]) -> bool {
+    matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["dataclasses", "field"] | ["functools", "wraps"])
+}
+
 pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
     let field_call = std::mem::take(&mut a.field_call);
     if let Expr::Name(n) = &*c.func {

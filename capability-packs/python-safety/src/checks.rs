@@ -26,7 +26,7 @@ impl Analyzer<'_> {
             let shown = path.join(".");
             if blender::must_not_escape(&path) {
                 self.report(Rule::BlenderCodeExecution, at, format!("`{shown}` may only be used by its full name (`{shown}.<name>...`); passed around, the route it reaches cannot be checked"));
-            } else if path.len() == 1 || matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["dataclasses", "field"] | ["functools", "wraps"]) {
+            } else if path.len() == 1 || crate::calls::judged_by_its_call(&path) {
                 // A module (or one of the helpers judged by their call) passed around as
                 // a value: what is reached through it can no longer be named.
                 self.report(Rule::DynamicAttribute, at, format!("`{shown}` may only be used by its name (`{shown}.<name>` or a direct call); passed around, what it reaches cannot be checked"));
@@ -134,7 +134,7 @@ impl Analyzer<'_> {
         // not on Blender's (`bpy.types`, `bmesh.types`), and `re.compile` is fine.
         let of_module = base_paths.iter().any(|p| {
             let top = p.first().map(String::as_str).unwrap_or("");
-            let blender_module = matches!(top, "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop");
+            let blender_module = blender::is_blender_module(top);
             let re_compile = attr == "compile" && top == "re";
             !blender_module && !re_compile
         });

@@ -20,7 +20,7 @@ impl Analyzer<'_> {
                 Expr::Call(c) => return matches!(&*c.func, Expr::Name(n) if nfkc(n.id.as_str()) == "type"),
                 Expr::Subscript(s) if matches!(&*s.value, Expr::List(_) | Expr::Tuple(_) | Expr::Dict(_) | Expr::Set(_)) => return true,
                 Expr::Subscript(s) => e = &s.value,
-                Expr::Name(n) => return self.known.type_handles.contains_key(nfkc(n.id.as_str()).as_str()),
+                Expr::Name(n) => return self.known.type_handles.contains(nfkc(n.id.as_str()).as_str()),
                 _ => return false,
             }
         }

@@ -45,7 +45,7 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
         }
         a.imported_name(&name, at);
         // `from fractions import operator` is the module `fractions.operator` reaches.
-        if names::MODULE_ONLY_ATTRIBUTES.contains(name.as_str()) && !matches!(parts[0].as_str(), "bpy" | "bmesh" | "mathutils" | "bpy_extras" | "bl_math" | "idprop") {
+        if names::MODULE_ONLY_ATTRIBUTES.contains(name.as_str()) && !crate::blender::is_blender_module(&parts[0]) {
             a.report(Rule::DangerousName, at, format!("`from {} import {name}` reaches the operating system or the interpreter", parts.join(".")));
         }
         if names::is_dunder(&name) {

@@ -11,6 +11,7 @@ mod aliases;
 mod analyze;
 mod blender;
 mod calls;
+mod census;
 mod checks;
 mod classes;
 mod imports;
