@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const WASM_TARGET: &str = "wasm32-wasip2";
+#[path = "build/wasm_target.rs"]
+mod wasm_target;
+use wasm_target::WASM_TARGET;
 const PACK_PROFILE: &str = "pack";
 /// The checker is tuned for speed (workspace Cargo.toml, `[profile.checker]`).
 const CHECKER_PROFILE: &str = "checker";
@@ -54,12 +56,17 @@ fn main() {
     // Fuzzing builds (nightly, sanitizers) have no wasm32-wasip2 standard library to
     // build packs with, and the parsers they exercise do not need them.
     println!("cargo:rerun-if-env-changed=CAPSTAN_SKIP_OFFICIAL_PACKS");
-    if env::var("CAPSTAN_SKIP_OFFICIAL_PACKS").is_ok_and(|v| v == "1") {
+    let skipping = env::var("CAPSTAN_SKIP_OFFICIAL_PACKS").is_ok_and(|v| v == "1");
+    if skipping {
         println!("cargo:warning=CAPSTAN_SKIP_OFFICIAL_PACKS=1: this build embeds no official packs");
         packs.clear();
     }
     let target_dir = pack_target_dir(&out_dir);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Builds that skip the packs (fuzzing) build nothing for wasm here.
+    if !skipping {
+        ensure_wasm_target();
+    }
     let mut generated = String::from("pub static OFFICIAL_PACKS: &[OfficialPack] = &[\n");
     for pack in &packs {
         let crate_name = pack.file_name().unwrap().to_str().unwrap().to_string();
@@ -149,6 +156,24 @@ fn embed_addon(root: &Path, out_dir: &Path) {
     }
     generated.push_str("];\n");
     std::fs::write(out_dir.join("addon_files.rs"), generated).unwrap();
+}
+
+/// The packs need the wasm32-wasip2 standard library; add it through rustup when the
+/// toolchain lacks it (see `build/wasm_target.rs`).
+fn ensure_wasm_target() {
+    println!("cargo:rerun-if-changed=build/wasm_target.rs");
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let output = Command::new(&rustc).args(["--print", "sysroot"]).output().unwrap_or_else(|e| panic!("cannot run {rustc}: {e}"));
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    let rustup = wasm_target::find_on_path("rustup", env::var_os("PATH").as_deref());
+    let toolchain = env::var("RUSTUP_TOOLCHAIN").ok();
+    match wasm_target::ensure_target(&sysroot, WASM_TARGET, rustup.as_deref(), toolchain.as_deref()) {
+        Ok(wasm_target::TargetStatus::Present) => {}
+        Ok(wasm_target::TargetStatus::Installed) => {
+            println!("cargo:warning=added the {WASM_TARGET} target to this toolchain (rustup target add {WASM_TARGET}); capability packs build for it");
+        }
+        Err(message) => panic!("{message}"),
+    }
 }
 
 fn build_pack(cargo: &str, workspace: &Path, target_dir: &Path, crate_name: &str) {
