@@ -1,30 +1,71 @@
 //! Typed calls through the host's bridge gate.
 //!
-//! Every call is checked by the host: the command must be declared in `pack.json` and
-//! by the calling capability, a read-only capability may not use a mutating command,
-//! and the params must pass the command's schema in the app's bridge catalog.
+//! Every command is a type ([`crate::blender`], generated from the add-on's
+//! declarations) with its params and result types, so a misspelt command or field
+//! does not compile. Every call is still checked by the host: the command must be
+//! declared in `pack.json` and by the calling capability (`uses = [...]`), a read-only
+//! capability may not use a mutating command, and the params must pass the command's
+//! schema in the app's bridge catalog.
 
-use crate::bindings::capstan::pack::bridge as wit;
-use crate::error::{BridgeError, BridgeErrorCode, PackError};
+use crate::error::{BridgeError, BridgeErrorCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// Call `command` with `params` (serialised to a JSON object) and decode the result.
-pub fn call<P: Serialize + ?Sized, R: DeserializeOwned>(
-    command: &str,
-    params: &P,
-) -> Result<R, PackError> {
-    let raw = call_raw(command, params)?;
-    serde_json::from_str(&raw).map_err(|e| {
-        PackError::Failed(format!("bridge command {command} returned unexpected JSON: {e}"))
-    })
+/// What running a command does to the application's state (the catalog's `effect`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Read,
+    Mutate,
+    Destroy,
 }
 
-/// Call `command` and return the JSON text the bridge answered.
-pub fn call_raw<P: Serialize + ?Sized>(command: &str, params: &P) -> Result<String, BridgeError> {
-    let params = serde_json::to_string(params).map_err(|e| BridgeError {
-        code: BridgeErrorCode::InvalidBridgeParams,
-        message: format!("params for {command} do not serialise: {e}"),
-    })?;
-    wit::call(command, &params).map_err(BridgeError::from)
+impl Effect {
+    pub fn mutates(self) -> bool {
+        self != Effect::Read
+    }
+}
+
+/// One bridge command, as the generated client declares it.
+pub trait Command {
+    const NAME: &'static str;
+    const EFFECT: Effect;
+    /// The application error codes this command may answer with (besides the
+    /// protocol-level ones any command may).
+    const ERRORS: &'static [crate::blender::AppErrorCode];
+    type Params: Serialize;
+    type Result: DeserializeOwned;
+}
+
+/// Send `C` with `params` and decode its result.
+pub fn send<C: Command>(params: &C::Params) -> Result<C::Result, BridgeError> {
+    let json = serde_json::to_string(params).map_err(|e| BridgeError::new(
+        BridgeErrorCode::InvalidBridgeParams,
+        format!("params for {} do not serialise: {e}", C::NAME),
+    ))?;
+    let raw = transport::call(C::NAME, &json)?;
+    serde_json::from_str(&raw).map_err(|e| BridgeError::new(
+        BridgeErrorCode::Transport,
+        format!("bridge command {} answered outside its result type: {e}", C::NAME),
+    ))
+}
+
+#[cfg(target_arch = "wasm32")]
+mod transport {
+    use crate::bindings::capstan::pack::bridge as wit;
+    use crate::error::BridgeError;
+
+    pub fn call(command: &str, params_json: &str) -> Result<String, BridgeError> {
+        wit::call(command, params_json).map_err(BridgeError::from)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod transport {
+    use crate::error::BridgeError;
+
+    /// Outside a host (native unit tests), calls go to the thread's
+    /// [`crate::testing::MockBridge`].
+    pub fn call(command: &str, params_json: &str) -> Result<String, BridgeError> {
+        crate::testing::dispatch(command, params_json)
+    }
 }

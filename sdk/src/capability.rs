@@ -1,5 +1,8 @@
-//! Declaring one capability: key, routing metadata, a typed handler.
+//! Declaring one capability: key, routing metadata, a typed handler, the commands it
+//! uses and its conformance cases. Usually written by `#[capability(...)]`.
 
+use crate::bridge::{Command, Effect};
+use crate::conformance::Case;
 use crate::error::{PackError, PackResult};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -18,7 +21,9 @@ pub struct Capability {
     pub(crate) aliases: &'static [&'static str],
     pub(crate) examples: &'static [&'static str],
     pub(crate) mutates: bool,
-    pub(crate) bridge_commands: &'static [&'static str],
+    pub(crate) destructive: bool,
+    pub(crate) bridge_commands: Vec<&'static str>,
+    pub(crate) cases: Vec<Case>,
     pub(crate) handler: Handler,
 }
 
@@ -27,11 +32,11 @@ fn schema_of<A: JsonSchema>() -> String {
 }
 
 impl Capability {
-    /// `key` is canonical (`family.verb_noun`); `family` routes it. The argument type
-    /// `A` gives the input schema (use `#[serde(deny_unknown_fields)]`), the handler's
-    /// result is serialised as the call's JSON result.
+    /// `key` is canonical (`namespace.verb_noun`); `family` routes it. The argument
+    /// type `A` gives the input schema (use `#[serde(deny_unknown_fields)]`), the
+    /// handler's result is serialised as the call's JSON result.
     ///
-    /// A new capability is read-only and may use no bridge command until told otherwise.
+    /// A new capability is read-only and uses no bridge command until told otherwise.
     pub fn new<A, R, F>(key: &'static str, family: &'static str, handler: F) -> Self
     where
         A: DeserializeOwned + JsonSchema + 'static,
@@ -39,11 +44,9 @@ impl Capability {
         F: Fn(A) -> PackResult<R> + 'static,
     {
         let handler: Handler = Box::new(move |json: &str| {
-            let args: A = serde_json::from_str(json)
-                .map_err(|e| PackError::InvalidArguments(e.to_string()))?;
+            let args: A = serde_json::from_str(json).map_err(|e| PackError::InvalidArguments(e.to_string()))?;
             let result = handler(args)?;
-            serde_json::to_string(&result)
-                .map_err(|e| PackError::Failed(format!("result does not serialise: {e}")))
+            serde_json::to_string(&result).map_err(|e| PackError::Failed(format!("result does not serialise: {e}")))
         });
         Capability {
             key,
@@ -55,7 +58,9 @@ impl Capability {
             aliases: &[],
             examples: &[],
             mutates: false,
-            bridge_commands: &[],
+            destructive: false,
+            bridge_commands: Vec::new(),
+            cases: Vec::new(),
             handler,
         }
     }
@@ -82,22 +87,66 @@ impl Capability {
         self.examples = examples;
         self
     }
-    /// Declare that this capability changes application state.
-    pub fn mutates(mut self) -> Self {
+
+    /// The capability sends command `C`. Its effect decides the rest: a mutating
+    /// command makes the capability mutating, a destroying one destructive.
+    pub fn uses<C: Command>(mut self) -> Self {
+        if !self.bridge_commands.contains(&C::NAME) {
+            self.bridge_commands.push(C::NAME);
+        }
+        self.mutates |= C::EFFECT.mutates();
+        self.destructive |= C::EFFECT == Effect::Destroy;
+        self
+    }
+
+    /// Say more than the commands do: this capability destroys data (it applies a
+    /// modifier, say, through a command that only mutates).
+    pub fn destructive(mut self) -> Self {
+        self.destructive = true;
         self.mutates = true;
         self
     }
-    /// The bridge commands this capability may call (each also declared in `pack.json`).
-    pub fn bridge(mut self, commands: &'static [&'static str]) -> Self {
-        self.bridge_commands = commands;
+
+    /// Declare commands by name, unchecked. Only for apps without a generated client
+    /// and for capstan's own tests of the host's gate; packs use [`Capability::uses`].
+    #[doc(hidden)]
+    pub fn declare_commands_unchecked(mut self, commands: &[&'static str], mutates: bool) -> Self {
+        self.bridge_commands.extend_from_slice(commands);
+        self.mutates |= mutates;
+        self
+    }
+
+    /// Conformance cases: arguments and what must be true afterwards, run by the
+    /// host's conformance suite against the real application.
+    pub fn cases(mut self, cases: Vec<Case>) -> Self {
+        self.cases = cases;
         self
     }
 
     pub fn key(&self) -> &'static str {
         self.key
     }
+    pub fn family(&self) -> &'static str {
+        self.family
+    }
+    pub fn summary_text(&self) -> &'static str {
+        self.summary
+    }
+    pub fn mutates_state(&self) -> bool {
+        self.mutates
+    }
+    pub fn is_destructive(&self) -> bool {
+        self.destructive
+    }
+    pub fn bridge_commands(&self) -> &[&'static str] {
+        &self.bridge_commands
+    }
+    pub fn conformance_cases(&self) -> &[Case] {
+        &self.cases
+    }
 
-    /// Run the handler on JSON arguments, outside any host (for unit tests of a pack).
+    /// Run the handler on JSON arguments, outside any host (for unit tests of a pack;
+    /// bridge calls go to the thread's [`crate::testing::MockBridge`]).
     pub fn run_json(&self, arguments_json: &str) -> PackResult<String> {
         (self.handler)(arguments_json)
     }

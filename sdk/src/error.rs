@@ -1,6 +1,7 @@
 //! Typed errors a capability returns; they cross the WIT boundary as `pack-error`.
 
 use crate::bindings::capstan::pack::types as wit;
+use crate::blender::AppErrorCode;
 use std::fmt;
 
 /// The result type of a capability handler.
@@ -21,11 +22,32 @@ pub enum BridgeErrorCode {
 pub struct BridgeError {
     pub code: BridgeErrorCode,
     pub message: String,
+    /// For `AppError`: the application's own code as it sent it (`not_found`, ...).
+    pub app_code: Option<String>,
+}
+
+impl BridgeError {
+    pub fn new(code: BridgeErrorCode, message: impl Into<String>) -> Self {
+        BridgeError { code, message: message.into(), app_code: None }
+    }
+
+    /// An error the application itself reported, with its code.
+    pub fn app(code: AppErrorCode, message: impl Into<String>) -> Self {
+        BridgeError { code: BridgeErrorCode::AppError, message: message.into(), app_code: Some(code.as_str().to_string()) }
+    }
+
+    /// The application's code, typed (`None` unless the application reported the error).
+    pub fn app_error(&self) -> Option<AppErrorCode> {
+        self.app_code.as_deref().map(AppErrorCode::parse)
+    }
 }
 
 impl fmt::Display for BridgeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.code, self.message)
+        match &self.app_code {
+            Some(app) => write!(f, "{:?} ({app}): {}", self.code, self.message),
+            None => write!(f, "{:?}: {}", self.code, self.message),
+        }
     }
 }
 
@@ -76,7 +98,7 @@ impl From<wit::BridgeError> for BridgeError {
             W::Transport => BridgeErrorCode::Transport,
             W::AppError => BridgeErrorCode::AppError,
         };
-        BridgeError { code, message: e.message }
+        BridgeError { code, message: e.message, app_code: e.app_code }
     }
 }
 
@@ -91,7 +113,7 @@ impl From<BridgeError> for wit::BridgeError {
             C::Transport => wit::BridgeErrorCode::Transport,
             C::AppError => wit::BridgeErrorCode::AppError,
         };
-        wit::BridgeError { code, message: e.message }
+        wit::BridgeError { code, message: e.message, app_code: e.app_code }
     }
 }
 

@@ -1,45 +1,46 @@
 //! # capstan-sdk: write a capability pack in Rust
 //!
 //! A pack is a WebAssembly component (built for `wasm32-wasip2`) of world
-//! `capstan:pack/capability-pack@0.1.0`. This crate hides the bindings: you declare
-//! capabilities with typed argument structs, call the bridge with typed helpers,
-//! and export the lot with [`export_pack!`].
+//! `capstan:pack/capability-pack@0.2.0`. This crate hides the bindings: one file per
+//! capability with `#[capability(...)]` (its summary is the doc comment), typed bridge
+//! commands ([`blender`], generated from the add-on's declarations, so a misspelt
+//! command does not compile), routing families with their cue words, conformance
+//! cases, and [`export_pack!`] to export the lot.
 //!
 //! ```ignore
 //! use capstan_sdk::prelude::*;
+//! use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, get_object_info};
 //!
-//! #[derive(Deserialize, JsonSchema)]
-//! #[serde(deny_unknown_fields)]
-//! struct Describe { /// Object to look at.
-//!     name: String }
-//!
-//! fn describe(args: Describe) -> PackResult<Value> {
-//!     bridge::call("get_object_info", &json!({ "name": args.name }))
+//! /// Read one object's transform and data.
+//! #[capability(key = "hello.object", family = "inspect", uses = [GetObjectInfo])]
+//! fn object(args: GetObjectInfoParams) -> PackResult<Value> {
+//!     Ok(json!(get_object_info(&args)?))
 //! }
-//!
-//! fn capabilities() -> Vec<Capability> {
-//!     vec![Capability::new("scene.object_info", "inspect", describe)
-//!         .summary("Read one object's transform and data")
-//!         .bridge(&["get_object_info"])]
-//! }
-//!
-//! capstan_sdk::export_pack!(capabilities);
 //! ```
 //!
-//! The host, not the pack, is the security boundary: every `bridge::call` is checked
+//! The host, not the pack, is the security boundary: every bridge call is checked
 //! against your `pack.json` and the app's command catalog, and a fresh sandbox runs
-//! each call, so a pack keeps no state between calls.
+//! each call, so a pack keeps no state between calls. Native unit tests of handlers
+//! use [`testing::MockBridge`].
 
 pub mod bindings;
+pub mod blender;
 pub mod bridge;
 mod capability;
+pub mod conformance;
 mod error;
+mod family;
 pub mod log;
 #[doc(hidden)]
 pub mod runtime;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod testing;
 
 pub use capability::Capability;
+pub use capstan_sdk_macros::capability;
+pub use conformance::Case;
 pub use error::{BridgeError, BridgeErrorCode, PackError, PackResult};
+pub use family::Family;
 
 // Re-exported so that packs and the SDK agree on one version of each.
 pub use schemars;
@@ -48,26 +49,43 @@ pub use serde_json;
 
 /// Everything a pack usually needs in one import.
 pub mod prelude {
-    pub use crate::bridge;
+    pub use crate::bridge::{Command, Effect};
     pub use crate::log;
-    pub use crate::{BridgeError, BridgeErrorCode, Capability, PackError, PackResult};
+    pub use crate::{BridgeError, BridgeErrorCode, Capability, Case, Family, PackError, PackResult, capability};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};
 }
 
-/// Export a pack whose capabilities are returned by `$capabilities: fn() -> Vec<Capability>`.
+/// The description a pack exports, as JSON (for native tests and tools; the host gets
+/// the same through `describe`).
+pub fn describe_json(families: &[Family], capabilities: &[Capability]) -> serde_json::Value {
+    let d = runtime::describe(families, capabilities);
+    serde_json::json!({
+        "families": d.families.iter().map(|f| serde_json::json!({
+            "name": f.name, "summary": f.summary,
+            "cues": f.cues.iter().map(|c| serde_json::json!({ "weight": c.weight, "phrases": c.phrases })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "capabilities": d.capabilities.iter().map(|c| serde_json::json!({
+            "key": c.key, "family": c.family, "summary": c.summary, "mutates": c.mutates, "destructive": c.destructive,
+            "bridge_commands": c.bridge_commands, "conformance": c.conformance.len(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Export a pack: `families` returns its routing families, `capabilities` its
+/// capabilities (`capabilities::all` from the generated registry, usually).
 ///
-/// The function runs once per call (each call gets a fresh instance), so keep it cheap:
-/// schemas are generated lazily, only when the host asks the pack to describe itself.
+/// The functions run once per call (each call gets a fresh instance), so keep them
+/// cheap: schemas are generated only when the host asks the pack to describe itself.
 #[macro_export]
 macro_rules! export_pack {
-    ($capabilities:path) => {
+    (families = $families:path, capabilities = $capabilities:path $(,)?) => {
         struct __CapstanPackExport;
 
         impl $crate::bindings::exports::capstan::pack::pack::Guest for __CapstanPackExport {
-            fn describe() -> ::std::vec::Vec<$crate::bindings::capstan::pack::types::Capability> {
-                $crate::runtime::describe(&$capabilities())
+            fn describe() -> $crate::bindings::capstan::pack::types::PackDescription {
+                $crate::runtime::describe(&$families(), &$capabilities())
             }
 
             fn execute(

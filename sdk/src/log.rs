@@ -1,7 +1,24 @@
 //! Log lines for the host's log. Guest stdout/stderr are captured too, but these
 //! carry a level and are the supported way to explain what a pack is doing.
+//! Outside a host (native unit tests) they go to stderr.
 
+#[cfg(target_arch = "wasm32")]
 use crate::bindings::capstan::pack::log::{Level, log};
+
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+enum Level {
+    Trace,
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn log(level: Level, message: &str) {
+    eprintln!("[{level:?}] {message}");
+}
 
 pub fn trace(message: &str) {
     log(Level::Trace, message)

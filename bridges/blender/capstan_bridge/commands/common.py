@@ -1,9 +1,15 @@
-"""Helpers shared by the commands (main thread only)."""
+"""Helpers shared by the commands (main thread only), and the schemas commands reuse."""
 
 import bpy
 from mathutils import Vector
 
-from .errors import CommandError, not_found
+from .. import schema as s
+from ..errors import CommandError, not_found
+
+# Schemas several commands use.
+OBJECT = s.ref("object_name")
+VEC3 = s.ref("vec3")
+NAME_OR_NULL = s.nullable(s.string(1, s.NAME_MAX))
 
 
 def rounded(values, digits=5):
@@ -21,8 +27,14 @@ def get_object(name):
     return obj
 
 
+def active_collection():
+    """Where new objects go: the active collection, as Blender's own add operators do."""
+    layer = bpy.context.view_layer.active_layer_collection
+    return layer.collection if layer is not None else scene().collection
+
+
 def link(obj):
-    scene().collection.objects.link(obj)
+    active_collection().objects.link(obj)
 
 
 def aim(obj, target):
@@ -50,3 +62,15 @@ def place(obj, params):
 def uses_legacy_node_toggle():
     """Blender < 5.0 needs `use_nodes = True`; 5.0 deprecates the toggle (always on)."""
     return bpy.app.version < (5, 0, 0)
+
+
+def claim_name(obj, requested, out):
+    """Give `obj` (and its data) the requested name; note in `out` when Blender picked
+    another because the name is taken."""
+    if requested:
+        obj.name = requested
+        if obj.data is not None and obj.data.users == 1:
+            obj.data.name = requested
+        if obj.name != requested:
+            out["renamed_from"] = requested
+    return out

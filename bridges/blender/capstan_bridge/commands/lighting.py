@@ -2,9 +2,31 @@
 
 import bpy
 
-from .common import link, place, rounded
+from .. import schema as s
+from ..command import command
+from .common import OBJECT, VEC3, claim_name, link, place, rounded
 
 
+@command(
+    effect="mutate",
+    summary="Add a light; aim it at a point with look_at or set its rotation in radians.",
+    params=s.obj({
+        "type": s.enum(("point", "sun", "spot", "area")),
+        "name": OBJECT,
+        "location": VEC3,
+        "rotation": VEC3,
+        "look_at": VEC3,
+        "energy": s.number(0, 1_000_000, description="Watts (sun: irradiance in W/m2)"),
+        "color": s.ref("color3"),
+        "size": s.number(0, 1000, description="Area edge, point/spot radius, or sun angle in radians"),
+        "spot_size": s.number(0.01, 3.1416),
+    }, required=("type", "location")),
+    result=s.obj({
+        "name": s.string(), "type": s.string(), "location": VEC3, "rotation": VEC3, "energy": s.number(),
+        "renamed_from": s.string(),
+    }, required=("name", "type", "location", "rotation", "energy")),
+    errors=("invalid_params",),
+)
 def create_light(ctx, params):
     kind = params["type"].upper()
     name = params.get("name") or "%s Light" % params["type"].capitalize()
@@ -24,11 +46,14 @@ def create_light(ctx, params):
         data.spot_size = params["spot_size"]
     obj = bpy.data.objects.new(name, data)
     link(obj)
+    ctx.delta.created(obj)
+    out = claim_name(obj, params.get("name"), {})
     place(obj, params)
-    return {
+    out.update({
         "name": obj.name,
         "type": kind,
         "location": rounded(obj.location),
         "rotation": rounded(obj.rotation_euler),
         "energy": round(data.energy, 5),
-    }
+    })
+    return out

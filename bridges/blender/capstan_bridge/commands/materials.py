@@ -2,8 +2,12 @@
 
 import bpy
 
-from .common import get_object, rounded, uses_legacy_node_toggle
-from .errors import CommandError
+from .. import schema as s
+from ..command import command
+from ..errors import CommandError, invalid_target
+from .common import OBJECT, get_object, rounded, uses_legacy_node_toggle
+
+UNIT = s.number(0, 1)
 
 
 def _principled(mat):
@@ -24,15 +28,40 @@ def _socket(node, *names):
     for name in names:
         if name in node.inputs:
             return node.inputs[name]
-    raise CommandError("blender_error", "this Blender's Principled BSDF has no %s input" % " / ".join(names))
+    raise CommandError("unsupported", "this Blender's Principled BSDF has no %s input" % " / ".join(names))
 
 
+@command(
+    effect="mutate",
+    summary="Create or update a Principled BSDF material and assign it to an object's first slot; colours are linear RGBA.",
+    params=s.obj({
+        "object": OBJECT,
+        "material": s.ref("datablock_name"),
+        "base_color": s.ref("rgba"),
+        "metallic": UNIT,
+        "roughness": UNIT,
+        "emission_color": s.ref("rgba"),
+        "emission_strength": s.number(0, 1000),
+    }, required=("object",)),
+    result=s.obj({
+        "object": s.string(), "material": s.string(), "created": s.boolean(), "base_color": s.ref("rgba"),
+        "metallic": s.number(), "roughness": s.number(),
+    }, required=("object", "material", "created", "base_color", "metallic", "roughness")),
+    errors=("not_found", "invalid_target", "unsupported"),
+)
 def set_material(ctx, params):
     obj = get_object(params["object"])
     if obj.data is None or not hasattr(obj.data, "materials"):
-        raise CommandError("invalid_target", "object %r (%s) cannot hold materials" % (obj.name, obj.type))
+        raise invalid_target("object %r (%s) cannot hold materials" % (obj.name, obj.type))
+    # The slot lives on the object's data: every user of shared data changes with it.
+    ctx.delta.touch_data_users(obj)
     name = params.get("material") or "%s_material" % obj.name
-    mat = bpy.data.materials.get(name) or bpy.data.materials.new(name)
+    mat = bpy.data.materials.get(name)
+    created = mat is None
+    if created:
+        mat = ctx.delta.created_datablock("materials", bpy.data.materials.new(name))
+    else:
+        ctx.delta.touch_datablock("materials", mat)
     node = _principled(mat)
     if "base_color" in params:
         _socket(node, "Base Color").default_value = params["base_color"]
@@ -54,6 +83,7 @@ def set_material(ctx, params):
     return {
         "object": obj.name,
         "material": mat.name,
+        "created": created,
         "base_color": rounded(_socket(node, "Base Color").default_value),
         "metallic": round(_socket(node, "Metallic").default_value, 5),
         "roughness": round(_socket(node, "Roughness").default_value, 5),

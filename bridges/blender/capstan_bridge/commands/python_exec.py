@@ -18,7 +18,9 @@ import io
 import json
 import os
 
-from .errors import CommandError
+from .. import schema as s
+from ..command import command
+from ..errors import CommandError
 
 ALLOW_ENV = "CAPSTAN_BRIDGE_ALLOW_EXEC"
 MAX_STDOUT = 64 * 1024
@@ -80,6 +82,24 @@ def _jsonable(value):
         return repr(value)[:4096]
 
 
+SHA256 = s.string(pattern="^[0-9a-f]{64}$")
+
+
+@command(
+    effect="mutate",
+    summary="Run a Python script that capstan's safety checker accepted, in a restricted namespace; returns printed output and the script's `result` variable.",
+    params=s.obj({
+        "code": s.string(1, 1048576),
+        "checked": s.obj({"checker": SHA256, "sha256": SHA256}, required=("checker", "sha256")),
+    }, required=("code", "checked")),
+    result=s.obj({"stdout": s.string(), "stdout_truncated": s.boolean(), "result": s.any_value()},
+                 required=("stdout", "stdout_truncated", "result")),
+    errors=("exec_disabled", "not_checked", "script_error"),
+    timeout_s=120,
+    host_only=True,
+    # A script can touch anything, so its delta comes from a whole-scene snapshot.
+    full_delta=True,
+)
 def execute_python(ctx, params):
     if not allowed():
         raise CommandError(

@@ -5,9 +5,10 @@ import os
 import bpy
 
 from .. import paths
+from .. import schema as s
+from ..command import command
+from ..errors import CommandError
 from .common import assign, scene
-from .errors import CommandError
-
 
 ENGINE_IDS = {
     "cycles": ["CYCLES"],
@@ -27,13 +28,31 @@ def _set_engine(r, name):
     raise CommandError("unsupported", "this Blender has no %s engine" % name)
 
 
+@command(
+    effect="mutate",
+    summary="Render engine (Cycles runs on the CPU), resolution, samples and film transparency.",
+    params=s.obj({
+        "engine": s.enum(("cycles", "eevee", "workbench")),
+        "resolution_x": s.integer(4, 16384),
+        "resolution_y": s.integer(4, 16384),
+        "resolution_percentage": s.integer(1, 100),
+        "samples": s.integer(1, 65536),
+        "transparent": s.boolean(),
+    }, min_properties=1),
+    result=s.obj({
+        "engine": s.string(), "resolution": s.array(s.integer(), 2, 2), "percentage": s.integer(),
+        "samples": s.nullable(s.integer()), "transparent": s.boolean(),
+    }, required=("engine", "resolution", "percentage", "samples", "transparent")),
+    errors=("unsupported",),
+)
 def set_render_settings(ctx, params):
-    s = scene()
-    r = s.render
+    ctx.delta.touch_settings("render")
+    sc = scene()
+    r = sc.render
     if "engine" in params:
         _set_engine(r, params["engine"])
         if r.engine == "CYCLES":
-            s.cycles.device = "CPU"
+            sc.cycles.device = "CPU"
     assign(r, params, (
         ("resolution_x", "resolution_x"),
         ("resolution_y", "resolution_y"),
@@ -42,10 +61,10 @@ def set_render_settings(ctx, params):
     ))
     if "samples" in params:
         if r.engine == "CYCLES":
-            s.cycles.samples = params["samples"]
+            sc.cycles.samples = params["samples"]
         elif r.engine.startswith("BLENDER_EEVEE"):
-            s.eevee.taa_render_samples = params["samples"]
-    samples = s.cycles.samples if r.engine == "CYCLES" else (s.eevee.taa_render_samples if r.engine.startswith("BLENDER_EEVEE") else None)
+            sc.eevee.taa_render_samples = params["samples"]
+    samples = sc.cycles.samples if r.engine == "CYCLES" else (sc.eevee.taa_render_samples if r.engine.startswith("BLENDER_EEVEE") else None)
     return {
         "engine": r.engine,
         "resolution": [r.resolution_x, r.resolution_y],
@@ -55,18 +74,36 @@ def set_render_settings(ctx, params):
     }
 
 
+@command(
+    effect="mutate",
+    summary="Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.",
+    params=s.obj({
+        "filename": s.string(5, 128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.png$", description="A plain PNG file name"),
+    }, required=("filename",)),
+    result=s.obj({
+        "path": s.string(), "width": s.integer(1), "height": s.integer(1), "engine": s.string(), "bytes": s.integer(1),
+    }, required=("path", "width", "height", "engine", "bytes")),
+    errors=("no_camera", "path_refused"),
+    timeout_s=600,
+)
 def render_image(ctx, params):
-    s = scene()
-    if s.camera is None:
+    sc = scene()
+    if sc.camera is None:
         raise CommandError("no_camera", "the scene has no active camera; set one with set_camera first")
     try:
         path = paths.confined(ctx.output_dir, params["filename"])
     except paths.PathRefused as e:
         raise CommandError("path_refused", str(e))
-    r = s.render
-    r.filepath = path
-    r.image_settings.file_format = "PNG"
-    bpy.ops.render.render(write_still=True)
+    r = sc.render
+    saved = (r.filepath, r.image_settings.file_format)
+    try:
+        r.filepath = path
+        r.image_settings.file_format = "PNG"
+        # The render operator is the only way to render; it does not walk the scene
+        # beyond what the render itself needs.
+        bpy.ops.render.render(write_still=True)
+    finally:
+        r.filepath, r.image_settings.file_format = saved
     if not os.path.isfile(path):
         raise CommandError("blender_error", "the render finished but wrote no file")
     scale = r.resolution_percentage / 100.0

@@ -2,6 +2,8 @@
 
 import bpy
 
+from .. import schema as s
+from ..command import command
 from .common import scene, uses_legacy_node_toggle
 
 
@@ -17,10 +19,32 @@ def _nodes(world):
     return tree, background
 
 
+@command(
+    effect="mutate",
+    summary="Set the world background: a flat colour with strength, or a procedural sky.",
+    params=s.obj({
+        "color": s.ref("color3"),
+        "strength": s.number(0, 1000),
+        "sky": s.obj({
+            "sun_elevation": s.number(-1.5708, 1.5708, description="Radians above the horizon"),
+            "sun_rotation": s.number(-6.2832, 6.2832, description="Radians around the vertical axis"),
+        }),
+    }, min_properties=1),
+    result=s.obj({
+        "world": s.string(), "mode": s.enum(("sky", "color")), "color": s.ref("vec3"), "strength": s.number(),
+    }, required=("world", "mode", "color", "strength")),
+    errors=(),
+)
 def set_world(ctx, params):
-    s = scene()
-    world = s.world or bpy.data.worlds.new("World")
-    s.world = world
+    s_ = scene()
+    ctx.delta.touch_settings("world")
+    world = s_.world
+    if world is None:
+        ctx.delta.touch_settings("scene")
+        world = ctx.delta.created_datablock("worlds", bpy.data.worlds.new("World"))
+        s_.world = world
+    else:
+        ctx.delta.touch_datablock("worlds", world)
     tree, background = _nodes(world)
     color_in = background.inputs["Color"]
     if "color" in params:
@@ -37,10 +61,9 @@ def set_world(ctx, params):
         tree.links.new(sky.outputs["Color"], color_in)
     if "strength" in params:
         background.inputs["Strength"].default_value = params["strength"]
-    linked = color_in.is_linked
     return {
         "world": world.name,
-        "mode": "sky" if linked else "color",
+        "mode": "sky" if color_in.is_linked else "color",
         "color": [round(v, 5) for v in color_in.default_value[:3]],
         "strength": round(background.inputs["Strength"].default_value, 5),
     }

@@ -1,0 +1,88 @@
+//! The pack as a whole: its description, the manifest's command list, and handlers run
+//! against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
+
+use crate::{capabilities, families};
+use capstan_sdk::blender::*;
+use capstan_sdk::testing::MockBridge;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+fn manifest() -> Value {
+    serde_json::from_str(include_str!("../pack.json")).unwrap()
+}
+
+/// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
+/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-core` to rewrite it.
+#[test]
+fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
+    let used: BTreeSet<&str> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).collect();
+    let mut doc = manifest();
+    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let used_owned: BTreeSet<String> = used.iter().map(|s| s.to_string()).collect();
+    if listed != used_owned && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
+        doc["servers"]["blender"]["commands"] = json!(used_owned);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
+        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+        return;
+    }
+    assert_eq!(listed, used_owned, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-core");
+}
+
+#[test]
+fn every_capability_has_a_declared_family_and_conformance_cases() {
+    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    for c in capabilities::all() {
+        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
+        assert!(!c.conformance_cases().is_empty(), "{} has no conformance case", c.key());
+        assert!(!c.summary_text().is_empty(), "{}", c.key());
+    }
+}
+
+#[test]
+fn effects_come_from_the_commands_used() {
+    let all = capabilities::all();
+    let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap();
+    assert!(!by_key("scene.info").mutates_state());
+    assert!(by_key("scene.create_object").mutates_state() && !by_key("scene.create_object").is_destructive());
+    assert!(by_key("scene.delete_object").is_destructive());
+    assert!(by_key("rig.constraint").is_destructive(), "it can remove constraints");
+}
+
+#[test]
+fn a_lighting_rig_aims_every_light_at_the_resolved_target() {
+    let bridge = MockBridge::install();
+    bridge.on::<GetObjectInfo, _>(|p| {
+        assert_eq!(p.name, "Hero");
+        let mut info: GetObjectInfoResult = serde_json::from_value(json!({
+            "name": "Hero", "type": "MESH", "location": [2.0, 0.0, 1.0], "rotation": [0.0, 0.0, 0.0], "scale": [1.0, 1.0, 1.0],
+            "visible": true, "parent": null, "collections": [], "materials": [], "dimensions": [1.0, 1.0, 1.0], "children": [],
+            "children_total": 0, "modifiers": [], "modifiers_total": 0, "constraints": [], "constraints_total": 0,
+            "material_details": [], "keyframes": [], "parent_type": "OBJECT", "custom_properties": {},
+        })).unwrap();
+        info.name = p.name;
+        Ok(info)
+    });
+    bridge.on::<CreateLight, _>(|p| {
+        assert_eq!(p.look_at, Some([2.0, 0.0, 1.0]));
+        let name = p.name.unwrap();
+        Ok(serde_json::from_value::<CreateLightResult>(json!({
+            "name": name, "type": "AREA", "location": p.location, "rotation": [0.0, 0.0, 0.0], "energy": p.energy,
+            "delta": { "added": [name], "removed": [], "changed": [], "settings": [] },
+        })).unwrap())
+    });
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "scene.lighting_preset").unwrap();
+    let out: Value = serde_json::from_str(&cap.run_json(r#"{"preset": "three_point", "target": "Hero"}"#).unwrap()).unwrap();
+    assert_eq!(out["lights"].as_array().unwrap().len(), 3);
+    assert_eq!(bridge.commands(), ["get_object_info", "create_light", "create_light", "create_light"]);
+}
+
+#[test]
+fn an_application_error_reaches_the_capability_typed() {
+    let bridge = MockBridge::install();
+    bridge.on::<GetObjectInfo, _>(|p| Err(capstan_sdk::BridgeError::app(AppErrorCode::NotFound, format!("no object named {:?}", p.name))));
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "scene.object_info").unwrap();
+    match cap.run_json(r#"{"name": "Ghost"}"#) {
+        Err(capstan_sdk::PackError::Bridge(e)) => assert_eq!(e.app_error(), Some(AppErrorCode::NotFound)),
+        other => panic!("{other:?}"),
+    }
+}
