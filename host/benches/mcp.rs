@@ -64,7 +64,7 @@ fn synthetic_search(c: &mut Criterion) {
         tags: t,
         aliases: &none,
         examples: e,
-    }));
+    }), capstan::router::FamilyTable::default());
     assert_eq!(index.len(), 1000);
     c.bench_function("search/1000_capabilities", |b| b.iter(|| index.search("soft studio light with a gold sphere", None, Some("lighting"), 10)));
 }

@@ -32,7 +32,7 @@ fn per_call(c: &mut Criterion) {
         group.bench_function(format!("sandbox_{label}"), |b| {
             b.iter(|| {
                 let setup = CallSetup { pack: "bench".into(), limits: DEFAULT_LIMITS, gate: None, client: Arc::new(Offline) };
-                let (out, _) = rt.sandbox().run(pack.pre(), setup, |store, p| p.capstan_pack_pack().call_execute(store, "hostile.ok", "{}"));
+                let (out, _) = pack.pre().execute(rt.sandbox(), setup, "hostile.ok", "{}");
                 out.unwrap().unwrap()
             })
         });

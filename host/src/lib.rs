@@ -16,6 +16,8 @@ pub mod blender;
 pub mod bridge;
 pub mod checker;
 pub mod cli;
+pub mod conformance;
+pub mod delta;
 pub mod engine;
 pub mod fsutil;
 pub mod home;

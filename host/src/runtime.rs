@@ -11,6 +11,7 @@ use crate::availability::Availability;
 use crate::bridge::{BridgeClient, BridgeGate};
 use crate::engine::{AllocationPreference, ComponentCache, SandboxEngine};
 use crate::home::CapstanHome;
+use crate::delta::SceneDelta;
 use crate::plugin::bindings::PackError;
 use crate::plugin::{self, CapabilitySpec, LoadedPack, PackLoadError, PackSource};
 use crate::sandbox::{BridgeCallRecord, CallSetup, PackFault, Sandbox};
@@ -54,6 +55,19 @@ pub struct PackFailure {
     /// For `bridge`: the bridge error code (`permission_denied`, `app_unavailable`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bridge_code: Option<String>,
+    /// For an error the application reported: its own code and message, as the host
+    /// received them (not as the pack retold them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_error: Option<AppError>,
+}
+
+/// An error the application reported, with what its code means (from the catalog).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppError {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<String>,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -65,7 +79,13 @@ pub enum CallError {
     #[error("invalid arguments for {key}: {}", errors.join("; "))]
     InvalidArguments { key: String, errors: Vec<String> },
     #[error("pack fault in {key}: {fault}")]
-    Fault { key: String, fault: PackFault, bridge_calls: Vec<BridgeCallRecord> },
+    Fault {
+        key: String,
+        fault: PackFault,
+        bridge_calls: Vec<BridgeCallRecord>,
+        /// What the bridge calls made before the fault changed.
+        delta: Option<Box<SceneDelta>>,
+    },
     #[error("{key} failed ({}): {}", failure.kind, failure.message)]
     Pack {
         key: String,
@@ -73,6 +93,8 @@ pub enum CallError {
         bridge_calls: Vec<BridgeCallRecord>,
         /// When the pack failed because a server is unavailable: its structured state.
         availability: Option<Box<Availability>>,
+        /// What the bridge calls made before the failure changed (kept, not dropped).
+        delta: Option<Box<SceneDelta>>,
     },
 }
 
@@ -83,6 +105,9 @@ pub struct CallOutput {
     pub pack: String,
     pub result: Value,
     pub bridge_calls: Vec<BridgeCallRecord>,
+    /// For a mutating capability: the scene delta of its bridge calls, merged by the
+    /// host (`None` for a read-only one, whose delta is empty by construction).
+    pub delta: Option<SceneDelta>,
 }
 
 struct Entry {
@@ -284,7 +309,7 @@ impl Runtime {
         let limits = pack.limits.limits;
         if arguments_json.len() as u64 > limits.max_io_bytes {
             let fault = PackFault::InputTooLarge { limit_bytes: limits.max_io_bytes, size_bytes: arguments_json.len() as u64 };
-            return Err(CallError::Fault { key: key.into(), fault, bridge_calls: vec![] });
+            return Err(CallError::Fault { key: key.into(), fault, bridge_calls: vec![], delta: None });
         }
         let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| CallError::InvalidArguments {
             key: key.into(),
@@ -307,23 +332,35 @@ impl Runtime {
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
         let limits = pack.limits.limits;
+        let spec = &pack.capabilities[entry.capability];
 
         let scope = self.scopes[entry.pack][entry.capability].clone();
         let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);
         let setup = CallSetup { pack: pack.name.clone(), limits, gate: Some(gate), client: self.client.clone() };
-        let (outcome, report) =
-            self.sandbox.run(&pack.pre, setup, |store, p| p.capstan_pack_pack().call_execute(store, key, arguments_json));
+        let (outcome, report) = pack.pre.execute(&self.sandbox, setup, key, arguments_json);
+        if report.mutated {
+            self.close_undo_step(pack, key);
+        }
         let bridge_calls = report.bridge_calls;
-        let fault = |fault| CallError::Fault { key: key.into(), fault, bridge_calls: bridge_calls.clone() };
+        let delta = spec.mutates.then(|| report.delta.clone());
+        let kept = || delta.clone().filter(|d| !d.is_empty()).map(Box::new);
+        let fault = |fault| CallError::Fault { key: key.into(), fault, bridge_calls: bridge_calls.clone(), delta: kept() };
         match outcome {
             Err(f) => Err(fault(f)),
             Ok(Err(e)) => {
-                let failure = Box::new(pack_failure(e));
+                let mut failure = pack_failure(e);
+                if let Some((code, message)) = report.last_app_error
+                    && failure.bridge_code.as_deref() == Some("app_error")
+                {
+                    let meaning = self.error_meaning(pack, &code);
+                    failure.app_error = Some(AppError { code, message: cut(message), meaning });
+                }
+                let failure = Box::new(failure);
                 let availability = match failure.bridge_code.as_deref() {
                     Some("app_unavailable") | Some("transport") => report.last_unavailable.map(Box::new),
                     _ => None,
                 };
-                Err(CallError::Pack { key: key.into(), failure, bridge_calls, availability })
+                Err(CallError::Pack { key: key.into(), failure, bridge_calls, availability, delta: kept() })
             }
             Ok(Ok(text)) => {
                 if text.len() as u64 > limits.max_io_bytes {
@@ -333,13 +370,46 @@ impl Runtime {
                     }));
                 }
                 match serde_json::from_str(&text) {
-                    Ok(result) => Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls }),
+                    Ok(result) => Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls, delta }),
                     Err(e) => Err(fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") })),
                 }
             }
         }
     }
 }
+
+impl Runtime {
+    /// What an application error code means, from the pack's server's catalog.
+    fn error_meaning(&self, pack: &LoadedPack, code: &str) -> Option<String> {
+        pack.manifest.servers.keys().find_map(|server| self.catalogs.for_server(server)?.error_codes.get(code).cloned())
+    }
+
+    /// One capability call is one undo step: after a call whose bridge commands changed
+    /// the scene, the host asks the bridge to close the step, named after the
+    /// capability (`undo_push`, host-only; GUI Blender pushes it, a headless one only
+    /// when told to). A failure here never fails the call: the change has happened.
+    fn close_undo_step(&self, pack: &LoadedPack, key: &str) {
+        for server in pack.manifest.servers.keys() {
+            let Some(spec) = self.catalogs.for_server(server).and_then(|c| c.command(UNDO_COMMAND)) else { continue };
+            if !self.client.keeps_undo_steps(server) {
+                continue;
+            }
+            let params = serde_json::json!({ "label": format!("capstan: {key}") });
+            let request = crate::bridge::BridgeRequest { server, command: UNDO_COMMAND, params: &params, timeout: spec.timeout };
+            if let Err(e) = self.client.call(request) {
+                tracing::debug!(server, key, "could not close the undo step: {e}");
+            }
+        }
+    }
+
+    /// The families every loaded pack declares, for the router.
+    pub fn families(&self) -> crate::router::FamilyTable {
+        crate::router::FamilyTable::from_packs(&self.packs)
+    }
+}
+
+/// The host-only bridge command that closes one capability call's undo step.
+pub const UNDO_COMMAND: &str = "undo_push";
 
 fn cut(message: String) -> String {
     if message.len() <= MAX_PACK_MESSAGE {
@@ -359,5 +429,5 @@ fn pack_failure(e: PackError) -> PackFailure {
         PackError::Bridge(b) => ("bridge", b.message, Some(b.code.name())),
         PackError::Failed(m) => ("failed", m, None),
     };
-    PackFailure { kind: kind.into(), message: cut(message), bridge_code: bridge_code.map(String::from) }
+    PackFailure { kind: kind.into(), message: cut(message), bridge_code: bridge_code.map(String::from), app_error: None }
 }

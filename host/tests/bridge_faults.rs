@@ -228,7 +228,7 @@ fn app_errors_keep_their_code() {
         respond(&mut s, "200 OK", &json!({ "id": id, "ok": false, "error": { "code": "not_found", "message": "no object named 'X'" } }).to_string());
     }, 2000);
     match r {
-        Err(BridgeFailure::App { code, message }) => assert_eq!((code.as_str(), message.as_str()), ("not_found", "no object named 'X'")),
+        Err(BridgeFailure::App { code, message, .. }) => assert_eq!((code.as_str(), message.as_str()), ("not_found", "no object named 'X'")),
         other => panic!("{other:?}"),
     }
 }

@@ -29,7 +29,7 @@ fn packs_list_json_shows_blender_core_with_schemas_and_mutates_flags() {
     assert_eq!(find("scene.create_object")["mutates"], true);
     assert_eq!(find("scene.delete_object")["destructive"], true);
     let create = find("scene.create_object");
-    let kinds = create["input_schema"]["$defs"]["Primitive"]["enum"].as_array().expect("primitive types are an enum");
+    let kinds = create["input_schema"]["$defs"].as_object().unwrap().values().find_map(|d| d["enum"].as_array().filter(|e| e.iter().any(|k| k == "cube"))).expect("primitive types are an enum");
     assert!(kinds.iter().any(|k| k == "cube") && kinds.iter().any(|k| k == "monkey"));
     assert_eq!(create["input_schema"]["required"], serde_json::json!(["type"]));
     assert!(find("scene.object_info")["input_schema"]["required"].as_array().unwrap().iter().any(|r| r == "name"));

@@ -105,7 +105,7 @@ async fn search_schema_and_execute_work_and_every_error_has_its_code() {
     assert_eq!(r.is_error, Some(false), "{r:?}");
     assert_eq!(structured(&r)["result"]["objects"][0]["name"], "Cube");
     let r = call(&c, "execute_capability", json!({ "key": "scene.create_object", "arguments": { "type": "cube", "name": "Via" } })).await;
-    assert_eq!(structured(&r)["delta"]["added"], json!([]), "the stub reports an empty delta; it is lifted to the top");
+    assert_eq!(structured(&r)["delta"]["added"], json!(["Via"]), "the host merges the bridge's delta and lifts it to the top");
     assert_eq!(bridge.bridge_requests(), before + 2);
 
     let r = call(&c, "router_get_status", json!({})).await;
@@ -193,7 +193,7 @@ async fn the_expert_surface_offers_every_capability_with_annotations() {
     let bridge = StubBridge::start(home.path());
     let c = client(home.path(), true).await;
     let tools = c.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 12, "{:?}", tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 16, "{:?}", tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>());
     let find = |n: &str| tools.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("{n}"));
     let info = find("scene__info");
     assert_eq!(info.annotations.as_ref().unwrap().read_only_hint, Some(true));
@@ -247,7 +247,7 @@ async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
 
     let bridge = StubBridge::start(home.path());
     tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge came up");
-    assert_eq!(c.list_all_tools().await.unwrap().len(), 12);
+    assert_eq!(c.list_all_tools().await.unwrap().len(), 16);
 
     drop(bridge);
     std::fs::remove_file(home.path().join("run/blender/server.json")).unwrap();

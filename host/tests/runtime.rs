@@ -78,7 +78,7 @@ fn the_sdk_example_pack_works_end_to_end() {
     let tmp = tempfile::tempdir().unwrap();
     let bridge = Arc::new(RecordingBridge::default());
     let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[built_pack("sdk/examples/hello-pack")]);
-    let out = rt.call("hello.count_objects", r#"{"kind":"mesh"}"#).unwrap();
+    let out = rt.call("hello.count_objects", r#"{"kind":"MESH"}"#).unwrap();
     assert_eq!(out.result, json!({ "kind": "MESH", "count": 1 }));
     assert_eq!(out.bridge_calls.len(), 1);
     assert_eq!(out.bridge_calls[0].outcome, "ok");

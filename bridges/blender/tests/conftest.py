@@ -69,6 +69,9 @@ def bridge(tmp_path_factory):
     home = tmp_path_factory.mktemp("capstan-home")
     os.environ["CAPSTAN_HOME"] = str(home)
     b = Bridge(runtime_path=str(home / "run" / "blender" / "server.json"), output_dir=str(home / "out"))
+    # Every command's tracked delta is checked against a whole-scene snapshot, every
+    # answer against its result schema, every error code against its declaration.
+    b.verify = True
     os.makedirs(b.output_dir, exist_ok=True)
     b.start_server()
     yield b

@@ -12,7 +12,7 @@ def test_both_packages_are_built(tmp_path):
     with zipfile.ZipFile(extension) as z:
         names = set(z.namelist())
         assert "blender_manifest.toml" in names and "__init__.py" in names and "commands.json" in names
-        assert "commands/scene.py" in names
+        assert "commands/objects.py" in names and "delta/tracker.py" in names
         assert not any("__pycache__" in n for n in names)
     with zipfile.ZipFile(legacy) as z:
         names = set(z.namelist())

@@ -1,9 +1,11 @@
-//! Bridge command catalogs: the data file in `bridges/<app>/commands.json`, compiled
-//! into the host so that what the host permits and what the add-on implements come
-//! from one source.
+//! Bridge command catalogs: `bridges/<app>/capstan_bridge/commands.json`, generated
+//! from the add-on's `@command` declarations by `scripts/bridgegen.py` and compiled
+//! into the host, so that what the host permits and what the add-on implements come
+//! from one source. The add-on reports the sha256 of the catalog it serves on `/ping`;
+//! [`BridgeCatalog::sha256`] is this one's.
 //!
-//! Each command's params schema is compiled once, with the catalog's shared
-//! `definitions` injected so `$ref`s resolve locally. No remote `$ref` can be
+//! Each command's params and result schemas are compiled once, with the catalog's
+//! shared `$defs` injected so `$ref`s resolve locally. No remote `$ref` can be
 //! resolved: the schema library is built without its HTTP and file resolvers.
 
 use jsonschema::Validator;
@@ -33,12 +35,17 @@ pub struct CommandSpec {
     pub effect: CommandEffect,
     pub summary: String,
     pub params_schema: Value,
+    /// The application error codes the command declares it may answer with.
+    pub errors: Vec<String>,
+    /// The largest answer the host accepts from this command.
+    pub max_result_bytes: u64,
     /// How long the host waits for this command's answer.
     pub timeout: std::time::Duration,
     /// Only the host may send it (`execute_python`, after the checker): no pack may
     /// declare it, and the gate refuses it to every pack.
     pub host_only: bool,
     validator: Validator,
+    result_validator: Validator,
 }
 
 impl CommandSpec {
@@ -52,12 +59,31 @@ impl CommandSpec {
             })
             .collect()
     }
+
+    /// Every way `result` departs from the command's declared result schema (at most 8).
+    pub fn result_errors(&self, result: &Value) -> Vec<String> {
+        self.result_validator
+            .iter_errors(result)
+            .take(8)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
+            })
+            .collect()
+    }
 }
+
+/// The default answer ceiling of a command that declares none.
+pub const DEFAULT_MAX_RESULT_BYTES: u64 = 1024 * 1024;
 
 /// One application's catalog.
 pub struct BridgeCatalog {
     pub app: String,
     pub protocol: u64,
+    /// sha256 of the catalog text, as the add-on reports the catalog it serves.
+    pub sha256: String,
+    /// Every application error code with what it means.
+    pub error_codes: BTreeMap<String, String>,
     commands: BTreeMap<String, CommandSpec>,
 }
 
@@ -78,7 +104,12 @@ impl BridgeCatalog {
         let doc: Value = serde_json::from_str(text).map_err(|e| err("?", format!("not JSON: {e}")))?;
         let app = doc["app"].as_str().ok_or_else(|| err("?", "missing app".into()))?.to_string();
         let protocol = doc["protocol"].as_u64().ok_or_else(|| err(&app, "missing protocol".into()))?;
-        let definitions = doc.get("definitions").cloned().unwrap_or(Value::Object(Map::new()));
+        let definitions = doc.get("$defs").cloned().unwrap_or(Value::Object(Map::new()));
+        let error_codes: BTreeMap<String, String> = doc
+            .get("error_codes")
+            .and_then(Value::as_object)
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string())).collect())
+            .unwrap_or_default();
         let Some(Value::Object(cmds)) = doc.get("commands") else {
             return Err(err(&app, "missing commands".into()));
         };
@@ -90,12 +121,19 @@ impl BridgeCatalog {
                 Some("destroy") => CommandEffect::Destroy,
                 other => return Err(err(&app, format!("{name}: effect {other:?} is not read/mutate/destroy"))),
             };
-            let mut schema = spec.get("params").cloned().ok_or_else(|| err(&app, format!("{name}: no params schema")))?;
-            if let Value::Object(map) = &mut schema {
-                map.insert("definitions".into(), definitions.clone());
+            let compile = |key: &str| -> Result<Validator, CatalogError> {
+                let mut schema = spec.get(key).cloned().ok_or_else(|| err(&app, format!("{name}: no {key} schema")))?;
+                if let Value::Object(map) = &mut schema {
+                    map.insert("$defs".into(), definitions.clone());
+                }
+                jsonschema::draft202012::new(&schema).map_err(|e| err(&app, format!("{name}: {key} schema does not compile: {e}")))
+            };
+            let validator = compile("params")?;
+            let result_validator = compile("result")?;
+            let errors: Vec<String> = spec["errors"].as_array().map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect()).unwrap_or_default();
+            if let Some(unknown) = errors.iter().find(|c| !error_codes.contains_key(*c)) {
+                return Err(err(&app, format!("{name}: error code {unknown:?} is not in the catalog's error_codes")));
             }
-            let validator = jsonschema::draft202012::new(&schema)
-                .map_err(|e| err(&app, format!("{name}: params schema does not compile: {e}")))?;
             commands.insert(
                 name.clone(),
                 CommandSpec {
@@ -103,6 +141,8 @@ impl BridgeCatalog {
                     effect,
                     summary: spec["summary"].as_str().unwrap_or("").to_string(),
                     params_schema: spec["params"].clone(),
+                    errors,
+                    max_result_bytes: spec.get("max_result_bytes").and_then(Value::as_u64).unwrap_or(DEFAULT_MAX_RESULT_BYTES),
                     timeout: match spec.get("timeout_s") {
                         None => crate::limits::BRIDGE_DEFAULT_COMMAND_TIMEOUT,
                         Some(v) => match v.as_u64().filter(|s| (1..=3600).contains(s)) {
@@ -112,10 +152,12 @@ impl BridgeCatalog {
                     },
                     host_only: spec.get("host_only").and_then(Value::as_bool).unwrap_or(false),
                     validator,
+                    result_validator,
                 },
             );
         }
-        Ok(BridgeCatalog { app, protocol, commands })
+        let sha256 = crate::fsutil::sha256_hex(text.as_bytes());
+        Ok(BridgeCatalog { app, protocol, sha256, error_codes, commands })
     }
 
     pub fn command(&self, name: &str) -> Option<&CommandSpec> {
@@ -175,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_catalog_with_a_bad_effect_is_refused() {
-        let e = BridgeCatalog::parse(r#"{"app":"x","protocol":1,"commands":{"a":{"effect":"maybe","params":{}}}}"#)
+        let e = BridgeCatalog::parse(r#"{"app":"x","protocol":1,"commands":{"a":{"effect":"maybe","params":{},"result":{}}}}"#)
             .err()
             .unwrap();
         assert!(e.reason.contains("effect"), "{e}");

@@ -62,6 +62,8 @@ pub struct HttpBridgeClient {
     servers: RwLock<BTreeMap<String, Arc<Liveness>>>,
     next_id: AtomicU64,
     kept: Mutex<BTreeMap<String, Kept>>,
+    /// Per server, what the bridge's last `/ping` said, for the token it was said with.
+    pings: Mutex<BTreeMap<String, (endpoint::TokenDigest, Value)>>,
 }
 
 /// An idle connection, and the token it was opened for.
@@ -73,7 +75,7 @@ struct Kept {
 impl HttpBridgeClient {
     pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
         let servers = servers.into_iter().map(|(name, live)| (name, Arc::new(live))).collect();
-        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()) }
+        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()) }
     }
 
     /// The servers capstan knows how to reach, under `home`.
@@ -121,7 +123,17 @@ impl HttpBridgeClient {
         if doc.get("bridge").and_then(Value::as_str) != Some("capstan") {
             return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
         }
+        self.pings.lock().unwrap_or_else(|p| p.into_inner()).insert(server.to_string(), (ep.token_digest(), doc.clone()));
         Ok(doc)
+    }
+
+    /// What the running bridge said on its last `/ping` (pinging when the bridge
+    /// changed since), or None when it cannot be reached.
+    pub fn live_identity(&self, server: &str) -> Option<Value> {
+        let live = self.liveness(server)?;
+        let ep = endpoint::read(&live.runtime_file).ok()?;
+        let cached = self.pings.lock().unwrap_or_else(|p| p.into_inner()).get(server).filter(|(t, _)| *t == ep.token_digest()).map(|(_, d)| d.clone());
+        cached.or_else(|| self.ping(server).ok())
     }
 
     /// One request to the endpoint the runtime file names now, on the kept
@@ -139,7 +151,7 @@ impl HttpBridgeClient {
         match response.status {
             401 => return Err(self.transport(server, ep.addr, TransportError::Unauthorized)),
             413 => {
-                return Err(BridgeFailure::App { code: "too_large".into(), message: "the bridge refused the request body as too large".into() });
+                return Err(BridgeFailure::App { code: "too_large".into(), message: "the bridge refused the request body as too large".into(), delta: None });
             }
             _ => {}
         }
@@ -219,6 +231,10 @@ fn unknown_server(server: &str) -> BridgeFailure {
 }
 
 impl BridgeClient for HttpBridgeClient {
+    fn keeps_undo_steps(&self, server: &str) -> bool {
+        self.live_identity(server).is_some_and(|d| d.get("undo").and_then(Value::as_bool) == Some(true))
+    }
+
     fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
         let server = request.server;
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
@@ -239,7 +255,8 @@ impl BridgeClient for HttpBridgeClient {
         }
         let error = doc.get("error");
         let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
-        Err(BridgeFailure::App { code: text("code"), message: text("message") })
+        let delta = error.and_then(crate::delta::SceneDelta::from_answer).filter(|d| !d.is_empty()).map(Box::new);
+        Err(BridgeFailure::App { code: text("code"), message: text("message"), delta })
     }
 }
 

@@ -91,6 +91,11 @@ impl BridgeGate {
         self.refusals
     }
 
+    /// The catalog entry of a command (for checking its answer).
+    pub fn command_spec(&self, server: &str, command: &str) -> Option<&super::catalog::CommandSpec> {
+        self.catalogs.for_server(server)?.command(command)
+    }
+
     pub fn check(&mut self, command: &str, params_json: &str) -> Result<CheckedCall, GateRefusal> {
         let result = self.decide(command, params_json);
         if let Err(refusal) = &result {

@@ -53,15 +53,27 @@ pub enum BridgeFailure {
     /// The connection failed or the answer was not a bridge answer.
     #[error("bridge transport error ({reason}): {detail}")]
     Transport { reason: String, detail: String },
-    /// The app ran the command and reported an error.
+    /// The app ran the command and reported an error; a mutating command that failed
+    /// after changing something attaches what it changed.
     #[error("{code}: {message}")]
-    App { code: String, message: String },
+    App {
+        code: String,
+        message: String,
+        #[serde(skip)]
+        delta: Option<Box<crate::delta::SceneDelta>>,
+    },
 }
 
 /// Carries checked calls to an application. Implementations must be safe to share
 /// between concurrent calls.
 pub trait BridgeClient: Send + Sync {
     fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure>;
+
+    /// Whether the server's bridge keeps an undo history worth one step per capability
+    /// call (GUI Blender does; a headless one does not unless told to).
+    fn keeps_undo_steps(&self, _server: &str) -> bool {
+        false
+    }
 }
 
 /// The client for commands that never call a bridge (listing, validating): any call

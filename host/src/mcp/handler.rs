@@ -11,8 +11,8 @@ use super::shared::SharedCore;
 use super::session::{Execution, LastSearch, SessionState};
 use super::tools;
 use crate::bridge::HttpBridgeClient;
-use crate::report;
-use crate::router::{self, SearchIndex};
+use crate::report::{self, ErrorCode};
+use crate::router::{self, FamilyTable, SearchIndex};
 use crate::runtime::{CallError, Resolution, Runtime};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
@@ -35,6 +35,8 @@ pub enum Surface {
 pub struct Core {
     pub runtime: Runtime,
     pub index: SearchIndex,
+    /// The routing families every loaded pack declares.
+    pub families: FamilyTable,
     pub client: Arc<HttpBridgeClient>,
     pub availability: AvailabilityCache,
     guided_tools: Vec<Tool>,
@@ -42,10 +44,13 @@ pub struct Core {
     expert_keys: HashMap<String, String>,
     /// The server each capability talks to, decided once at start-up.
     server_by_key: HashMap<String, String>,
+    /// The bridge commands each capability may send.
+    commands_by_key: HashMap<String, Vec<String>>,
 }
 
 impl Core {
     pub fn new(runtime: Runtime, client: Arc<HttpBridgeClient>, home: &crate::home::CapstanHome) -> Self {
+        let families = runtime.families();
         let index = SearchIndex::build(runtime.capabilities().map(|(_, c)| router::search::CapabilityText {
             key: &c.key,
             family: &c.family,
@@ -54,12 +59,14 @@ impl Core {
             tags: &c.tags,
             aliases: &c.aliases,
             examples: &c.examples,
-        }));
+        }), families.clone());
         let servers = ServerPolicy::from_packs(runtime.packs());
         let mut expert_tools = Vec::new();
         let mut expert_keys = HashMap::new();
         let mut server_by_key = HashMap::new();
+        let mut commands_by_key = HashMap::new();
         for (pack, cap) in runtime.capabilities() {
+            commands_by_key.insert(cap.key.clone(), cap.bridge_commands.clone());
             // The server of the capability's bridge commands (one per pack today).
             let server = cap
                 .bridge_commands
@@ -76,13 +83,54 @@ impl Core {
         Core {
             runtime,
             index,
+            families,
             client,
             availability: AvailabilityCache::new(servers, home.clone()),
             guided_tools: tools::guided(),
             expert_tools,
             expert_keys,
             server_by_key,
+            commands_by_key,
         }
+    }
+
+    /// Per available server, the commands its running bridge lacks (an add-on older
+    /// than this host): the capabilities that need them are hidden, not failed
+    /// mid-session with `unknown_command`.
+    fn missing_commands(&self) -> HashMap<String, Vec<String>> {
+        let mut out = HashMap::new();
+        for (server, status) in self.availability.all(&self.client) {
+            if !status.is_available() {
+                continue;
+            }
+            let Some(live) = self.client.live_identity(&server) else { continue };
+            let Some(served) = live.get("commands").and_then(Value::as_array) else { continue };
+            let served: std::collections::HashSet<&str> = served.iter().filter_map(Value::as_str).collect();
+            let mut missing: Vec<String> = self
+                .commands_by_key
+                .iter()
+                .filter(|(key, _)| self.server_of(key) == Some(server.as_str()))
+                .flat_map(|(_, cmds)| cmds.iter().filter(|c| !served.contains(c.as_str())).cloned())
+                .collect();
+            missing.sort();
+            missing.dedup();
+            if !missing.is_empty() {
+                out.insert(server, missing);
+            }
+        }
+        out
+    }
+
+    /// Capabilities hidden because the live bridge lacks a command they need.
+    fn skewed_keys(&self) -> std::collections::BTreeSet<String> {
+        let missing = self.missing_commands();
+        self.commands_by_key
+            .iter()
+            .filter(|(key, cmds)| {
+                self.server_of(key).and_then(|s| missing.get(s)).is_some_and(|m| cmds.iter().any(|c| m.contains(c)))
+            })
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 
     fn server_of(&self, key: &str) -> Option<&str> {
@@ -151,7 +199,7 @@ pub(super) fn error_result(error: Value) -> CallToolResult {
 }
 
 fn bad_request(message: impl Into<String>) -> CallToolResult {
-    error_result(json!({ "code": "INVALID_TOOL_ARGUMENTS", "message": message.into() }))
+    error_result(json!({ "code": ErrorCode::InvalidToolArguments, "message": message.into() }))
 }
 
 fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
@@ -173,22 +221,36 @@ impl CapstanServer {
     }
 
     fn hidden_lines(&self) -> Vec<Value> {
-        self.core().unavailable_servers().iter().map(|(name, status)| {
+        let core = self.core();
+        let mut lines: Vec<Value> = core.unavailable_servers().iter().map(|(name, status)| {
             let mut line = status.to_json(name);
             line["hidden"] = json!(format!("capabilities of {name} are hidden: {}", match status {
                 ServerStatus::Unavailable(a) => a.user_action.clone(),
                 ServerStatus::Available { .. } => String::new(),
             }));
             line
-        }).collect()
+        }).collect();
+        let skewed = core.skewed_keys();
+        let mut missing: Vec<(String, Vec<String>)> = core.missing_commands().into_iter().collect();
+        missing.sort();
+        for (server, commands) in missing {
+            let keys: Vec<&String> = skewed.iter().filter(|k| core.server_of(k) == Some(server.as_str())).collect();
+            lines.push(json!({
+                "server": server, "state": "addon_outdated", "missing_commands": commands, "capabilities": keys,
+                "hidden": format!("{} capabilities of {server} are hidden: the running add-on lacks commands {} (update it: capstan blender install-addon, then restart {server})", keys.len(), commands.join(", ")),
+            }));
+        }
+        lines
     }
 
     fn search_hits(&self, query: &str, family: Option<&str>, limit: usize) -> Vec<router::SearchHit> {
         let goal_family = self.session().family.clone();
-        let hidden: Vec<String> = self.core().hidden_server_names();
-        let hits = self.core().index.search(query, family, goal_family.as_deref(), limit + 16);
+        let core = self.core();
+        let hidden: Vec<String> = core.hidden_server_names();
+        let skewed = core.skewed_keys();
+        let hits = core.index.search(query, family, goal_family.as_deref(), limit + 16 + skewed.len());
         hits.into_iter()
-            .filter(|h| self.core().server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)))
+            .filter(|h| core.server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)) && !skewed.contains(&h.key))
             .take(limit)
             .collect()
     }
@@ -197,7 +259,8 @@ impl CapstanServer {
         let Some(goal) = str_arg(args, "goal").map(str::trim).filter(|g| !g.is_empty()) else {
             return bad_request("goal must be a non-empty string");
         };
-        let route = router::route(goal, Some(&self.core().index));
+        let core = self.core();
+        let route = router::route(goal, &core.families, Some(&core.index));
         {
             let mut s = self.session();
             s.goal = Some(goal.to_string());
@@ -265,8 +328,19 @@ impl CapstanServer {
             _ => None,
         });
         if let Some((server, state)) = unavailable {
-            let error = json!({ "code": "APP_UNAVAILABLE", "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
-            self.session().record(Execution { key: key.into(), status: "APP_UNAVAILABLE".into(), delta: None });
+            let error = json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
+            self.session().record(Execution { key: key.into(), status: ErrorCode::AppUnavailable.as_str().into(), delta: None });
+            return error_result(error);
+        }
+        if core.skewed_keys().contains(key) {
+            let server = core.server_of(key).unwrap_or_default().to_string();
+            let missing = core.missing_commands().remove(&server).unwrap_or_default();
+            let error = json!({
+                "code": ErrorCode::AppUnavailable,
+                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on (capstan blender install-addon) and restart {server}", missing.join(", ")),
+                "availability": { "server": server, "state": "addon_outdated", "missing_commands": missing, "retry": "after_user_action" },
+            });
+            self.session().record(Execution { key: key.into(), status: ErrorCode::AppUnavailable.as_str().into(), delta: None });
             return error_result(error);
         }
         // A quick read runs right here; anything that may take long (a mutation can
@@ -280,7 +354,7 @@ impl CapstanServer {
                 Ok(outcome) => outcome,
                 Err(e) => {
                     tracing::error!(key, "the call's thread ended abnormally: {e}");
-                    return error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("{key}: the call ended abnormally; capstan logged it") }));
+                    return error_result(json!({ "code": ErrorCode::InternalError, "message": format!("{key}: the call ended abnormally; capstan logged it") }));
                 }
             }
         };
@@ -327,7 +401,14 @@ impl CapstanServer {
             Surface::Guided => self.core().guided_tools.clone(),
             Surface::Expert => {
                 let hidden: Vec<String> = self.core().hidden_server_names();
-                let mut tools: Vec<Tool> = self.core().expert_tools.iter().filter(|(server, _)| !hidden.contains(server)).map(|(_, t)| t.clone()).collect();
+                let core = self.core();
+                let skewed = core.skewed_keys();
+                let mut tools: Vec<Tool> = core
+                    .expert_tools
+                    .iter()
+                    .filter(|(server, t)| !hidden.contains(server) && core.expert_keys.get(t.name.as_ref()).is_none_or(|k| !skewed.contains(k)))
+                    .map(|(_, t)| t.clone())
+                    .collect();
                 if super::python_exec::enabled() && !hidden.iter().any(|s| s == "blender") {
                     tools.push(super::python_exec::tool());
                 }

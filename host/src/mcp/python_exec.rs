@@ -83,8 +83,8 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     .await;
     match answer {
         Ok(Ok(result)) => ok_result(json!({ "result": result })),
-        Ok(Err(BridgeFailure::App { code, message })) if code == "exec_disabled" => disabled(&format!("Blender's bridge refuses Python: {message}")),
-        Ok(Err(BridgeFailure::App { code, message })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": message, "app_code": code })),
+        Ok(Err(BridgeFailure::App { code, message, .. })) if code == "exec_disabled" => disabled(&format!("Blender's bridge refuses Python: {message}")),
+        Ok(Err(BridgeFailure::App { code, message, .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": message, "app_code": code })),
         Ok(Err(BridgeFailure::Unavailable { server, state, detail, .. })) => {
             core.availability.invalidate();
             error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("{server} is unavailable ({state}): {detail}") }))

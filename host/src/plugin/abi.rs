@@ -12,9 +12,35 @@
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The pack contract this host implements.
+/// The pack contract versions this host implements: 0.1.0 (frozen) and 0.2.0 (draft).
 pub const PACK_PACKAGE: &str = "capstan:pack";
-pub const PACK_VERSION: &str = "0.1.0";
+pub const PACK_VERSIONS: &[&str] = &["0.1.0", "0.2.0"];
+/// The versions as one phrase, for messages.
+pub const SUPPORTED: &str = "0.1.0 or 0.2.0";
+
+/// The contract version a component was built against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum PackVersion {
+    V1,
+    V2,
+}
+
+impl PackVersion {
+    fn parse(v: &str) -> Option<Self> {
+        match v {
+            "0.1.0" => Some(PackVersion::V1),
+            "0.2.0" => Some(PackVersion::V2),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PackVersion::V1 => "0.1.0",
+            PackVersion::V2 => "0.2.0",
+        }
+    }
+}
 
 const ALLOWED_WASI_PREFIXES: &[&str] =
     &["wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/", "wasi:filesystem/"];
@@ -30,31 +56,29 @@ pub enum AbiError {
     ForbiddenImport { import: String, reason: String },
 }
 
-/// Check the component's exports and imports.
-pub fn check(component: &Component, engine: &Engine) -> Result<(), AbiError> {
+/// Check the component's exports and imports; the contract version it was built for.
+pub fn check(component: &Component, engine: &Engine) -> Result<PackVersion, AbiError> {
     let ty = component.component_type();
     let exports: Vec<String> = ty.exports(engine).map(|(name, _)| name.to_string()).collect();
     let pack_export = exports.iter().find_map(|n| n.strip_prefix("capstan:pack/pack@"));
-    match pack_export {
+    let version = match pack_export {
         None => return Err(AbiError::NotAPack { exports: exports.join(", ") }),
-        Some(v) if v != PACK_VERSION => {
-            return Err(AbiError::UnsupportedVersion { found: v.to_string(), supported: PACK_VERSION.to_string() });
-        }
-        Some(_) => {}
-    }
+        Some(v) => PackVersion::parse(v).ok_or_else(|| AbiError::UnsupportedVersion { found: v.to_string(), supported: SUPPORTED.to_string() })?,
+    };
     for (name, _) in ty.imports(engine) {
-        check_import(name)?;
+        check_import(name, version)?;
     }
-    Ok(())
+    Ok(version)
 }
 
-fn check_import(name: &str) -> Result<(), AbiError> {
+fn check_import(name: &str, version: PackVersion) -> Result<(), AbiError> {
     if let Some(rest) = name.strip_prefix("capstan:pack/") {
-        let version = rest.split('@').nth(1).unwrap_or("");
-        if version == PACK_VERSION {
+        let imported = rest.split('@').nth(1).unwrap_or("");
+        if imported == version.as_str() {
             return Ok(());
         }
-        return Err(AbiError::UnsupportedVersion { found: version.to_string(), supported: PACK_VERSION.to_string() });
+        // One component speaks one contract version: mixing them is a build error.
+        return Err(AbiError::UnsupportedVersion { found: imported.to_string(), supported: version.as_str().to_string() });
     }
     if ALLOWED_WASI_PREFIXES.iter().any(|p| name.starts_with(p)) {
         return Ok(());
@@ -74,16 +98,18 @@ mod tests {
     #[test]
     fn std_wasi_and_the_pack_interfaces_are_allowed() {
         for ok in ["wasi:cli/environment@0.2.6", "wasi:io/streams@0.2.6", "capstan:pack/bridge@0.1.0"] {
-            assert!(check_import(ok).is_ok(), "{ok}");
+            assert!(check_import(ok, PackVersion::V1).is_ok(), "{ok}");
         }
+        assert!(check_import("capstan:pack/bridge@0.2.0", PackVersion::V2).is_ok());
+        assert!(check_import("capstan:pack/bridge@0.1.0", PackVersion::V2).is_err(), "one component, one contract version");
     }
 
     #[test]
     fn network_and_unknown_imports_are_refused() {
-        let e = check_import("wasi:sockets/tcp@0.2.6").unwrap_err();
+        let e = check_import("wasi:sockets/tcp@0.2.6", PackVersion::V2).unwrap_err();
         assert!(e.to_string().contains("no network"), "{e}");
-        assert!(check_import("acme:evil/escape@1.0.0").is_err());
-        let e = check_import("capstan:pack/bridge@0.9.0").unwrap_err();
+        assert!(check_import("acme:evil/escape@1.0.0", PackVersion::V2).is_err());
+        let e = check_import("capstan:pack/bridge@0.9.0", PackVersion::V1).unwrap_err();
         assert!(matches!(e, AbiError::UnsupportedVersion { ref found, .. } if found == "0.9.0"));
     }
 }

@@ -5,7 +5,8 @@
 //! manifest and the app's catalog, and a read-only capability may not even *list* a
 //! mutating command. Anything wrong refuses the whole pack, with every reason listed.
 
-use super::bindings::Capability;
+use super::abi::PackVersion;
+use super::bindings::{Capability, PackDescription};
 use crate::bridge::catalog::{Catalogs, CommandEffect};
 use crate::manifest::Manifest;
 use jsonschema::Validator;
@@ -29,9 +30,28 @@ pub struct CapabilitySpec {
     /// True if any of its bridge commands destroys data.
     pub destructive: bool,
     pub bridge_commands: Vec<String>,
+    /// What the capability must do against the real app (run by the conformance suite).
+    #[serde(skip)]
+    pub conformance: Vec<crate::conformance::Case>,
     #[serde(skip)]
     pub validator: Arc<Validator>,
 }
+
+/// A routing family as a pack declares it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FamilySpec {
+    pub name: String,
+    pub summary: String,
+    /// (weight, phrases): a phrase with a space matches whole, a word as a stem.
+    pub cues: Vec<(u32, Vec<String>)>,
+}
+
+/// Bounds on what a pack may declare about its families.
+const MAX_FAMILIES: usize = 64;
+const MAX_CUES_PER_FAMILY: usize = 256;
+const MAX_CUE_LEN: usize = 64;
+const MAX_CASES_PER_CAPABILITY: usize = 32;
+const MAX_CASE_BYTES: usize = 64 * 1024;
 
 impl CapabilitySpec {
     /// Every schema error of `arguments`, as `path: message` lines.
@@ -63,9 +83,87 @@ fn is_alias(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '.' | '-'))
 }
 
-/// Validate every capability; all problems are returned together.
-pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) -> Result<Vec<CapabilitySpec>, Vec<String>> {
+fn is_family_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn is_cue(phrase: &str) -> bool {
+    (1..=MAX_CUE_LEN).contains(&phrase.len())
+        && phrase.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ' ')
+        && !phrase.starts_with(' ')
+        && !phrase.ends_with(' ')
+}
+
+/// The families a pack declares (or, for 0.1.0, the ones its capabilities name).
+fn validate_families(raw: &PackDescription, version: PackVersion, errors: &mut Vec<String>) -> Vec<FamilySpec> {
+    if version == PackVersion::V1 {
+        let names: BTreeSet<&str> = raw.capabilities.iter().map(|c| c.family.as_str()).collect();
+        return names.into_iter().map(|n| FamilySpec { name: n.to_string(), summary: String::new(), cues: Vec::new() }).collect();
+    }
+    if raw.families.len() > MAX_FAMILIES {
+        errors.push(format!("the pack declares {} families; at most {MAX_FAMILIES} are allowed", raw.families.len()));
+        return Vec::new();
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for f in &raw.families {
+        let mut err = |m: String| errors.push(format!("family {:?}: {m}", f.name));
+        if !is_family_name(&f.name) {
+            err("the name must be a lowercase identifier of at most 32 characters".into());
+            continue;
+        }
+        if !seen.insert(f.name.clone()) {
+            err("declared twice".into());
+        }
+        if f.summary.len() > 200 || f.summary.contains(['\n', '\r']) {
+            err("the summary must be one line of at most 200 characters".into());
+        }
+        let phrases: usize = f.cues.iter().map(|c| c.phrases.len()).sum();
+        if phrases > MAX_CUES_PER_FAMILY {
+            err(format!("{phrases} cue phrases; at most {MAX_CUES_PER_FAMILY}"));
+        }
+        for cue in &f.cues {
+            if !(1..=10).contains(&cue.weight) {
+                err(format!("cue weight {} is outside 1..10", cue.weight));
+            }
+            for p in &cue.phrases {
+                if !is_cue(p) {
+                    err(format!("cue {p:?} must be lowercase letters, digits and single inner spaces, at most {MAX_CUE_LEN} characters"));
+                }
+            }
+        }
+        out.push(FamilySpec {
+            name: f.name.clone(),
+            summary: f.summary.clone(),
+            cues: f.cues.iter().map(|c| (u32::from(c.weight), c.phrases.clone())).collect(),
+        });
+    }
+    out
+}
+
+/// Validate a pack's description; all problems are returned together.
+pub fn validate(
+    raw: PackDescription,
+    version: PackVersion,
+    manifest: &Manifest,
+    catalogs: &Catalogs,
+) -> Result<(Vec<FamilySpec>, Vec<CapabilitySpec>), Vec<String>> {
     let mut errors = Vec::new();
+    let families = validate_families(&raw, version, &mut errors);
+    let family_names: BTreeSet<String> = families.iter().map(|f| f.name.clone()).collect();
+    let capabilities = validate_capabilities(raw.capabilities, &family_names, manifest, catalogs, &mut errors);
+    if errors.is_empty() { Ok((families, capabilities)) } else { Err(errors) }
+}
+
+fn validate_capabilities(
+    raw: Vec<Capability>,
+    families: &BTreeSet<String>,
+    manifest: &Manifest,
+    catalogs: &Catalogs,
+    errors: &mut Vec<String>,
+) -> Vec<CapabilitySpec> {
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
     if raw.is_empty() {
@@ -81,8 +179,8 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
         if !names.insert(cap.key.clone()) {
             err("the key is declared twice (or is another capability's alias)".into());
         }
-        if !is_canonical_key(&format!("{}.x", cap.family)) {
-            err(format!("family {:?} must be a lowercase identifier", cap.family));
+        if !families.contains(&cap.family) {
+            err(format!("family {:?} is not one the pack declares ({})", cap.family, families.iter().cloned().collect::<Vec<_>>().join(", ")));
         }
         if cap.summary.trim().is_empty() || cap.summary.len() > 200 {
             err("the summary must be one non-empty line of at most 200 characters".into());
@@ -94,7 +192,7 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
                 err(format!("alias {alias:?} is already a key or alias of this pack"));
             }
         }
-        let mut destructive = false;
+        let mut destructive = cap.destructive;
         for command in &cap.bridge_commands {
             let Some(server) = manifest.server_of(command) else {
                 err(format!("bridge command {command:?} is not declared in the manifest"));
@@ -104,6 +202,9 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
                 err(format!("the {server} bridge has no command {command:?}"));
                 continue;
             };
+            if spec.host_only {
+                err(format!("{command:?} is sent only by capstan itself, never by a pack"));
+            }
             if spec.effect.mutates() && !cap.mutates {
                 err(format!("it is read-only (mutates: false) but lists the mutating command {command:?}"));
             }
@@ -127,6 +228,20 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
                 continue;
             }
         };
+        if cap.conformance.len() > MAX_CASES_PER_CAPABILITY {
+            err(format!("{} conformance cases; at most {MAX_CASES_PER_CAPABILITY}", cap.conformance.len()));
+        }
+        let mut conformance = Vec::new();
+        for text in cap.conformance.iter().take(MAX_CASES_PER_CAPABILITY) {
+            if text.len() > MAX_CASE_BYTES {
+                err(format!("a conformance case of {} bytes; at most {MAX_CASE_BYTES}", text.len()));
+                continue;
+            }
+            match crate::conformance::Case::parse(text) {
+                Ok(case) => conformance.push(case),
+                Err(e) => err(format!("conformance case: {e}")),
+            }
+        }
         out.push(CapabilitySpec {
             key: cap.key,
             family: cap.family,
@@ -139,10 +254,11 @@ pub fn validate(raw: Vec<Capability>, manifest: &Manifest, catalogs: &Catalogs) 
             mutates: cap.mutates,
             destructive,
             bridge_commands: cap.bridge_commands,
+            conformance,
             validator: Arc::new(validator),
         });
     }
-    if errors.is_empty() { Ok(out) } else { Err(errors) }
+    out
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 pub mod abi;
 pub mod bindings;
 pub mod describe;
+pub mod instance;
 
 pub use describe::CapabilitySpec;
 
@@ -23,8 +24,8 @@ use crate::engine::{CacheOutcome, ComponentCache};
 use crate::fsutil;
 use crate::limits::{self, Clamped};
 use crate::manifest::{self, Manifest, ManifestErrors};
-use crate::sandbox::{CallSetup, CallState, PackFault, Sandbox};
-use bindings::CapabilityPackPre;
+use crate::sandbox::{CallSetup, PackFault, Sandbox};
+use instance::PackPre;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -97,8 +98,12 @@ pub struct LoadedPack {
     pub component_sha256: String,
     pub limits: Clamped,
     pub capabilities: Vec<Arc<CapabilitySpec>>,
+    /// The routing families the pack declares (0.1.0 packs declare none).
+    pub families: Vec<describe::FamilySpec>,
+    /// The contract version the component was built for.
+    pub version: abi::PackVersion,
     pub cache: CacheOutcome,
-    pub(crate) pre: CapabilityPackPre<CallState>,
+    pub(crate) pre: PackPre,
     pub(crate) commands: Arc<PackCommands>,
     pub(crate) name: Arc<str>,
 }
@@ -109,7 +114,7 @@ impl LoadedPack {
     }
 
     /// The linked component every call instantiates from (benchmarks drive it directly).
-    pub fn pre(&self) -> &CapabilityPackPre<CallState> {
+    pub fn pre(&self) -> &PackPre {
         &self.pre
     }
 }
@@ -153,14 +158,14 @@ pub fn load(
     let (component, outcome) = cache
         .load_or_compile(engine, &actual, &source.component)
         .map_err(|e| PackLoadError::Compile { detail: format!("{e:#}") })?;
-    abi::check(&component, engine)?;
-    let pre = sandbox.prepare(&component).map_err(|e| PackLoadError::Link { detail: format!("{e:#}") })?;
+    let version = abi::check(&component, engine)?;
+    let pre = sandbox.prepare(&component, version).map_err(|e| PackLoadError::Link { detail: format!("{e:#}") })?;
 
     let name: Arc<str> = manifest.name.as_str().into();
     let setup = CallSetup { pack: name.clone(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(NoBridge) };
-    let (described, _report) = sandbox.run(&pre, setup, |store, pack| pack.capstan_pack_pack().call_describe(store));
+    let (described, _report) = pre.describe(sandbox, setup);
     let raw = described.map_err(PackLoadError::Describe)?;
-    let capabilities = describe::validate(raw, &manifest, catalogs).map_err(PackLoadError::Contract)?;
+    let (families, capabilities) = describe::validate(raw, version, &manifest, catalogs).map_err(PackLoadError::Contract)?;
 
     Ok(LoadedPack {
         limits: manifest.limits.effective(),
@@ -168,6 +173,8 @@ pub fn load(
         origin: source.origin,
         component_sha256: actual,
         capabilities: capabilities.into_iter().map(Arc::new).collect(),
+        families,
+        version,
         cache: outcome,
         pre,
         commands: Arc::new(commands),

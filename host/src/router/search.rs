@@ -42,6 +42,7 @@ pub struct SearchHit {
 
 #[derive(Debug, Default)]
 pub struct SearchIndex {
+    families: super::FamilyTable,
     entries: Vec<Entry>,
     postings: HashMap<String, Vec<(u32, f32)>>,
     keys: HashMap<String, u32>,
@@ -58,8 +59,8 @@ const GOAL_FAMILY_BONUS: f32 = 1.0;
 const EXACT_KEY_SCORE: f32 = 100.0;
 
 impl SearchIndex {
-    pub fn build<'a>(items: impl IntoIterator<Item = CapabilityText<'a>>) -> Self {
-        let mut index = SearchIndex::default();
+    pub fn build<'a>(items: impl IntoIterator<Item = CapabilityText<'a>>, families: super::FamilyTable) -> Self {
+        let mut index = SearchIndex { families, ..SearchIndex::default() };
         for item in items {
             let id = index.entries.len() as u32;
             let mut weights: HashMap<String, f32> = HashMap::new();
@@ -114,7 +115,9 @@ impl SearchIndex {
         if let Some(id) = self.keys.get(query.trim()) {
             scores[*id as usize] += EXACT_KEY_SCORE;
         }
-        let routed = super::cue_scores(query).into_iter().filter(|(_, s)| *s > 0).max_by_key(|(_, s)| *s).map(|(f, _)| f);
+        let cues = self.families.cue_scores(query);
+        let best = cues.iter().map(|(_, s)| *s).max().unwrap_or(0);
+        let routed = (best > 0).then(|| cues.iter().find(|(_, s)| *s == best).map(|(f, _)| f.as_str())).flatten();
         let mut ranked: Vec<(f32, u32)> = Vec::new();
         for (id, score) in scores.iter().enumerate() {
             if *score <= 0.0 {
@@ -175,7 +178,7 @@ mod tests {
             tags: t,
             aliases: &none,
             examples: e,
-        }))
+        }), super::super::FamilyTable::default())
     }
 
     #[test]

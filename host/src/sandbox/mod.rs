@@ -23,7 +23,8 @@ pub use stdio::CapturedText;
 use crate::bridge::{BridgeClient, BridgeGate};
 use crate::engine::SandboxEngine;
 use crate::limits::CallLimits;
-use crate::plugin::bindings::{CapabilityPack, CapabilityPackPre};
+use crate::plugin::bindings::{v1, v2};
+use crate::plugin::instance::PackPre;
 use std::sync::Arc;
 use wasmtime::{Store, UpdateDeadline};
 use wasmtime::component::{Component, HasSelf, Linker};
@@ -41,6 +42,12 @@ pub struct CallSetup {
 #[derive(Debug, Clone)]
 pub struct CallReport {
     pub bridge_calls: Vec<BridgeCallRecord>,
+    /// The scene delta of the call's bridge calls, merged by the host.
+    pub delta: crate::delta::SceneDelta,
+    /// A mutating bridge command ran.
+    pub mutated: bool,
+    /// The last error the application reported: (code, message).
+    pub last_app_error: Option<(String, String)>,
     /// The last bridge failure that means a server is unavailable, as a state.
     pub last_unavailable: Option<crate::availability::Availability>,
     pub stdout: CapturedText,
@@ -56,7 +63,9 @@ impl Sandbox {
     pub fn new(engine: SandboxEngine) -> wasmtime::Result<Self> {
         let mut linker = Linker::new(engine.engine());
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-        CapabilityPack::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        // Both contract versions: their interfaces have distinct versioned names.
+        v1::CapabilityPack::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        v2::CapabilityPack::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
         Ok(Sandbox { engine, linker })
     }
 
@@ -64,25 +73,20 @@ impl Sandbox {
         &self.engine
     }
 
-    /// Type-check and link a component once; every call instantiates from the result.
-    pub fn prepare(&self, component: &Component) -> wasmtime::Result<CapabilityPackPre<CallState>> {
-        CapabilityPackPre::new(self.linker.instantiate_pre(component)?)
+    /// Type-check and link a component of contract `version` once; every call
+    /// instantiates from the result.
+    pub fn prepare(&self, component: &Component, version: crate::plugin::abi::PackVersion) -> wasmtime::Result<PackPre> {
+        let pre = self.linker.instantiate_pre(component)?;
+        Ok(match version {
+            crate::plugin::abi::PackVersion::V1 => PackPre::V1(v1::CapabilityPackPre::new(pre)?),
+            crate::plugin::abi::PackVersion::V2 => PackPre::V2(v2::CapabilityPackPre::new(pre)?),
+        })
     }
 
     /// The linker every component is prepared with (WASI with no authority, the gated
     /// bridge import). Worlds that import less, such as the code checker, link too.
     pub fn linker(&self) -> &Linker<CallState> {
         &self.linker
-    }
-
-    /// Run `f` against a fresh instance under `setup`'s limits.
-    pub fn run<R>(
-        &self,
-        pre: &CapabilityPackPre<CallState>,
-        setup: CallSetup,
-        f: impl FnOnce(&mut Store<CallState>, &CapabilityPack) -> wasmtime::Result<R>,
-    ) -> (Result<R, PackFault>, CallReport) {
-        self.run_instance(setup, |store| pre.instantiate(store), f)
     }
 
     /// Run `f` against an instance made by `instantiate` in a fresh store under
@@ -118,6 +122,9 @@ impl Sandbox {
         let stderr = data.stderr.take();
         let report = CallReport {
             bridge_calls: data.calls.clone(),
+            delta: data.delta.clone(),
+            mutated: data.mutated,
+            last_app_error: data.last_app_error.clone(),
             last_unavailable: data.last_unavailable.clone(),
             stdout: data.stdout.take(), stderr: stderr.clone() };
         log_captured(&setup.pack, "stdout", &report.stdout);

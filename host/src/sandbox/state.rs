@@ -11,7 +11,9 @@ use super::limiter::CallLimiter;
 use super::stdio::CapturedOutput;
 use crate::bridge::{BridgeClient, BridgeFailure, BridgeGate, BridgeRequest};
 use crate::limits;
-use crate::plugin::bindings::capstan::pack::{bridge, log, types};
+use crate::delta::SceneDelta;
+use crate::plugin::bindings::{v1, v2};
+use v2::capstan::pack::{log, types};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
@@ -23,6 +25,9 @@ pub struct BridgeCallRecord {
     pub command: String,
     /// `ok` or the error code.
     pub outcome: String,
+    /// When the application reported the error: its own code (`not_found`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_code: Option<String>,
 }
 
 pub struct CallState {
@@ -39,6 +44,12 @@ pub struct CallState {
     pub(super) calls: Vec<BridgeCallRecord>,
     pub(super) clock: GuestClock,
     pub(super) last_unavailable: Option<crate::availability::Availability>,
+    /// The scene delta of every bridge call so far, merged (failed calls included).
+    pub(super) delta: SceneDelta,
+    /// A mutating command ran (so the call is one undo step).
+    pub(super) mutated: bool,
+    /// The last application error (code and message), for the report.
+    pub(super) last_app_error: Option<(String, String)>,
 }
 
 /// Guest time: wall time since the call started, minus time spent waiting for the
@@ -83,12 +94,16 @@ impl CallState {
             calls: Vec::new(),
             clock: GuestClock::new(),
             last_unavailable: None,
+            delta: SceneDelta::default(),
+            mutated: false,
+            last_app_error: None,
         }
     }
 
-    fn record(&mut self, command: &str, outcome: &str) {
+    fn record(&mut self, command: &str, outcome: &str, app_code: Option<&str>) {
         if self.calls.len() < limits::CEILING_LIMITS.max_bridge_calls as usize {
-            self.calls.push(BridgeCallRecord { command: command.chars().take(80).collect(), outcome: outcome.into() });
+            let app_code = app_code.map(|c| c.chars().take(64).collect());
+            self.calls.push(BridgeCallRecord { command: command.chars().take(80).collect(), outcome: outcome.into(), app_code });
         }
     }
 }
@@ -100,16 +115,52 @@ impl WasiView for CallState {
 }
 
 impl types::Host for CallState {}
+impl v1::capstan::pack::types::Host for CallState {}
 
 fn wit_error(code: types::BridgeErrorCode, message: String) -> types::BridgeError {
-    types::BridgeError { code, message }
+    types::BridgeError { code, message, app_code: None }
 }
 
-impl bridge::Host for CallState {
+impl v2::capstan::pack::bridge::Host for CallState {
     fn call(&mut self, command: String, params_json: String) -> Result<String, types::BridgeError> {
+        self.bridge_call(command, params_json)
+    }
+}
+
+impl v1::capstan::pack::bridge::Host for CallState {
+    fn call(&mut self, command: String, params_json: String) -> Result<String, v1::capstan::pack::types::BridgeError> {
+        self.bridge_call(command, params_json).map_err(|e| {
+            // 0.1.0 has no field for the application's code: it goes into the message.
+            let message = match e.app_code {
+                Some(code) if !e.message.starts_with(&code) => format!("{code}: {}", e.message),
+                _ => e.message,
+            };
+            v1::capstan::pack::types::BridgeError { code: crate::plugin::bindings::to_old_code(e.code), message }
+        })
+    }
+}
+
+impl v1::capstan::pack::log::Host for CallState {
+    fn log(&mut self, level: v1::capstan::pack::log::Level, message: String) {
+        use v1::capstan::pack::log::Level as Old;
+        let level = match level {
+            Old::Trace => log::Level::Trace,
+            Old::Debug => log::Level::Debug,
+            Old::Info => log::Level::Info,
+            Old::Warn => log::Level::Warn,
+            Old::Error => log::Level::Error,
+        };
+        log::Host::log(self, level, message)
+    }
+}
+
+impl CallState {
+    /// One bridge call from the guest: gate, client, and the record of what happened
+    /// (outcome, application code, delta).
+    fn bridge_call(&mut self, command: String, params_json: String) -> Result<String, types::BridgeError> {
         use types::BridgeErrorCode as Code;
         let Some(gate) = self.gate.as_mut() else {
-            self.record(&command, "PERMISSION_DENIED");
+            self.record(&command, "PERMISSION_DENIED", None);
             return Err(wit_error(Code::PermissionDenied, "no bridge calls while a pack describes itself".into()));
         };
         let checked = match gate.check(&command, &params_json) {
@@ -120,7 +171,7 @@ impl bridge::Host for CallState {
                     crate::bridge::GateRefusal::InvalidParams { .. } => Code::InvalidBridgeParams,
                     crate::bridge::GateRefusal::BudgetExceeded(_) => Code::BudgetExceeded,
                 };
-                self.record(&command, refusal.code());
+                self.record(&command, refusal.code(), None);
                 return Err(wit_error(code, refusal.to_string()));
             }
         };
@@ -133,10 +184,44 @@ impl bridge::Host for CallState {
         let waiting = Instant::now();
         let answer = self.client.call(request);
         self.clock.in_bridge += waiting.elapsed();
+        let spec = gate.command_spec(&checked.server, &checked.command);
+        let spec_limit = spec.map(|s| s.max_result_bytes);
+        let answer = match (answer, spec) {
+            // An answer outside the command's declared result schema is not one the
+            // pack may act on (a wrong or skewed peer): a transport error.
+            (Ok(value), Some(spec)) => match spec.result_errors(&value) {
+                errors if errors.is_empty() => Ok(value),
+                errors => Err(BridgeFailure::Transport {
+                    reason: "invalid_result".into(),
+                    detail: format!("{command} answered outside its declared result: {}", errors.join("; ")),
+                }),
+            },
+            (other, _) => other,
+        };
+        if checked.effect.mutates() {
+            match &answer {
+                Ok(value) => {
+                    self.mutated = true;
+                    if let Some(delta) = SceneDelta::from_answer(value) {
+                        self.delta.then(&delta);
+                    }
+                }
+                Err(BridgeFailure::App { delta: Some(delta), .. }) => {
+                    self.mutated = true;
+                    self.delta.then(delta);
+                }
+                Err(_) => {}
+            }
+        }
         match answer {
             Ok(value) => {
-                self.record(&command, "ok");
-                Ok(value.to_string())
+                let text = value.to_string();
+                if let Some(limit) = spec_limit.filter(|l| text.len() as u64 > *l) {
+                    self.record(&command, "transport", None);
+                    return Err(wit_error(Code::Transport, format!("{command} answered {} bytes, more than its ceiling of {limit}", text.len())));
+                }
+                self.record(&command, "ok", None);
+                Ok(text)
             }
             Err(failure) => {
                 use crate::availability::{Availability, State};
@@ -154,9 +239,16 @@ impl bridge::Host for CallState {
                     BridgeFailure::Transport { .. } => Code::Transport,
                     BridgeFailure::App { .. } => Code::AppError,
                 };
-                self.record(&command, code.name());
+                let app_code = match &failure {
+                    BridgeFailure::App { code, message, .. } => {
+                        self.last_app_error = Some((code.clone(), message.clone()));
+                        Some(code.clone())
+                    }
+                    _ => None,
+                };
+                self.record(&command, code.name(), app_code.as_deref());
                 tracing::info!(pack = %self.pack, %command, "bridge call failed: {failure}");
-                Err(wit_error(code, failure.to_string()))
+                Err(types::BridgeError { code, message: failure.to_string(), app_code })
             }
         }
     }

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
+#[path = "canned.rs"]
+pub mod canned;
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
@@ -91,10 +94,7 @@ impl BridgeClient for RecordingBridge {
             command: request.command.into(),
             params: request.params.clone(),
         });
-        match request.command {
-            "get_scene_info" => Ok(json!({ "objects": [ { "name": "Cube", "type": "MESH" }, { "name": "Light", "type": "LIGHT" } ] })),
-            other => Ok(json!({ "command": other, "recorded": true })),
-        }
+        Ok(canned::answer(request.command, request.params))
     }
 }
 

@@ -46,6 +46,9 @@ impl StubBridge {
     }
 }
 
+#[path = "canned.rs"]
+mod canned;
+
 fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>) {
     let _ = s.set_nodelay(true);
     let mut buf = Vec::new();
@@ -77,8 +80,7 @@ fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<
             count.fetch_add(1, Ordering::SeqCst);
             recorded.lock().unwrap().push(body.clone());
             let result = match body["command"].as_str() {
-                Some("get_scene_info") => json!({ "scene": "Scene", "objects": [ { "name": "Cube", "type": "MESH" } ], "counts": { "MESH": 1 } }),
-                Some(other) => json!({ "command": other, "delta": { "added": [], "removed": [], "changed": [], "settings": [] } }),
+                Some(command) => canned::answer(command, &body["params"]),
                 None => json!(null),
             };
             ("200 OK", json!({ "id": body["id"], "ok": true, "result": result }))

@@ -27,6 +27,7 @@ _SKIP = frozenset({
     "dimensions", "width", "height", "bl_idname", "bl_label", "bl_description", "bl_icon", "bl_static_type",
     "bl_width_default", "bl_width_min", "bl_width_max", "bl_height_default", "bl_height_min", "bl_height_max",
     "persistent_uid", "is_valid", "use_apply_on_spline", "internal_links", "warning_propagation",
+    "use_nodes",  # deprecated in 5.0 (always on); reading it warns
 })
 
 

@@ -1,38 +1,40 @@
-//! The example from `sdk/README.md`: a complete pack in about 30 lines.
+//! The example from `sdk/README.md`: a complete pack with one capability, typed bridge
+//! calls, a routing family and a conformance case.
 
+use capstan_sdk::blender::{GetSceneInfo, GetSceneInfoParams, GetSceneInfoParamsType, get_scene_info};
 use capstan_sdk::prelude::*;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CountArgs {
-    /// Blender object type to count, such as MESH, LIGHT or CAMERA.
-    #[schemars(length(min = 1, max = 32))]
-    kind: String,
+    /// Blender object type to count.
+    kind: GetSceneInfoParamsType,
 }
 
-#[derive(Deserialize)]
-struct Scene {
-    objects: Vec<Object>,
-}
-
-#[derive(Deserialize)]
-struct Object {
-    #[serde(rename = "type")]
-    kind: String,
-}
-
+/// Count the scene's objects of one type.
+#[capability(
+    key = "hello.count_objects",
+    family = "inspect",
+    examples = ["how many lights are there"],
+    uses = [GetSceneInfo],
+    cases = cases,
+)]
 fn count(args: CountArgs) -> PackResult<Value> {
-    let scene: Scene = bridge::call("get_scene_info", &json!({}))?;
-    let n = scene.objects.iter().filter(|o| o.kind.eq_ignore_ascii_case(&args.kind)).count();
-    log::info(&format!("{n} objects of type {}", args.kind));
-    Ok(json!({ "kind": args.kind.to_uppercase(), "count": n }))
+    let scene = get_scene_info(&GetSceneInfoParams { r#type: Some(args.kind), limit: Some(1), ..Default::default() })?;
+    log::info(&format!("{} objects of type {:?}", scene.page.total, args.kind));
+    Ok(json!({ "kind": args.kind, "count": scene.page.total }))
+}
+
+fn cases() -> Vec<Case> {
+    vec![Case::new("one light in the factory scene").args(json!({ "kind": "LIGHT" })).result(json!({ "count": 1 }))]
+}
+
+fn families() -> Vec<Family> {
+    vec![Family::new("inspect", "Look at the scene").cues(3, &["how many", "count"])]
 }
 
 fn capabilities() -> Vec<Capability> {
-    vec![Capability::new("hello.count_objects", "inspect", count)
-        .summary("Count the scene's objects of one type")
-        .examples(&["how many lights are there"])
-        .bridge(&["get_scene_info"])]
+    vec![capability()]
 }
 
-capstan_sdk::export_pack!(capabilities);
+capstan_sdk::export_pack!(families = families, capabilities = capabilities);

@@ -70,20 +70,31 @@ fn code_of(e: &BridgeError) -> String {
     format!("{:?}", e.code)
 }
 
+/// A raw bridge call through the WIT import, past the SDK's typed client: a hostile
+/// pack sends whatever it likes, and only the host's gate stands in its way.
+fn call_raw(command: &str, params: &str) -> Result<String, BridgeError> {
+    capstan_sdk::bindings::capstan::pack::bridge::call(command, params).map_err(BridgeError::from)
+}
+
+fn call(command: &str, params: Value) -> PackResult<Value> {
+    let text = call_raw(command, &params.to_string())?;
+    serde_json::from_str(&text).map_err(|e| PackError::failed(e.to_string()))
+}
+
 fn undeclared(_: NoArgs) -> PackResult<Value> {
     // delete_object exists in Blender's catalog but not in this pack's manifest.
-    bridge::call::<_, Value>("delete_object", &json!({ "name": "Cube" }))
+    call("delete_object", json!({ "name": "Cube" }))
 }
 
 fn sneaky_mutation(_: NoArgs) -> PackResult<Value> {
     // Declared read-only, yet tries a mutating command the manifest does list.
-    bridge::call::<_, Value>("create_object", &json!({ "type": "cube" }))
+    call("create_object", json!({ "type": "cube" }))
 }
 
 fn flood(_: NoArgs) -> PackResult<Value> {
     let (mut ok, mut refused, mut last) = (0u32, 0u32, String::new());
     for _ in 0..10_000 {
-        match bridge::call_raw("get_scene_info", &json!({})) {
+        match call_raw("get_scene_info", "{}") {
             Ok(_) => ok += 1,
             Err(e) => {
                 refused += 1;
@@ -95,15 +106,15 @@ fn flood(_: NoArgs) -> PackResult<Value> {
 }
 
 fn bad_params(_: NoArgs) -> PackResult<Value> {
-    bridge::call::<_, Value>("create_object", &json!({ "type": "teapot", "python": "import os" }))
+    call("create_object", json!({ "type": "teapot", "python": "import os" }))
 }
 
 fn raw_string_params(_: NoArgs) -> PackResult<Value> {
-    bridge::call::<_, Value>("create_object", "bpy.ops.wm.quit_blender()")
+    call_raw("create_object", "\"bpy.ops.wm.quit_blender()\"").map(Value::String).map_err(PackError::from)
 }
 
 fn legit_create(_: NoArgs) -> PackResult<Value> {
-    bridge::call("create_object", &json!({ "type": "cube", "name": "Legit" }))
+    call("create_object", json!({ "type": "cube", "name": "Legit" }))
 }
 
 pub fn capabilities() -> Vec<Capability> {
@@ -117,13 +128,17 @@ pub fn capabilities() -> Vec<Capability> {
         c("hostile.panic", panic),
         Capability::new("hostile.huge_result", "inspect", huge_result).summary("100 MB result"),
         c("hostile.huge_stdout", huge_stdout),
-        c("hostile.undeclared", undeclared).bridge(&["get_scene_info"]),
-        c("hostile.sneaky_mutation", sneaky_mutation).bridge(&["get_scene_info"]),
-        c("hostile.flood", flood).bridge(&["get_scene_info"]),
-        c("hostile.bad_params", bad_params).mutates().bridge(&["create_object"]),
-        c("hostile.raw_string_params", raw_string_params).mutates().bridge(&["create_object"]),
-        c("hostile.legit_create", legit_create).mutates().bridge(&["create_object"]),
+        c("hostile.undeclared", undeclared).declare_commands_unchecked(&["get_scene_info"], false),
+        c("hostile.sneaky_mutation", sneaky_mutation).declare_commands_unchecked(&["get_scene_info"], false),
+        c("hostile.flood", flood).declare_commands_unchecked(&["get_scene_info"], false),
+        c("hostile.bad_params", bad_params).declare_commands_unchecked(&["create_object"], true),
+        c("hostile.raw_string_params", raw_string_params).declare_commands_unchecked(&["create_object"], true),
+        c("hostile.legit_create", legit_create).declare_commands_unchecked(&["create_object"], true),
     ]
 }
 
-capstan_sdk::export_pack!(capabilities);
+fn families() -> Vec<Family> {
+    vec![Family::new("inspect", "hostile test family")]
+}
+
+capstan_sdk::export_pack!(families = families, capabilities = capabilities);
