@@ -97,6 +97,12 @@ fn main() {
     generated.push_str("];\n");
     std::fs::write(out_dir.join("official_packs.rs"), generated).unwrap();
     embed_checker(&cargo, &workspace, &target_dir, &out_dir);
+    // Tests that need a real Blender are ignored (not passed) when none is configured.
+    println!("cargo::rustc-check-cfg=cfg(capstan_blender)");
+    println!("cargo:rerun-if-env-changed=CAPSTAN_TEST_BLENDER");
+    if env::var_os("CAPSTAN_TEST_BLENDER").is_some_and(|v| !v.is_empty()) {
+        println!("cargo:rustc-cfg=capstan_blender");
+    }
     embed_addon(&workspace.join("bridges").join("blender"), &out_dir);
 }
 

@@ -82,7 +82,14 @@ fn shared() -> Option<&'static Shared> {
 fn call(key: &str, args: Value) -> Value {
     let s = shared().unwrap();
     match s.runtime.call(key, &args.to_string()) {
-        Ok(out) => out.result,
+        // The host's merged delta beside the capability's answer, as MCP reports it.
+        Ok(out) => {
+            let mut v = out.result;
+            if let Some(d) = out.delta {
+                v["delta"] = d.to_json();
+            }
+            v
+        }
         Err(e) => panic!("{key} {args}: {e}"),
     }
 }
@@ -103,6 +110,7 @@ macro_rules! need_blender {
     };
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn scene_info_lists_the_default_scene() {
     need_blender!();
@@ -111,6 +119,7 @@ fn scene_info_lists_the_default_scene() {
     assert!(scene["frame"]["end"].as_i64().unwrap() > 0);
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn create_object_puts_the_requested_object_in_the_scene() {
     need_blender!();
@@ -124,6 +133,7 @@ fn create_object_puts_the_requested_object_in_the_scene() {
     assert_eq!(o["mesh"]["faces"], 6);
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn modify_object_changes_only_what_was_asked() {
     need_blender!();
@@ -135,6 +145,7 @@ fn modify_object_changes_only_what_was_asked() {
     assert!(close(&o["rotation"], &[0.0, 0.0, 0.0]));
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn delete_object_removes_it() {
     need_blender!();
@@ -147,6 +158,7 @@ fn delete_object_removes_it() {
     }
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn set_material_colour_is_the_requested_linear_colour() {
     need_blender!();
@@ -160,6 +172,7 @@ fn set_material_colour_is_the_requested_linear_colour() {
     assert!((m["roughness"].as_f64().unwrap() - 0.2).abs() < 1e-5);
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn lighting_presets_build_their_rigs_aimed_at_the_target() {
     need_blender!();
@@ -178,6 +191,7 @@ fn lighting_presets_build_their_rigs_aimed_at_the_target() {
     assert_eq!(r["delta"]["added"].as_array().unwrap().len(), 3);
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn world_takes_a_colour_or_a_sky() {
     need_blender!();
@@ -189,6 +203,7 @@ fn world_takes_a_colour_or_a_sky() {
     assert_eq!(r["delta"]["settings"], json!(["world"]));
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn camera_is_placed_aimed_and_focused() {
     need_blender!();
@@ -202,6 +217,7 @@ fn camera_is_placed_aimed_and_focused() {
     assert!(close(&cam["rotation"], &[std::f64::consts::FRAC_PI_2, 0.0, 0.0]), "{cam}");
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn render_settings_and_render_write_the_requested_png() {
     need_blender!();
@@ -219,6 +235,7 @@ fn render_settings_and_render_write_the_requested_png() {
     assert!(path.starts_with(shared().unwrap().home.root().join("output")), "{}", path.display());
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn keyframes_exist_at_their_frames() {
     need_blender!();
@@ -237,6 +254,7 @@ fn keyframes_exist_at_their_frames() {
     assert!(props.contains(&"hide_render".to_string()) && props.contains(&"hide_viewport".to_string()), "{props:?}");
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn the_token_appears_in_no_output() {
     need_blender!();
@@ -279,6 +297,7 @@ fn own_blender(path: &std::path::Path, dir: &std::path::Path) -> (RunningBlender
     (running, rt)
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn killing_blender_makes_the_next_call_report_it_with_no_other_address_tried() {
     let Some(path) = blender_path() else { return };
@@ -306,6 +325,7 @@ fn killing_blender_makes_the_next_call_report_it_with_no_other_address_tried() {
     }
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn killing_blender_in_the_middle_of_a_call_ends_the_call_with_a_typed_error() {
     let Some(path) = blender_path() else { return };
@@ -334,6 +354,7 @@ fn killing_blender_in_the_middle_of_a_call_ends_the_call_with_a_typed_error() {
     }
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge() {
     let Some(path) = blender_path() else { return };
@@ -384,6 +405,7 @@ fn install_addon_installs_and_enables_the_extension_which_then_starts_the_bridge
     assert!(!home.path().join(".capstan/run/blender/server.json").exists(), "the runtime file is removed on clean exit");
 }
 
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 #[test]
 fn demo_drives_a_guided_session_to_a_rendered_png() {
     let Some(path) = blender_path() else { return };

@@ -101,7 +101,12 @@ fn cases() -> Vec<Case> {
         Case::new("list, then remove")
             .setup("rig.constraint", json!({ "object": "Cube", "type": "LIMIT_LOCATION", "name": "Floor", "properties": { "use_min_z": true } }))
             .args(json!({ "action": "remove", "object": "Cube", "name": "Floor" })).changed(&["Cube"]).fields("Cube", &["constraints"])
-            .reads("rig.constraint", json!({ "action": "list", "object": "Cube" }), json!({ "total": 0 })),
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "constraints": [], "constraints_total": 0 })),
+        Case::new("list answers in order")
+            .setup("rig.constraint", json!({ "object": "Cube", "type": "COPY_LOCATION", "name": "A" }))
+            .setup("rig.constraint", json!({ "object": "Cube", "type": "LIMIT_SCALE", "name": "B" }))
+            .args(json!({ "action": "list", "object": "Cube" })).changed(&[])
+            .result(json!({ "total": 2, "constraints": [{ "name": "A", "type": "COPY_LOCATION" }, { "name": "B", "type": "LIMIT_SCALE" }] })),
         Case::new("a missing target").args(json!({ "object": "Cube", "type": "COPY_LOCATION", "target": "Ghost" })).error("not_found"),
         Case::new("add without a type").args(json!({ "object": "Cube" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

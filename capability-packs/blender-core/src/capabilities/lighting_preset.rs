@@ -62,7 +62,9 @@ fn cases() -> Vec<Case> {
             .setup("scene.create_object", json!({ "type": "monkey", "name": "Hero", "location": [2, 0, 1] }))
             .args(json!({ "preset": "three_point", "target": "Hero", "distance": 6 }))
             .added(&["Fill Light", "Key Light", "Rim Light"]).changed(&[])
-            .result(json!({ "target": [2.0, 0.0, 1.0] }))
+            .result(json!({ "target": [2.0, 0.0, 1.0], "lights": [
+                { "name": "Key Light", "location": [5.4754, -3.4754, 4.4415], "energy": 1440.0 }, { "name": "Fill Light" }, { "name": "Rim Light" },
+            ] }))
             .reads("scene.object_info", json!({ "name": "Key Light" }), json!({ "type": "LIGHT", "light": { "type": "AREA" } })),
         Case::new("studio at the origin").args(json!({ "preset": "studio" }))
             .added(&["Softbox Left", "Softbox Right", "Top Light"]),
