@@ -476,3 +476,37 @@ fn doctor_and_search_follow_blender_stopped_running_and_without_its_runtime_file
     assert_eq!(searched_state(dir.path()).as_deref(), Some("endpoint_unavailable"));
     running.kill();
 }
+
+/// An add-on older than the host (standing in: one that serves without `add_modifier`):
+/// the capability that needs it is hidden and named, not failed mid-session.
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+#[test]
+fn capabilities_the_running_add_on_cannot_serve_are_hidden_and_named() {
+    need_blender!();
+    let _ports = PORTS.lock().unwrap_or_else(|p| p.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let install = locate::probe(&blender_path().unwrap()).unwrap();
+    let options = LaunchOptions { background: true, port: None };
+    let _blender = capstan::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier")]).unwrap();
+    let mut c = raw_mcp::RawClient::start(tmp.path(), true);
+    let tools = c.request("tools/list", json!({}));
+    let names: Vec<String> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
+    assert!(names.contains(&"scene__create_object".to_string()), "{names:?}");
+    assert!(!names.contains(&"mutate__modifier_add".to_string()), "the capability needing add_modifier is hidden: {names:?}");
+    drop(c);
+
+    let mut g = raw_mcp::RawClient::start(tmp.path(), false);
+    let found = g.call_tool("search_capabilities", json!({ "query": "add a bevel modifier" }));
+    let doc = &found["result"]["structuredContent"];
+    assert!(doc["results"].as_array().unwrap().iter().all(|h| h["key"] != "mutate.modifier_add"), "{doc}");
+    let line = doc["hidden"].as_array().unwrap().iter().find(|l| l["state"] == "addon_outdated").expect("a hidden line says why");
+    assert_eq!(line["missing_commands"], json!(["add_modifier"]));
+    assert!(line["capabilities"].as_array().unwrap().iter().any(|k| k == "mutate.modifier_add"));
+    let run = g.call_tool("execute_capability", json!({ "key": "mutate.modifier_add", "arguments": { "object": "Cube", "type": "BEVEL" } }));
+    let error = &run["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "APP_UNAVAILABLE", "{run}");
+    assert_eq!(error["availability"]["state"], "addon_outdated");
+    let ok = g.call_tool("execute_capability", json!({ "key": "scene.info", "arguments": {} }));
+    assert_eq!(ok["result"]["isError"], false, "the rest still serves: {ok}");
+}

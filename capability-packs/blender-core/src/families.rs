@@ -20,7 +20,7 @@ pub fn families() -> Vec<Family> {
             .cues(3, &["move", "rotate", "scale", "resize", "rename", "hide", "unhide", "bigger", "smaller", "taller", "shift", "translate", "turn"])
             .cues(4, &["modifier", "bevel", "subdivide", "subdivision", "smooth the", "mirror", "array", "solidify", "decimate", "wireframe"]),
         Family::new("object", "How objects relate: parents and children")
-            .cues(4, &["parent", "unparent", "child of", "attach", "hierarchy", "group under"]),
+            .cues(5, &["parent", "unparent", "child of", "attach", "hierarchy", "group under"]),
         Family::new("material", "Materials and colours of objects")
             .cues(4, &["material", "colour", "color", "paint", "chrome", "metal", "metallic", "gold", "copper", "glass", "plastic", "rubber", "shader", "texture", "look like", "roughness", "shiny", "glossy", "matte", "glow", "emissive", "red", "blue", "green"]),
         Family::new("lighting", "Lights and lighting rigs")
@@ -35,6 +35,7 @@ pub fn families() -> Vec<Family> {
         Family::new("animation", "Keyframes and motion")
             .cues(4, &["animate", "animation", "keyframe", "key frame", "spin", "bounce", "turntable", "timeline", "motion"]),
         Family::new("rigging", "Constraints, armatures and bones")
-            .cues(4, &["rig", "armature", "bone", "skeleton", "constraint", "track to", "copy location", "follow"]),
+            .cues(4, &["rig", "armature", "bone", "skeleton", "track to", "copy location", "follow"])
+            .cues(5, &["constraint", "constrain"]),
     ]
 }

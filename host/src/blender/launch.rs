@@ -88,6 +88,16 @@ fn tail(path: &PathBuf) -> String {
 }
 
 pub fn launch(home: &CapstanHome, install: &BlenderInstall, options: &LaunchOptions) -> Result<RunningBlender, LaunchError> {
+    launch_with_env(home, install, options, &[])
+}
+
+/// [`launch`] with extra environment for Blender (the add-on's switches, in tests).
+pub fn launch_with_env(
+    home: &CapstanHome,
+    install: &BlenderInstall,
+    options: &LaunchOptions,
+    env: &[(&str, &str)],
+) -> Result<RunningBlender, LaunchError> {
     let addon_dir = home.root().join("addon").join(addon::version());
     let script = addon::materialize(&addon_dir).map_err(LaunchError::Addon)?;
     let logs = home.root().join("logs");
@@ -112,6 +122,7 @@ pub fn launch(home: &CapstanHome, install: &BlenderInstall, options: &LaunchOpti
         cmd.arg("--port").arg(port.to_string());
     }
     cmd.arg("--runtime-file").arg(&runtime_file);
+    cmd.envs(env.iter().copied());
     cmd.env(HOME_ENV, home.root())
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
