@@ -8,7 +8,6 @@ mod support;
 use capstan::bridge::catalog::BridgeCatalog;
 use capstan::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
 use capstan::home::CapstanHome;
-use capstan::plugin::PackSource;
 use capstan::plugin::abi::PackVersion;
 use capstan::runtime::CallError;
 use serde_json::{Value, json};

@@ -17,6 +17,9 @@ struct Entry {
     cues: Vec<(u32, String)>,
 }
 
+/// (family, risk, [(weight, cues)]): one family written out by hand.
+pub type FamilyRow<'a> = (&'a str, u8, Vec<(u32, Vec<&'a str>)>);
+
 #[derive(Debug, Clone, Default)]
 pub struct FamilyTable {
     /// In tie-break order: risk, then name.
@@ -43,7 +46,7 @@ impl FamilyTable {
     }
 
     /// A table from (family, risk, [(weight, cues)]) rows (tests and tools).
-    pub fn from_specs(rows: Vec<(&str, u8, Vec<(u32, Vec<&str>)>)>) -> Self {
+    pub fn from_specs(rows: Vec<FamilyRow<'_>>) -> Self {
         Self::sorted(
             rows.into_iter()
                 .map(|(name, risk, cues)| Entry {

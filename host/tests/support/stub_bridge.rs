@@ -46,6 +46,8 @@ impl StubBridge {
     }
 }
 
+// Some tests include this file without `support`, so it brings its own copy.
+#[allow(clippy::duplicate_mod)]
 #[path = "canned.rs"]
 mod canned;
 

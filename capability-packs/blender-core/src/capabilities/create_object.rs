@@ -65,7 +65,7 @@ fn cases() -> Vec<Case> {
         Case::new("a named cube at a location, rotated in degrees")
             .args(json!({ "type": "cube", "name": "Probe", "location": [1, 2, 3], "rotation": [0, 0, 90], "size": 1 }))
             .added(&["Probe"]).changed(&[]).removed(&[])
-            .result(json!({ "name": "Probe", "type": "MESH", "location": [1.0, 2.0, 3.0], "rotation": [0.0, 0.0, 1.5708] }))
+            .result(json!({ "name": "Probe", "type": "MESH", "location": [1.0, 2.0, 3.0], "rotation": [0.0, 0.0, std::f64::consts::FRAC_PI_2] }))
             .reads("scene.object_info", json!({ "name": "Probe" }), json!({ "dimensions": [1.0, 1.0, 1.0], "mesh": { "vertices": 8, "faces": 6 } })),
         Case::new("a torus fits its size")
             .args(json!({ "type": "torus", "name": "Ring", "size": 2 }))
