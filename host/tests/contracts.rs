@@ -117,3 +117,27 @@ fn the_delta_of_earlier_calls_is_kept_when_a_later_one_fails() {
     assert_eq!(doc["delta"]["added"], json!(["Softbox Left", "Softbox Right"]));
     assert_eq!(bridge.calls.lock().unwrap().last().unwrap(), "undo_push", "the partial change is still one undo step");
 }
+
+/// Answers `get_scene_info` with a valid but oversized document.
+struct Oversized;
+
+impl BridgeClient for Oversized {
+    fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
+        let mut answer = canned::answer(request.command, request.params);
+        answer["scene"] = json!("x".repeat(300 * 1024));
+        Ok(answer)
+    }
+}
+
+#[test]
+fn a_read_answer_over_its_commands_ceiling_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = runtime(&CapstanHome::at(tmp.path()), Arc::new(Oversized), &[]);
+    let ceiling = rt.bridge_command("blender", "get_scene_info").unwrap().max_result_bytes;
+    assert_eq!(ceiling, 256 * 1024);
+    let err = rt.call("scene.info", "{}").unwrap_err();
+    assert!(err.to_string().contains("more than its ceiling"), "{err}");
+    for spec in BridgeCatalog::blender().unwrap().commands() {
+        assert!(spec.max_result_bytes <= 1024 * 1024, "{} has no bounded answer", spec.name);
+    }
+}
