@@ -24,6 +24,9 @@ CODES = {
     "exec_disabled": "this Blender's bridge does not run Python",
     "not_checked": "the script does not carry the checker's verdict for exactly this text",
     "script_error": "the script raised an error",
+    "script_refused": "the runtime guard refused something the script tried (a process, a socket, a file outside the output folder, ...)",
+    "script_timeout": "the script ran past its deadline and was stopped; Blender serves on",
+    "script_memory_limit": "the script grew past its memory cap and was stopped; Blender serves on",
     "limit_exceeded": "the request asks for more than the command allows (snapshots kept, objects listed, ...)",
 }
 

@@ -11,6 +11,8 @@ import json
 import os
 import tempfile
 
+from .containment import attestation
+
 
 def capstan_home():
     home = os.environ.get("CAPSTAN_HOME")
@@ -32,6 +34,7 @@ def write(path, port, token, app_version):
         "pid": os.getpid(),
         "protocol": 1,
         "app_version": app_version,
+        "exec_key": attestation.key(),  # execute_python's attestation key (containment/attestation.py)
     }
     fd, tmp = tempfile.mkstemp(prefix=".server-", suffix=".json", dir=folder)
     try:

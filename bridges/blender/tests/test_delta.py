@@ -25,7 +25,8 @@ def test_modifier_constraint_parent_and_keyframe_each_show_in_the_delta(client):
 
 
 def test_read_commands_report_nothing(client):
-    for command, params in [("get_scene_info", {}), ("get_object_info", {"name": "Cube"}), ("list_constraints", {"object": "Cube"})]:
+    client.ok("create_object", type="cube", name="ReadBox")
+    for command, params in [("get_scene_info", {}), ("get_object_info", {"name": "ReadBox"}), ("list_constraints", {"object": "ReadBox"})]:
         assert "delta" not in client.ok(command, **params)
 
 
@@ -96,9 +97,10 @@ def test_one_undo_step_closes_a_group_of_commands(client, bridge):
 
 
 def test_snapshots_diff_aspect_by_aspect(client):
+    client.ok("create_object", type="cube", name="SnapBox")
     client.ok("scene_snapshot", action="save", id="t0")
-    client.ok("modify_object", name="Cube", location=[0, 0, 2])
+    client.ok("modify_object", name="SnapBox", location=[0, 0, 2])
     d = client.ok("scene_snapshot", action="diff", a="t0")
-    assert d["same"] is False and d["diff"]["changed"] == ["Cube"] and d["diff"]["fields"]["Cube"] == ["transform"]
-    client.ok("modify_object", name="Cube", location=[0, 0, 0])
+    assert d["same"] is False and d["diff"]["changed"] == ["SnapBox"] and d["diff"]["fields"]["SnapBox"] == ["transform"]
+    client.ok("modify_object", name="SnapBox", location=[0, 0, 0])
     assert client.ok("scene_snapshot", action="diff", a="t0")["same"] is True

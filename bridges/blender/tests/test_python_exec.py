@@ -1,19 +1,21 @@
-"""execute_python on the add-on side: its own switch, the checked-digest binding, the
-restricted namespace, captured output. Against real Blender (bpy)."""
+"""execute_python on the add-on side: its own switch, the attestation binding, the
+restricted namespace, captured output. Against real Blender (bpy). The containment
+layers have their own tests (test_containment.py)."""
 
 import hashlib
 
 import bpy
 import pytest
 
+from attest import attested
 from capstan_bridge.commands import python_exec
-
-CHECKER = "0" * 64
 
 
 def run(client, code, sha=None):
-    sha = sha or hashlib.sha256(code.encode()).hexdigest()
-    return client.call("execute_python", code=code, checked={"checker": CHECKER, "sha256": sha})
+    checked = attested(code)
+    if sha:
+        checked["sha256"] = sha
+    return client.call("execute_python", code=code, checked=checked)
 
 
 @pytest.fixture
@@ -36,7 +38,7 @@ def test_the_digest_must_be_of_this_exact_script(client, allowed):
 
 def test_an_accepted_script_runs_with_output_and_result(client, allowed):
     code = "import bpy\nbpy.ops.mesh.primitive_torus_add()\nt = bpy.context.active_object\nt.name = 'ExecTorus'\nprint('hello', t.name)\nresult = {'n': len(bpy.data.objects)}\n"
-    r = client.ok("execute_python", code=code, checked={"checker": CHECKER, "sha256": hashlib.sha256(code.encode()).hexdigest()})
+    r = client.ok("execute_python", code=code, checked=attested(code))
     assert r["stdout"] == "hello ExecTorus\n"
     assert r["result"]["n"] == len(bpy.data.objects)
     assert "ExecTorus" in r["delta"]["added"]

@@ -144,6 +144,11 @@ impl<'a> Analyzer<'a> {
                 self.binding(c.name.as_str(), at, Bind::Other);
                 let (bases, keywords) = c.arguments.as_deref().map_or((&[][..], &[][..]), |a| (&a.args[..], &a.keywords[..]));
                 self.exprs(bases);
+                for base in bases {
+                    if let Some(what) = self.blender_base(base) {
+                        self.report(Rule::BlenderPythonClass, at, format!("a subclass of {what} inherits Blender's Python methods (which evaluate strings and write files) and only works registered, which scripts may not do"));
+                    }
+                }
                 if bases.iter().any(|b| self.is_metaclass(b)) {
                     self.report(Rule::DynamicAttribute, at, "a metaclass (a subclass of `type`) controls how attributes and patterns are looked up".into());
                 }
@@ -181,6 +186,9 @@ impl<'a> Analyzer<'a> {
                         self.track_collection(n.id.as_str(), &a.value);
                         if self.is_class_handle(&a.value) {
                             self.census.type_handles.insert(nfkc(n.id.as_str()).into());
+                        }
+                        if matches!(&*a.value, Expr::Call(c) if crate::classes::is_type_call(c)) {
+                            self.census.type_of.insert(nfkc(n.id.as_str()).into());
                         }
                     }
                 }
@@ -573,6 +581,7 @@ pub fn route_kind(rule: Rule) -> &'static str {
     match rule {
         Rule::BlenderCodeExecution => "running Python",
         Rule::BlenderPersistence => "code that outlives the script",
+        Rule::BlenderPythonClass => "Blender's Python-defined classes",
         _ => "files on disk",
     }
 }

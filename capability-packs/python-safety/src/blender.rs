@@ -138,6 +138,20 @@ const ATTRIBUTES: &[(&str, Rule)] = &[
     ("save_render", Rule::BlenderFileAccess),
     ("libraries", Rule::BlenderFileAccess),
     ("unpack_all", Rule::BlenderFileAccess),
+    // Instances of Blender's Python-defined classes: the operators that ran (their
+    // `execute` evaluates its string properties again), and the property groups'
+    // `register`/`unregister` (`scene.cycles.unregister()` removes Cycles' settings for
+    // every later script), pop-ups and status-bar texts that keep a draw function, and
+    // the menu helpers that list directories.
+    ("operators", Rule::BlenderCodeExecution),
+    ("active_operator", Rule::BlenderCodeExecution),
+    ("register", Rule::BlenderPersistence),
+    ("unregister", Rule::BlenderPersistence),
+    ("popover", Rule::BlenderPersistence),
+    ("popup_menu_pie", Rule::BlenderPersistence),
+    ("status_text_set", Rule::BlenderPersistence),
+    ("path_menu", Rule::BlenderFileAccess),
+    ("draw_preset", Rule::BlenderFileAccess),
 ];
 
 /// `bpy.ops.render.*` calls that write frames to the output path.
@@ -184,7 +198,7 @@ pub fn is_blender_module(top: &str) -> bool {
 /// Module values that must not be passed around: once `bpy.ops` is an argument, a
 /// list element or a loop variable, the operator it reaches can no longer be named.
 pub fn must_not_escape(path: &[String]) -> bool {
-    matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["bpy"] | ["bpy", "ops" | "utils" | "app" | "data"])
+    matches!(path.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["bpy"] | ["bpy", "ops" | "utils" | "app" | "data" | "types"])
 }
 
 /// The rule a dotted path falls under, if any (a prefix match on whole parts).
@@ -247,4 +261,74 @@ pub fn store_rule(name: &str) -> Option<Rule> {
     } else {
         None
     }
+}
+
+/// The names under `bpy.types` a script may use, read from a real Blender by
+/// `tools/list_bpy_types.py` (sorted, one a line, `#` comments first).
+const BPY_TYPES: &str = include_str!("bpy_types.txt");
+
+/// Is `name` one of Blender's own data types (listed in `bpy_types.txt`)?
+///
+/// Security reasoning: every class Blender registers from Python lives under
+/// `bpy.types` by its RNA name (`WM_OT_context_toggle`, `SCRIPT_OT_execute_preset`,
+/// `NODE_OT_add_node`, `TEXT_MT_templates_py`, `UI_UL_list`, ...), and its methods run
+/// with whatever object a script passes as `self`: `WM_OT_context_toggle.execute(Props(),
+/// context)` execs `Props.data_path` and imports `Props.module` with the real builtins
+/// of Blender's own modules. A denylist of such classes would miss the next add-on's,
+/// so the list is the other way round: Blender's data types (defined in C, or the data
+/// types `_bpy_types` extends with helpers that only touch scene data) may be named,
+/// and anything else under `bpy.types` is rejected, registered classes and the Python
+/// base classes they are made from (Operator, Menu, Panel, ...) included.
+pub fn is_listed_bpy_type(name: &str) -> bool {
+    static LIST: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    let list = LIST.get_or_init(|| BPY_TYPES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect());
+    list.binary_search(&name).is_ok()
+}
+
+/// Blender's naming convention for classes registered from Python: an upper-case
+/// category, a type code, a name (`WM_OT_context_toggle`, `VIEW3D_MT_add`,
+/// `CYCLES_RENDER_PT_sampling`, `UI_UL_list`, `ASSETBROWSER_AST_x`, `NODE_FH_image_node`).
+/// Such a name means one of those classes wherever it appears (`getattr(x, "WM_OT_...")`,
+/// an attribute of a module reached by value, an imported name).
+pub fn is_registered_class_name(name: &str) -> bool {
+    const TYPE_CODES: &[&str] = &["OT", "MT", "PT", "HT", "UL", "GT", "GGT", "AST", "FH", "KSI"];
+    let parts: Vec<&str> = name.split('_').collect();
+    let upper = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+    parts.len() >= 3
+        && upper(parts[0])
+        && parts[1..parts.len() - 1].iter().enumerate().any(|(i, p)| TYPE_CODES.contains(p) && parts[..=i].iter().all(|q| upper(q)))
+}
+
+/// A path through `bpy.types` (also re-exported: `bpy_extras.io_utils.bpy.types.X`):
+/// why it is rejected, if it is. Judged on its last parts, so each spelling is reported
+/// once, where it first goes wrong.
+pub fn bpy_types_rule(path: &[String]) -> Option<String> {
+    let n = path.len();
+    let at = |i: usize| path.get(i).map(String::as_str);
+    if n >= 3 && at(n - 3) == Some("bpy") && at(n - 2) == Some("types") {
+        let name = &path[n - 1];
+        if is_listed_bpy_type(name) || names_only_metadata(name) {
+            return None;
+        }
+        let what = if is_registered_class_name(name) || name.split('_').next().is_some_and(|p| p.len() > 1 && p.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())) {
+            "a class Blender registered from Python (an operator, menu, panel, header, list, gizmo or shelf): its methods evaluate strings, import modules and write files with any object as `self`"
+        } else if matches!(name.as_str(), "Operator" | "Macro" | "Menu" | "Panel" | "Header" | "UIList" | "Gizmo" | "GizmoGroup" | "AssetShelf" | "FileHandler" | "KeyingSetInfo" | "RenderEngine" | "HydraRenderEngine" | "PropertyGroup" | "AddonPreferences" | "USDHook") {
+            "the Python base of Blender's registrable classes: only useful registered, and its Python methods (`Menu.path_menu` lists any directory) take any object as `self`"
+        } else {
+            "not one of Blender's data types (only those may be named under `bpy.types`, for isinstance checks and annotations)"
+        };
+        return Some(format!("`bpy.types.{name}` is {what}"));
+    }
+    if n >= 4 && at(n - 4) == Some("bpy") && at(n - 3) == Some("types") && is_listed_bpy_type(&path[n - 2]) {
+        let (class, attr) = (&path[n - 2], &path[n - 1]);
+        if !matches!(attr.as_str(), "bl_rna" | "__name__" | "__qualname__" | "__doc__") {
+            return Some(format!("`bpy.types.{class}.{attr}` takes `{attr}` from the class, where it is called with any object as `self`; use it through an instance (`obj.{attr}`)"));
+        }
+    }
+    None
+}
+
+/// Module attributes of `bpy.types` that are not classes (`bpy.types.__name__`).
+fn names_only_metadata(name: &str) -> bool {
+    matches!(name, "__name__" | "__doc__")
 }

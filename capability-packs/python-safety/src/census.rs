@@ -25,6 +25,8 @@ pub struct Census {
     pub safe_reads: HashMap<String, u32>,
     /// Names ever bound to `type(x)` or to an element of a literal (`is_class_handle`).
     pub type_handles: HashSet<String>,
+    /// Names ever bound to `type(x)` itself (`is_type_of`).
+    pub type_of: HashSet<String>,
     /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
     /// forgotten: a rebinding in a branch that may not run does not clear it.
     pub aliases: HashMap<String, Vec<Vec<String>>>,

@@ -107,6 +107,9 @@ impl Analyzer<'_> {
         if names::SHARED_STATE_ATTRIBUTES.contains(&n) {
             self.report(Rule::BlenderPersistence, at, format!("importing `{n}` hands over state every later script in Blender shares"));
         }
+        if blender::is_registered_class_name(n) {
+            self.report(Rule::BlenderPythonClass, at, format!("`{n}` names a class Blender registered from Python, whose methods evaluate strings and write files with any object as `self`"));
+        }
     }
 
     /// `base.attr`, however it is spelled (`getattr(base, "attr")`, `case C(attr=_)`).
@@ -149,6 +152,12 @@ impl Analyzer<'_> {
         }
         if let Some(rule) = blender::attribute_rule(&attr) {
             self.report(rule, at, format!("`.{attr}` is a Blender route to {}", route_kind(rule)));
+        }
+        if blender::is_registered_class_name(&attr) {
+            self.report(Rule::BlenderPythonClass, at, format!("`.{attr}` names a class Blender registered from Python, whose methods evaluate strings and write files with any object as `self`"));
+        }
+        if !store && self.is_type_of(base) && !matches!(attr.as_str(), "__name__" | "__qualname__" | "__doc__" | "bl_rna") {
+            self.report(Rule::BlenderPythonClass, at, format!("`type(x).{attr}` takes `{attr}` from a class, where it is called with any object as `self` (Blender's Python-defined classes evaluate strings and write files in theirs); use it through the instance"));
         }
         if store && let Some(rule) = blender::store_rule(&attr) {
             self.report(rule, at, format!("setting `.{attr}` points Blender at {}", if rule == Rule::BlenderFileAccess { "a path on disk" } else { "code" }));
@@ -201,6 +210,9 @@ impl Analyzer<'_> {
     pub fn check_path(&mut self, path: &[String], at: usize) {
         if let Some((rule, route)) = blender::path_rule(path) {
             self.report(rule, at, format!("`{}` is a Blender route to {} (under `{route}`)", path.join("."), route_kind(rule)));
+        }
+        if let Some(why) = blender::bpy_types_rule(path) {
+            self.report(Rule::BlenderPythonClass, at, why);
         }
     }
 }

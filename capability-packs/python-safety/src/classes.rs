@@ -26,6 +26,27 @@ impl Analyzer<'_> {
         }
     }
 
+    /// `type(x)`, or a name ever bound to one: a class whose methods, taken from it,
+    /// are called with any object as `self`.
+    pub(crate) fn is_type_of(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Call(c) => is_type_call(c),
+            Expr::Name(n) => self.known.type_of.contains(nfkc(n.id.as_str()).as_str()),
+            Expr::Named(n) => self.is_type_of(&n.value),
+            _ => false,
+        }
+    }
+
+    /// A class base that is a `bpy.types` class (`class P(bpy.types.Panel)`, through an
+    /// alias or `from bpy.types import Panel`) or a class reached by value (`type(x)`):
+    /// the subclass inherits Blender's Python methods and calls them on itself.
+    pub(crate) fn blender_base(&self, base: &Expr) -> Option<String> {
+        if self.is_type_of(base) {
+            return Some("a class reached by value (`type(x)`)".into());
+        }
+        self.resolve(base).into_iter().find(|p| p.windows(2).any(|w| w[0] == "bpy" && w[1] == "types") && p.last().is_some_and(|l| l != "types")).map(|p| format!("`{}`", p.join(".")))
+    }
+
     /// A literal collection (or a view of one) with an element the checker can name as
     /// a module path: `for v in {"k": json.JSONEncoder}.values()` hands out the class.
     pub(crate) fn holds_module_values(&self, iter: &Expr) -> bool {
@@ -51,6 +72,11 @@ impl Analyzer<'_> {
         let named = matches!(base, Expr::Name(n) if METACLASSES.contains(&nfkc(n.id.as_str()).as_str()));
         named || self.resolve(base).iter().any(|p| p.last().is_some_and(|last| METACLASSES.contains(&last.as_str())))
     }
+}
+
+/// `type(x)` with one argument.
+pub(crate) fn is_type_call(c: &ast::ExprCall) -> bool {
+    matches!(&*c.func, Expr::Name(n) if nfkc(n.id.as_str()) == "type") && c.arguments.args.len() == 1 && c.arguments.keywords.is_empty()
 }
 
 /// The plain names a `for` target binds (`k`, `k, v`).

@@ -41,6 +41,11 @@ pub enum Rule {
     /// Files on disk: open/save/link .blend files, import/export, image and render
     /// writes, file paths set on datablocks, libraries.
     BlenderFileAccess,
+    /// Blender's Python-defined classes reached through `bpy.types` (operators, menus,
+    /// panels, ... and their Python bases), methods taken from a class (`bpy.types.X.m`,
+    /// `type(x).m`), and subclasses of `bpy.types` classes: their methods evaluate
+    /// strings, import modules and write files with any object as `self`.
+    BlenderPythonClass,
 }
 
 impl Rule {
@@ -65,10 +70,11 @@ impl Rule {
             Rule::BlenderCodeExecution => "blender-code-execution",
             Rule::BlenderPersistence => "blender-persistence",
             Rule::BlenderFileAccess => "blender-file-access",
+            Rule::BlenderPythonClass => "blender-python-class",
         }
     }
 
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::ParseError,
         Rule::UnsupportedSyntax,
         Rule::NestingTooDeep,
@@ -88,6 +94,7 @@ impl Rule {
         Rule::BlenderCodeExecution,
         Rule::BlenderPersistence,
         Rule::BlenderFileAccess,
+        Rule::BlenderPythonClass,
     ];
 
     pub fn from_id(id: &str) -> Option<Rule> {

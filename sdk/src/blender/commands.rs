@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "aaf5502f1aa86d7dcbd3ddc01594df0e175ba378af2d09bca42d4f419fbc7c21";
+pub const CATALOG_SHA256: &str = "e62314e75293c5fe3a0707729d352a47033c015f9010c0a832328b17e62114e9";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -79,6 +79,15 @@ pub enum AppErrorCode {
     /// the script raised an error
     #[serde(rename = "script_error")]
     ScriptError,
+    /// the script grew past its memory cap and was stopped; Blender serves on
+    #[serde(rename = "script_memory_limit")]
+    ScriptMemoryLimit,
+    /// the runtime guard refused something the script tried (a process, a socket, a file outside the output folder, ...)
+    #[serde(rename = "script_refused")]
+    ScriptRefused,
+    /// the script ran past its deadline and was stopped; Blender serves on
+    #[serde(rename = "script_timeout")]
+    ScriptTimeout,
     /// verification mode: the command failed with a code it does not declare (a bridge bug)
     #[serde(rename = "undeclared_error")]
     UndeclaredError,
@@ -111,6 +120,9 @@ impl AppErrorCode {
             AppErrorCode::PathRefused => "path_refused",
             AppErrorCode::ResultMismatch => "result_mismatch",
             AppErrorCode::ScriptError => "script_error",
+            AppErrorCode::ScriptMemoryLimit => "script_memory_limit",
+            AppErrorCode::ScriptRefused => "script_refused",
+            AppErrorCode::ScriptTimeout => "script_timeout",
             AppErrorCode::UndeclaredError => "undeclared_error",
             AppErrorCode::UnknownCommand => "unknown_command",
             AppErrorCode::Unsupported => "unsupported",

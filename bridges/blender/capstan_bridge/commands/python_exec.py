@@ -1,35 +1,34 @@
-"""`execute_python`: run a script that capstan's checker accepted, in a restricted
-namespace, with its printed output captured.
+"""`execute_python`: run a script that capstan's checker accepted, contained, with its
+printed output captured.
 
-Three conditions, all checked here (the host is not trusted to have done it):
+Checked here, none of it taken on the host's word:
 - this add-on's own setting allows it: the add-on preference "Allow execute_python"
   when the add-on is enabled in Blender's preferences, or `CAPSTAN_BRIDGE_ALLOW_EXEC=1`
   in Blender's environment (headless); off by default;
-- the request says the script was checked (`checked.sha256` must be the sha256 of
-  exactly this `code`, and `checked.checker` names the checker component);
-- the script runs with builtins that cannot open files, import freely, eval or exec:
-  `__import__` is replaced by a guard that imports only the allowed top-level modules.
+- the host checked this exact script: `checked` carries an HMAC over the script, the
+  checker's digest and a single-use nonce, keyed by this bridge's secret
+  (`containment/attestation.py`);
+- the script runs with builtins that cannot open files, import freely, eval or exec
+  (`__import__` imports only the allowed top-level modules), under the runtime guard,
+  a deadline and a memory cap (`containment/`), which hold even if the checker was
+  wrong about the script.
 """
 
 import builtins
-import contextlib
-import hashlib
 import io
 import json
 import os
 
 from .. import schema as s
 from ..command import command
+from ..containment import attestation, limits, policy, runner
 from ..errors import CommandError
 
 ALLOW_ENV = "CAPSTAN_BRIDGE_ALLOW_EXEC"
 MAX_STDOUT = 64 * 1024
+SCRIPT_FILENAME = "<capstan-script>"
 
-# The same list as the checker's default policy (capability-packs/python-safety/policy.json;
-# a test keeps the two equal).
-ALLOWED_MODULES = frozenset("""bpy bmesh mathutils bpy_extras bl_math idprop math cmath random json colorsys
-itertools functools collections re statistics fractions decimal enum typing dataclasses copy bisect heapq time
-datetime textwrap array numbers abc""".split())
+ALLOWED_MODULES = policy.ALLOWED_MODULES
 
 SAFE_BUILTINS = """abs all any ascii bin bool bytearray bytes callable chr classmethod complex dict dir divmod
 enumerate filter float format frozenset getattr hasattr hash hex id int isinstance issubclass iter len list map max
@@ -38,6 +37,9 @@ super tuple type zip ArithmeticError AssertionError AttributeError BaseException
 GeneratorExit IndexError KeyError KeyboardInterrupt LookupError MemoryError NameError NotImplementedError
 OverflowError RecursionError RuntimeError StopIteration TypeError ValueError ZeroDivisionError ExceptionGroup
 True False None NotImplemented Ellipsis""".split()
+
+# How a contained script's end is reported (the host maps timeout and memory to PACK_FAULT).
+ERROR_CODES = {"error": "script_error", "refused": "script_refused", "timeout": "script_timeout", "memory": "script_memory_limit"}
 
 
 def allowed():
@@ -83,18 +85,20 @@ def _jsonable(value):
 
 
 SHA256 = s.string(pattern="^[0-9a-f]{64}$")
+NONCE = s.string(pattern="^[0-9a-f]{32}$")
 
 
 @command(
     effect="mutate",
-    summary="Run a Python script that capstan's safety checker accepted, in a restricted namespace; returns printed output and the script's `result` variable.",
+    summary="Run a Python script that capstan's safety checker accepted (attested by an HMAC), contained by a runtime guard, a deadline and a memory cap; returns printed output and the script's `result` variable.",
     params=s.obj({
         "code": s.string(1, 1048576),
-        "checked": s.obj({"checker": SHA256, "sha256": SHA256}, required=("checker", "sha256")),
+        "checked": s.obj({"checker": SHA256, "sha256": SHA256, "nonce": NONCE, "mac": SHA256},
+                         required=("checker", "sha256", "nonce", "mac")),
     }, required=("code", "checked")),
     result=s.obj({"stdout": s.string(), "stdout_truncated": s.boolean(), "result": s.any_value()},
                  required=("stdout", "stdout_truncated", "result")),
-    errors=("exec_disabled", "not_checked", "script_error"),
+    errors=("exec_disabled", "not_checked", "script_error", "script_refused", "script_timeout", "script_memory_limit"),
     timeout_s=120,
     host_only=True,
     # A script can touch anything, so its delta comes from a whole-scene snapshot.
@@ -107,22 +111,20 @@ def execute_python(ctx, params):
             "this Blender's capstan bridge does not run Python (enable \"Allow execute_python\" in the add-on's preferences, or set %s=1 for a headless Blender)" % ALLOW_ENV,
         )
     code = params["code"]
-    checked = params["checked"]
-    digest = hashlib.sha256(code.encode("utf-8")).hexdigest()
-    if checked.get("sha256") != digest:
-        raise CommandError("not_checked", "the request does not carry the checker's verdict for this exact script")
-    namespace = restricted_namespace()
-    out = _CappedText()
     try:
-        compiled = compile(code, "<capstan-script>", "exec", dont_inherit=True)
-        with contextlib.redirect_stdout(out):
-            exec(compiled, namespace)
+        attestation.verify(code, params["checked"])
+    except attestation.NotAttested as e:
+        raise CommandError("not_checked", str(e))
+    try:
+        compiled = compile(code, SCRIPT_FILENAME, "exec", dont_inherit=True)
     except SyntaxError as e:
         raise CommandError("script_error", "SyntaxError: %s (line %s)" % (e.msg, e.lineno))
-    except Exception as e:
-        raise CommandError("script_error", "%s: %s" % (type(e).__name__, e))
+    out = _CappedText()
+    ended = runner.run(compiled, restricted_namespace(), ctx.output_dir, limits.current(), out, lambda ns: _jsonable(ns.get("result")))
+    if ended.kind != "ok":
+        raise CommandError(ERROR_CODES[ended.kind], ended.message)
     return {
         "stdout": out.getvalue(),
         "stdout_truncated": out.truncated,
-        "result": _jsonable(namespace.get("result")),
+        "result": ended.value,
     }

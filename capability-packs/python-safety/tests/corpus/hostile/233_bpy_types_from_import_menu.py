@@ -1,0 +1,3 @@
+# expect: blender-python-class
+from bpy.types import Menu
+print(Menu)

@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+fh = bpy.types.IMAGE_FH_drop_handler

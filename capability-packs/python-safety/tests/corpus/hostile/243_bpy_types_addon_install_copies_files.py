@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+op = bpy.types.PREFERENCES_OT_addon_install

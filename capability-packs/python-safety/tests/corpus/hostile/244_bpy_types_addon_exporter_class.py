@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+exp = bpy.types.EXPORT_SCENE_OT_gltf

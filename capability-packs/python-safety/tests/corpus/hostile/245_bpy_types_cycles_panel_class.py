@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+p = bpy.types.CYCLES_RENDER_PT_sampling

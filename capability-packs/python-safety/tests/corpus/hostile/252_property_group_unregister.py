@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.context.scene.cycles.unregister()

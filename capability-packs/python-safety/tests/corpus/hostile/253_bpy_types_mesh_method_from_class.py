@@ -1,0 +1,5 @@
+# expect: blender-python-class
+import bpy
+class Fake:
+    pass
+bpy.types.Mesh.from_pydata(Fake(), [], [], [])

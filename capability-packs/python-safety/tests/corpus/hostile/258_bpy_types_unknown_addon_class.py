@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+print(bpy.types.MyAddonPanelThing)

@@ -1,0 +1,3 @@
+# expect: blender-persistence
+import bpy
+bpy.context.workspace.status_text_set(lambda self, ctx: None)

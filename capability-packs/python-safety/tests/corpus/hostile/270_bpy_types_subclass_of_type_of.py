@@ -1,0 +1,4 @@
+# expect: blender-python-class
+import bpy
+class S(type(bpy.context.scene)):
+    pass

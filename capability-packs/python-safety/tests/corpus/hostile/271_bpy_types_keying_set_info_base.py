@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+k = bpy.types.KeyingSetInfo

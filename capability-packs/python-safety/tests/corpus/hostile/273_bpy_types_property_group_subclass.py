@@ -1,0 +1,4 @@
+# expect: blender-python-class
+import bpy
+class G(bpy.types.PropertyGroup):
+    pass

@@ -1,0 +1,3 @@
+# expect: blender-python-class
+import bpy
+bpy.types.Macro.define('x')

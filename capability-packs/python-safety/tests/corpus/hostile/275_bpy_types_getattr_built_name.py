@@ -1,0 +1,3 @@
+# expect: dynamic-attribute
+import bpy
+op = getattr(bpy.types, 'WM_OT_' + 'context_toggle')

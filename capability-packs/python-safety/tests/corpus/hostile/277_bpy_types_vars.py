@@ -1,0 +1,3 @@
+# expect: dangerous-builtin
+import bpy
+op = vars(bpy.types)['WM_OT_context_toggle']
