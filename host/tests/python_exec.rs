@@ -17,13 +17,39 @@ use std::path::{Path, PathBuf};
 use stub_bridge::StubBridge;
 
 async fn expert(home: &Path, allow_exec: bool) -> RunningService<RoleClient, ()> {
+    expert_with(home, allow_exec, false).await
+}
+
+/// `unchecked`: the test-only switch that sends scripts the checker rejected, so the
+/// add-on's containment is proven on its own.
+async fn expert_with(home: &Path, allow_exec: bool, unchecked: bool) -> RunningService<RoleClient, ()> {
     let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
-        c.env("CAPSTAN_HOME", home).env_remove("CAPSTAN_ALLOW_EXEC").args(["serve", "--expert"]);
+        c.env("CAPSTAN_HOME", home).env_remove("CAPSTAN_ALLOW_EXEC").env_remove("CAPSTAN_TEST_UNCHECKED_PYTHON").args(["serve", "--expert"]);
         if allow_exec {
             c.env("CAPSTAN_ALLOW_EXEC", "1");
         }
+        if unchecked {
+            c.env("CAPSTAN_TEST_UNCHECKED_PYTHON", "1");
+        }
     });
     ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve starts")
+}
+
+/// Give the stub bridge's runtime file an attestation key, as the add-on's has.
+fn publish_exec_key(home: &Path, key: &str) {
+    let path = home.join("run/blender/server.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["exec_key"] = json!(key);
+    std::fs::write(&path, doc.to_string()).unwrap();
+}
+
+fn hmac_hex(key_hex: &str, parts: &[&[u8]]) -> String {
+    use hmac::{Hmac, Mac};
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&hex::decode(key_hex).unwrap()).unwrap();
+    for p in parts {
+        mac.update(p);
+    }
+    hex::encode(mac.finalize().into_bytes())
 }
 
 async fn call(c: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
@@ -61,6 +87,8 @@ async fn without_the_switch_no_python_reaches_the_bridge() {
 async fn with_the_switch_rejected_scripts_never_reach_the_bridge() {
     let home = tempfile::tempdir().unwrap();
     let stub = StubBridge::start(home.path());
+    let key = "5e".repeat(32);
+    publish_exec_key(home.path(), &key);
     let c = expert(home.path(), true).await;
     let tools = c.list_all_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "execute_python"));
@@ -79,7 +107,19 @@ async fn with_the_switch_rejected_scripts_never_reach_the_bridge() {
     assert_eq!(sent[0]["command"], "execute_python");
     assert_eq!(sent[0]["params"]["code"], GOOD);
     let digest = sha256_hex(GOOD.as_bytes());
-    assert_eq!(sent[0]["params"]["checked"]["sha256"], digest.as_str());
+    let checked = &sent[0]["params"]["checked"];
+    assert_eq!(checked["sha256"], digest.as_str());
+    // The attestation: an HMAC over the checker's digest, a fresh nonce and the script,
+    // keyed by the runtime file's exec_key; the key itself is never sent.
+    let (checker, nonce) = (checked["checker"].as_str().unwrap(), checked["nonce"].as_str().unwrap());
+    assert_eq!(nonce.len(), 32);
+    let expected = hmac_hex(&key, &[b"capstan-execute-python/1\n", checker.as_bytes(), b"\n", nonce.as_bytes(), b"\n", GOOD.as_bytes()]);
+    assert_eq!(checked["mac"], expected.as_str());
+    assert!(!sent[0].to_string().contains(&key), "the key went over the wire");
+    let r = call(&c, "execute_python", json!({ "code": GOOD })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let again = sent_python(&stub);
+    assert_ne!(again[1]["params"]["checked"]["nonce"], again[0]["params"]["checked"]["nonce"], "a nonce is used once");
     assert_eq!(error(&call(&c, "execute_python", json!({ "code": 5 })).await)["code"], "INVALID_TOOL_ARGUMENTS");
     c.cancel().await.unwrap();
 }
@@ -94,8 +134,12 @@ fn sha256_hex(bytes: &[u8]) -> String {
 async fn an_accepted_script_runs_in_real_blender_and_returns_its_result() {
     let home = tempfile::tempdir().unwrap();
     // The add-on's own switch, in Blender's environment (launch passes ours on).
-    // SAFETY: set before any thread of this test reads the environment for it.
-    unsafe { std::env::set_var("CAPSTAN_BRIDGE_ALLOW_EXEC", "1") };
+    // SAFETY: set before any thread of this test reads the environment for it (the
+    // other real-Blender test sets the same values).
+    unsafe {
+        std::env::set_var("CAPSTAN_BRIDGE_ALLOW_EXEC", "1");
+        std::env::set_var("CAPSTAN_BRIDGE_SCRIPT_TIMEOUT_S", "3");
+    }
     let Some(_blender) = tokio::task::block_in_place(|| support::headless_blender(home.path())) else { return };
     let c = expert(home.path(), true).await;
     let script = "import bpy\nimport math\nbpy.ops.mesh.primitive_cylinder_add(radius=0.5)\nobj = bpy.context.active_object\nobj.name = 'ExecCylinder'\nobj.rotation_euler.x = math.radians(90)\nprint('made', obj.name)\nresult = sorted(o.name for o in bpy.data.objects)\n";
@@ -109,6 +153,107 @@ async fn an_accepted_script_runs_in_real_blender_and_returns_its_result() {
     let r = call(&c, "execute_python", json!({ "code": "import bpy\nresult = bpy.data.objects['Nope'].name\n" })).await;
     assert_eq!(error(&r)["app_code"], "script_error");
     c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bridge_without_an_exec_key_gets_no_script() {
+    let home = tempfile::tempdir().unwrap();
+    let stub = StubBridge::start(home.path());
+    let c = expert(home.path(), true).await;
+    let e = error(&call(&c, "execute_python", json!({ "code": GOOD })).await).clone();
+    assert_eq!(e["code"], "BRIDGE_ERROR", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("exec_key"), "{e}");
+    c.cancel().await.unwrap();
+    assert!(sent_python(&stub).is_empty());
+}
+
+/// Scripts that reach outside Blender, each naming the file it would create: a file
+/// written directly, by a process it starts (`touch`), or by Blender's own operator
+/// code. The last one connects to a socket the test listens on.
+fn hostile_scripts(marker: &Path, port: u16) -> Vec<(String, PathBuf)> {
+    let m = |n: &str| marker.join(n);
+    let mut out = Vec::new();
+    let p = m("toggle");
+    out.push((format!("import bpy\nclass Props:\n    module = 'pathlib'\n    data_path = \"Path('{}').touch()\"\nbpy.types.WM_OT_context_toggle.execute(Props(), bpy.context)\n", p.display()), p));
+    let p = m("set_value");
+    out.push((format!("import bpy\nclass Props:\n    data_path = \"scene if bpy.context.scene.__setitem__('p', open('{}', 'w').write('x')) else None\"\n    value = '0'\nbpy.types.WM_OT_context_set_value.execute(Props(), bpy.context)\n", p.display()), p));
+    let p = m("system");
+    out.push((format!("import random\nrandom._os.system('touch {}')\n", p.display()), p));
+    let p = m("popen");
+    out.push((format!("import random\nrandom._os.popen('touch {}').read()\n", p.display()), p));
+    let p = m("subprocess");
+    out.push((format!("import random\nsp = random._os.sys.modules['subprocess']\nsp.run(['touch', '{}'])\n", p.display()), p));
+    let p = m("open");
+    out.push((format!("import json\nb = json.dumps.__globals__['__builtins__']\nb['open']('{}', 'w').write('x')\n", p.display()), p));
+    let p = m("eval");
+    out.push((format!("import json\nb = json.dumps.__globals__['__builtins__']\nb['eval'](\"open('{}', 'w')\")\n", p.display()), p));
+    let p = m("from_import");
+    out.push((format!("import bpy\nfrom bpy.types import WM_OT_context_toggle as T\nclass P:\n    module = 'pathlib'\n    data_path = \"Path('{}').touch()\"\nrun = T.execute\nrun(P(), bpy.context)\n", p.display()), p));
+    let p = m("thread");
+    out.push((format!("import random\nos = random._os\nth = os.sys.modules['threading']\nt = th.Thread(target=os.system, args=('touch {}',))\nt.start()\nt.join()\n", p.display()), p));
+    let p = m("socket");
+    out.push((format!("import random\ns = random._os.sys.modules['socket'].create_connection(('127.0.0.1', {port}))\ns.sendall(b'{}')\n", p.display()), p));
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_scripts_never_reach_outside_blender_whichever_layer_stops_them() {
+    let home = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    // The add-on's own switch and a short script deadline, in Blender's environment.
+    // SAFETY: set before any thread of this test reads the environment for it.
+    unsafe {
+        std::env::set_var("CAPSTAN_BRIDGE_ALLOW_EXEC", "1");
+        std::env::set_var("CAPSTAN_BRIDGE_SCRIPT_TIMEOUT_S", "3");
+    }
+    let Some(_blender) = tokio::task::block_in_place(|| support::headless_blender(home.path())) else { return };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let scripts = hostile_scripts(outside.path(), port);
+    let checked = expert(home.path(), true).await;
+    let unchecked = expert_with(home.path(), true, true).await;
+    for (surface, client) in [("checker and guard", &checked), ("guard alone", &unchecked)] {
+        for (code, marker) in &scripts {
+            let r = call(client, "execute_python", json!({ "code": code })).await;
+            let thread_case = surface == "guard alone" && marker.file_name().is_some_and(|n| n == "thread");
+            let e = if thread_case { r.structured_content.clone().unwrap_or_default()["error"].clone() } else { error(&r).clone() };
+            if surface == "checker and guard" {
+                assert_eq!(e["code"], "CODE_REJECTED", "{surface}: {code}: {e}");
+            } else if marker.file_name().is_some_and(|n| n == "thread") {
+                // The refusal happens in the script's thread; the script itself ends well.
+                assert!(r.is_error == Some(false) || e["app_code"].is_string(), "{surface}: {code}: {r:?}");
+            } else {
+                assert!(matches!(e["app_code"].as_str(), Some("script_refused" | "script_error")), "{surface}: {code}: {e}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(!marker.exists(), "{surface}: {code} created {}", marker.display());
+            assert!(listener.accept().is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock), "{surface}: {code} opened a socket");
+        }
+        // The guard refused what the checker would have: the scripts did reach Blender.
+        if surface == "guard alone" {
+            let r = call(client, "execute_python", json!({ "code": scripts[0].0 })).await;
+            assert_eq!(error(&r)["app_code"], "script_refused", "{r:?}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "a file appeared outside the output folder");
+
+    // A benign script still runs and returns its result.
+    let benign = "import bpy\nassert isinstance(bpy.context.scene, bpy.types.Scene)\nbpy.ops.mesh.primitive_cube_add()\nresult = [o.name for o in bpy.data.objects if isinstance(o.data, bpy.types.Mesh)]\n";
+    let r = call(&checked, "execute_python", json!({ "code": benign })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert!(!r.structured_content.as_ref().unwrap()["result"]["result"].as_array().unwrap().is_empty(), "{r:?}");
+
+    // An endless loop ends at the script's deadline, named, and Blender answers next.
+    let started = std::time::Instant::now();
+    let r = call(&checked, "execute_python", json!({ "code": "while True:\n    pass\n" })).await;
+    let e = error(&r).clone();
+    assert_eq!((e["code"].as_str(), e["limit"].as_str(), e["app_code"].as_str()), (Some("PACK_FAULT"), Some("script_timeout_s"), Some("script_timeout")), "{e}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+    let r = call(&checked, "execute_python", json!({ "code": GOOD })).await;
+    assert_eq!(r.is_error, Some(false), "Blender did not answer after the deadline: {r:?}");
+    checked.cancel().await.unwrap();
+    unchecked.cancel().await.unwrap();
 }
 
 fn corpus(kind: &str) -> Vec<PathBuf> {

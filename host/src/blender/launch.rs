@@ -16,6 +16,17 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
+/// The environment variable the add-on takes execute_python's attestation key from.
+pub const EXEC_KEY_ENV: &str = "CAPSTAN_BRIDGE_EXEC_KEY";
+
+/// 32 random bytes as hex, registered with the redactor before it goes anywhere.
+fn new_exec_key() -> std::io::Result<String> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let key = hex::encode(key);
+    crate::redact::register(&key);
+    Ok(key)
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct LaunchOptions {
@@ -123,7 +134,10 @@ pub fn launch_with_env(
     }
     cmd.arg("--runtime-file").arg(&runtime_file);
     cmd.envs(env.iter().copied());
-    cmd.env(HOME_ENV, home.root())
+    // execute_python's attestation key, handed over in the environment (the add-on takes
+    // it out at once and publishes it in its runtime file, which is checked below).
+    let exec_key = new_exec_key().map_err(LaunchError::Addon)?;
+    cmd.env(EXEC_KEY_ENV, &exec_key).env(HOME_ENV, home.root())
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
@@ -140,6 +154,7 @@ pub fn launch_with_env(
         }
         if let Ok(ep) = endpoint::read(&spec)
             && ep.pid == running.child.id()
+            && ep.exec_key.as_ref().is_some_and(|k| k.expose() == exec_key)
                 && let Ok(ping) = client.ping("blender") {
                     running.port = ep.addr.port();
                     running.ping = ping;

@@ -35,6 +35,9 @@ pub struct Endpoint {
     pub token: Secret,
     pub pid: u32,
     pub app_version: Option<String>,
+    /// The key `execute_python` attests checked scripts with (`exec_key`: 64 hex
+    /// digits), when the bridge publishes one. A secret like the token.
+    pub exec_key: Option<Secret>,
 }
 
 /// A token's sha256: enough to tell whether a kept connection was opened for the
@@ -108,7 +111,17 @@ pub fn parse(text: &str, spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointErr
         return Err(EndpointError::DeadPid { pid });
     }
     let app_version = doc.get("app_version").and_then(Value::as_str).map(String::from);
-    Ok(Endpoint { addr, token, pid, app_version })
+    let exec_key = exec_key(&doc).map_err(|detail| malformed(path, detail))?;
+    Ok(Endpoint { addr, token, pid, app_version, exec_key })
+}
+
+/// The optional `exec_key`: absent, or exactly 64 lower-case hex digits.
+fn exec_key(doc: &Value) -> Result<Option<Secret>, &'static str> {
+    match doc.get("exec_key") {
+        None => Ok(None),
+        Some(Value::String(k)) if k.len() == 64 && k.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) => Ok(Some(Secret::new(k.clone()))),
+        Some(_) => Err("\"exec_key\" is not 64 hex digits"),
+    }
 }
 
 /// `http://127.0.0.1:PORT` (any 127/8 address), `http://localhost:PORT` or
@@ -223,6 +236,16 @@ mod tests {
         assert_eq!(ep.addr.port(), 9876);
         assert_eq!(ep.app_version.as_deref(), Some("5.0.1"));
         assert_eq!(crate::redact::redact("x runtime-token-0123456789 y"), "x [redacted] y");
+    }
+
+    #[test]
+    fn the_exec_key_is_read_and_redacted_when_present() {
+        let key = "ab".repeat(32);
+        let text = format!(r#"{{"http":"http://127.0.0.1:9876","token":"runtime-token-0123456789","pid":{},"exec_key":"{key}"}}"#, std::process::id());
+        assert_eq!(parse(&text, &spec()).unwrap().exec_key.unwrap().expose(), key);
+        assert_eq!(crate::redact::redact(&format!("k={key}")), "k=[redacted]");
+        let bad = text.replace(&key, "not-a-key");
+        assert_eq!(parse(&bad, &spec()).unwrap_err().state(), "endpoint_unavailable");
     }
 
     #[test]

@@ -7,9 +7,17 @@
 //! - Every script passes the sandboxed checker component first (`checker/`); a
 //!   rejection is `CODE_REJECTED` with the findings, and the bridge is never contacted.
 //! - The script goes to the bridge as the host-only `execute_python` command (no pack
-//!   may send it: load and gate refuse), carrying the checker's sha256 and the
-//!   script's; the add-on re-checks the digest, its own setting, and runs the script in
-//!   a restricted namespace.
+//!   may send it: load and gate refuse), attested: an HMAC-SHA256 over the script, the
+//!   checker's sha256 and a fresh nonce, keyed by the `exec_key` the bridge publishes in
+//!   its runtime file. The key is read here and nowhere else (packs, whose bridge calls
+//!   carry the bearer token, never see it), and only after the checker accepted the
+//!   script, so the add-on runs nothing this function did not check. The add-on checks
+//!   the MAC, refuses a replayed nonce and its own setting, and runs the script
+//!   contained (runtime guard, deadline, memory cap): a script's deadline or memory cap
+//!   comes back as `PACK_FAULT` naming the limit.
+//! - `CAPSTAN_TEST_UNCHECKED_PYTHON=1` sends scripts the checker rejected, so tests
+//!   can prove the add-on's containment on its own. Debug builds only: a release build
+//!   ignores it.
 
 use super::handler::{Core, error_result, ok_result};
 use crate::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
@@ -23,8 +31,40 @@ pub const ALLOW_ENV: &str = "CAPSTAN_ALLOW_EXEC";
 const SERVER: &str = "blender";
 const COMMAND: &str = "execute_python";
 
+pub const TEST_UNCHECKED_ENV: &str = "CAPSTAN_TEST_UNCHECKED_PYTHON";
+/// What the MAC covers, after this prefix: checker digest, nonce, script (the add-on's
+/// `containment/attestation.py` builds the same message).
+const MAC_DOMAIN: &[u8] = b"capstan-execute-python/1\n";
+
 pub fn enabled() -> bool {
     std::env::var(ALLOW_ENV).is_ok_and(|v| v == "1")
+}
+
+/// The test-only switch that lets rejected scripts through (debug builds only).
+fn checker_bypassed_for_tests() -> bool {
+    cfg!(debug_assertions) && std::env::var(TEST_UNCHECKED_ENV).is_ok_and(|v| v == "1")
+}
+
+/// `checked` for the bridge: digests, a fresh nonce and the HMAC over them.
+pub fn attestation(key_hex: &str, checker_sha: &str, code: &str) -> Result<Value, String> {
+    use hmac::{Hmac, Mac};
+    let key = hex::decode(key_hex).map_err(|_| "the bridge's exec_key is not hex".to_string())?;
+    let mut nonce = [0u8; 16];
+    getrandom::fill(&mut nonce).map_err(|e| format!("no randomness for a nonce: {e}"))?;
+    let nonce = hex::encode(nonce);
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&key).map_err(|e| e.to_string())?;
+    for part in [MAC_DOMAIN, checker_sha.as_bytes(), b"\n", nonce.as_bytes(), b"\n", code.as_bytes()] {
+        mac.update(part);
+    }
+    let mac = hex::encode(mac.finalize().into_bytes());
+    Ok(json!({ "checker": checker_sha, "sha256": crate::fsutil::sha256_hex(code.as_bytes()), "nonce": nonce, "mac": mac }))
+}
+
+/// The bridge's attestation key, from the runtime file the client will use.
+fn exec_key(core: &Core) -> Result<crate::redact::Secret, String> {
+    let live = core.client.liveness(SERVER).ok_or("capstan does not know how to reach blender")?;
+    let ep = crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string())?;
+    ep.exec_key.ok_or_else(|| "Blender's bridge publishes no exec_key in its runtime file (an older add-on): update and restart the add-on".to_string())
 }
 
 pub fn tool() -> Tool {
@@ -64,7 +104,9 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         Ok((_, Err(e))) => return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the checker is unavailable, so nothing runs: {e}"), "findings": [] })),
         Err(_) => return error_result(json!({ "code": "INTERNAL_ERROR", "message": "the checker's thread ended abnormally" })),
     };
-    if !verdict.allowed {
+    if !verdict.allowed && checker_bypassed_for_tests() {
+        tracing::warn!(findings = verdict.findings.len(), "{TEST_UNCHECKED_ENV}=1: sending a script the checker rejected (test builds only)");
+    } else if !verdict.allowed {
         return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the script was rejected ({} finding(s)); it was not sent to Blender", verdict.findings.len()), "findings": verdict.findings }));
     }
     if let Some(super::availability::ServerStatus::Unavailable(state)) = core.availability.status(&core.client, SERVER) {
@@ -74,8 +116,11 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         return error_result(json!({ "code": "BRIDGE_ERROR", "message": "this capstan's Blender catalog has no execute_python command" }));
     };
     let timeout = spec.timeout;
-    let script_sha = crate::fsutil::sha256_hex(code.as_bytes());
-    let params = json!({ "code": code, "checked": { "checker": checker_sha, "sha256": script_sha } });
+    let checked = match exec_key(&core).and_then(|key| attestation(key.expose(), &checker_sha, &code)) {
+        Ok(checked) => checked,
+        Err(detail) => return error_result(json!({ "code": "BRIDGE_ERROR", "message": crate::redact::redact(&format!("cannot attest the script for Blender: {detail}")) })),
+    };
+    let params = json!({ "code": code, "checked": checked });
     let sending = core.clone();
     let answer = tokio::task::spawn_blocking(move || {
         sending.client.call(BridgeRequest { server: SERVER, command: COMMAND, params: &params, timeout })
@@ -84,6 +129,9 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     match answer {
         Ok(Ok(result)) => ok_result(json!({ "result": result })),
         Ok(Err(BridgeFailure::App { code, message, .. })) if code == "exec_disabled" => disabled(&format!("Blender's bridge refuses Python: {message}")),
+        Ok(Err(BridgeFailure::App { code, message, .. })) if script_limit(&code).is_some() => {
+            error_result(json!({ "code": "PACK_FAULT", "message": message, "limit": script_limit(&code), "app_code": code }))
+        }
         Ok(Err(BridgeFailure::App { code, message, .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": message, "app_code": code })),
         Ok(Err(BridgeFailure::Unavailable { server, state, detail, .. })) => {
             core.availability.invalidate();
@@ -91,5 +139,14 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         }
         Ok(Err(e @ BridgeFailure::Transport { .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": e.to_string() })),
         Err(_) => error_result(json!({ "code": "INTERNAL_ERROR", "message": "the bridge call's thread ended abnormally" })),
+    }
+}
+
+/// The limit a contained script's end names (`PACK_FAULT`), by the add-on's error code.
+fn script_limit(app_code: &str) -> Option<&'static str> {
+    match app_code {
+        "script_timeout" => Some("script_timeout_s"),
+        "script_memory_limit" => Some("script_memory_mib"),
+        _ => None,
     }
 }
