@@ -9,6 +9,7 @@
 //! - bridge commands allowed or refused: [`bridge::gate`]; the command catalog: [`bridge::catalog`]
 //! - keys to calls: [`runtime`]; where packs come from: [`packs`]
 //! - the command line: [`cli`]
+//! - file access under `CAPSTAN_HOME` (names cannot leave their folder): [`confined`]
 
 pub mod apps;
 pub mod availability;
@@ -16,6 +17,7 @@ pub mod blender;
 pub mod bridge;
 pub mod checker;
 pub mod cli;
+pub mod confined;
 pub mod engine;
 pub mod fsutil;
 pub mod home;
