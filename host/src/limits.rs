@@ -129,6 +129,9 @@ pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
 /// may hold (a pack is a manifest and one component, plus a few docs).
 pub const MAX_ARCHIVE_UNPACKED_BYTES: u64 = MAX_COMPONENT_BYTES + 8 * MIB;
 pub const MAX_ARCHIVE_ENTRIES: usize = 256;
+/// A catalog fetch (the clone and its checkout, on disk): git is stopped past either.
+pub const MAX_CATALOG_FETCH_BYTES: u64 = 256 * MIB;
+pub const CATALOG_FETCH_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Limits a manifest asked for, clamped to the ceilings.
 #[derive(Debug, Clone, PartialEq, Eq)]
