@@ -43,7 +43,7 @@ impl Liveness {
         let crate::manifest::LivenessDecl::ServerJson { path, endpoint_path, fields } = decl else { return None };
         let file = crate::apps::expand::expand(path, home, &crate::apps::expand::Env)?;
         Some(Liveness {
-            runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone() },
+            runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone(), home: Some(home.root().to_path_buf()) },
             endpoint_path: endpoint_path.clone(),
         })
     }
@@ -51,7 +51,7 @@ impl Liveness {
     /// capstan's own Blender add-on: `$CAPSTAN_HOME/run/blender/server.json`, `/bridge`.
     pub fn blender(home: &CapstanHome) -> Self {
         Liveness {
-            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")),
+            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")).under_home(home.root()),
             endpoint_path: "/bridge".into(),
         }
     }
