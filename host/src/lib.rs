@@ -18,6 +18,7 @@ pub mod bridge;
 pub mod checker;
 pub mod cli;
 pub mod confined;
+pub mod control_chars;
 pub mod engine;
 pub mod fsutil;
 pub mod home;
