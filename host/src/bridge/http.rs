@@ -179,15 +179,17 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
 
 fn read_response(reader: &mut Reader<impl Source>, max_body: u64) -> Result<Exchange, TransportError> {
     let header_end = loop {
+        // Not HTTP: another program on the port. Checked before the end of the head
+        // is looked for, so the verdict is the same however the bytes arrived.
+        if reader.buf.len() >= 5 && !reader.buf.starts_with(b"HTTP/") {
+            return Err(TransportError::WrongPeer { peer: peer::classify(&reader.buf) });
+        }
         if let Some(i) = find(&reader.buf, b"\r\n\r\n") {
             // The same cap whether the head came in one read or many.
             if i > MAX_HEADER_BYTES {
                 return Err(TransportError::TooLarge { limit: MAX_HEADER_BYTES as u64 });
             }
             break i;
-        }
-        if reader.buf.len() >= 5 && !reader.buf.starts_with(b"HTTP/") {
-            return Err(TransportError::WrongPeer { peer: peer::classify(&reader.buf) });
         }
         // (+3: the end of a head within the cap may still be arriving.)
         if reader.buf.len() > MAX_HEADER_BYTES + 3 {
