@@ -17,6 +17,12 @@ pub enum State {
     /// More precise than `version_too_old`: the app is there, but its version could not
     /// be read, so `min_version` cannot be confirmed.
     VersionUnreadable,
+    /// More precise than `endpoint_unavailable`: the runtime file, its folder or
+    /// `CAPSTAN_HOME` is owned by another user, so it is not believed.
+    RuntimeFileNotOwned,
+    /// More precise than `endpoint_unavailable`: the runtime file, its folder or
+    /// `CAPSTAN_HOME` is writable by other users, so it is not believed.
+    RuntimeFileWritableByOthers,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -27,7 +33,7 @@ pub enum Retry {
 }
 
 impl State {
-    const ALL: [State; 8] = [
+    const ALL: [State; 10] = [
         State::MissingApp,
         State::VersionTooOld,
         State::AppNotRunning,
@@ -36,6 +42,8 @@ impl State {
         State::UnsupportedOs,
         State::PortTakenByOtherAddon,
         State::VersionUnreadable,
+        State::RuntimeFileNotOwned,
+        State::RuntimeFileWritableByOthers,
     ];
 
     /// The stable snake_case name (as serialised).
@@ -49,6 +57,8 @@ impl State {
             State::UnsupportedOs => "unsupported_os",
             State::PortTakenByOtherAddon => "port_taken_by_other_addon",
             State::VersionUnreadable => "version_unreadable",
+            State::RuntimeFileNotOwned => "runtime_file_not_owned",
+            State::RuntimeFileWritableByOthers => "runtime_file_writable_by_others",
         }
     }
 
@@ -73,6 +83,8 @@ impl State {
             State::UnsupportedOs => format!("This pack does not support this operating system; use {app} on a supported one."),
             State::VersionUnreadable => format!("Check that {app} runs from the location the pack names (the detail says where and why its version could not be read), or update it."),
             State::PortTakenByOtherAddon => format!("Another {app} add-on is serving on the bridge port: stop its server, or let the capstan bridge take the next free port and restart it."),
+            State::RuntimeFileNotOwned => format!("Use a CAPSTAN_HOME that belongs to you (the detail names the path and its owner), then restart the capstan bridge from inside {app}."),
+            State::RuntimeFileWritableByOthers => format!("Remove the write permission of other users from the path the detail names (`chmod go-w PATH`), or use a private CAPSTAN_HOME, then restart the capstan bridge from inside {app}."),
         }
     }
 }

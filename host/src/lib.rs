@@ -9,6 +9,7 @@
 //! - bridge commands allowed or refused: [`bridge::gate`]; the command catalog: [`bridge::catalog`]
 //! - keys to calls: [`runtime`]; where packs come from: [`packs`]
 //! - the command line: [`cli`]
+//! - file access under `CAPSTAN_HOME` (names cannot leave their folder): [`confined`]
 
 pub mod apps;
 pub mod availability;
@@ -17,6 +18,8 @@ pub mod bridge;
 pub mod checker;
 pub mod cli;
 pub mod conformance;
+pub mod confined;
+pub mod control_chars;
 pub mod delta;
 pub mod engine;
 pub mod fsutil;

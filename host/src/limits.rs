@@ -45,6 +45,17 @@ pub const BRIDGE_PROBE_TIMEOUT: Duration = Duration::from_millis(750);
 /// The largest bridge answer the client reads.
 pub const BRIDGE_MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// `capstan serve --http` (mcp/http_admission.rs): connections open at once (beyond
+/// it the longest-idle one is closed, or 503 when all are busy), requests in flight,
+/// how long a connection may take to send its first request head, stay idle between
+/// requests, and send a request body, and the largest body.
+pub const HTTP_MAX_CONNECTIONS: usize = 256;
+pub const HTTP_MAX_REQUESTS_IN_FLIGHT: usize = 64;
+pub const HTTP_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HTTP_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+pub const HTTP_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+pub const HTTP_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
 /// Per-call limits of one capability execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct CallLimits {
@@ -129,6 +140,9 @@ pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
 /// may hold (a pack is a manifest and one component, plus a few docs).
 pub const MAX_ARCHIVE_UNPACKED_BYTES: u64 = MAX_COMPONENT_BYTES + 8 * MIB;
 pub const MAX_ARCHIVE_ENTRIES: usize = 256;
+/// A catalog fetch (the clone and its checkout, on disk): git is stopped past either.
+pub const MAX_CATALOG_FETCH_BYTES: u64 = 256 * MIB;
+pub const CATALOG_FETCH_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Limits a manifest asked for, clamped to the ceilings.
 #[derive(Debug, Clone, PartialEq, Eq)]

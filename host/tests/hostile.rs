@@ -194,3 +194,32 @@ fn guest_output_never_reaches_the_process_stdout() {
     assert!(stderr.contains("truncated=true"), "the capped guest output is logged to stderr: {}", &stderr[..stderr.len().min(500)]);
     assert!(stderr.len() < 1 << 20, "the log holds the capped prefix, not 100 MB");
 }
+
+/// What a pack logs or prints reaches capstan's log with its control characters
+/// escaped: it cannot end capstan's line and forge the next, nor drive the terminal.
+#[test]
+fn a_pack_cannot_forge_log_lines_or_send_escape_sequences() {
+    let tmp = tempfile::tempdir().unwrap();
+    let packs = tmp.path().join("packs").join("hostile-misbehave");
+    std::fs::create_dir_all(&packs).unwrap();
+    for entry in std::fs::read_dir(built_pack("tests/hostile-packs/misbehave")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), packs.join(entry.file_name())).unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
+        .env("CAPSTAN_HOME", tmp.path())
+        .env("CAPSTAN_LOG", "info")
+        .args(["call", "hostile.forge_log", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains('\u{1b}'), "an escape sequence reached the log: {stderr:?}");
+    assert!(!stderr.contains('\r'), "a carriage return reached the log: {stderr:?}");
+    let forged: Vec<&str> = stderr.lines().filter(|l| l.contains("FORGED")).collect();
+    assert_eq!(forged.len(), 3, "the log line, stdout and stderr, each on one line: {stderr}");
+    for line in forged {
+        assert!(line.contains("innocent\\nWARN capstan: FORGED") && line.contains("hostile-misbehave"), "{line}");
+        assert!(!line.trim_start().starts_with("WARN capstan"), "a forged line: {line}");
+    }
+}

@@ -1,18 +1,24 @@
 //! `capstan serve --http`: loopback only, bearer token printed once and kept in a 0600
-//! file, 401 before anything runs, one session per client. (The official Python SDK
-//! drives a whole session over HTTP in tests/mcp-python.)
+//! file, 401 before anything runs, one session per client, a foreign browser Origin
+//! refused with 403, and hostile load (a thousand idle half-open connections, running
+//! out of file descriptors) neither exhausts it nor locks a well-behaved client out.
+//! (The official Python SDK drives a whole session over HTTP in tests/mcp-python.)
 
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 struct HttpServer {
     child: Child,
     addr: String,
     token: String,
     token_file: String,
+    /// Everything the server wrote to stderr after its first two lines.
+    stderr: Arc<Mutex<String>>,
 }
 
 impl HttpServer {
@@ -34,13 +40,68 @@ impl HttpServer {
         // Keep draining stderr so the server never blocks on it; the token must not
         // show up there again.
         let once = token.clone();
+        let kept = Arc::new(Mutex::new(String::new()));
+        let sink = kept.clone();
         std::thread::spawn(move || {
-            let mut rest = String::new();
-            let _ = stderr.read_to_string(&mut rest);
-            assert!(!rest.contains(&once), "the token was printed more than once");
+            let mut line = String::new();
+            while stderr.read_line(&mut line).unwrap_or(0) > 0 {
+                assert!(!line.contains(&once), "the token was printed more than once");
+                sink.lock().unwrap().push_str(&line);
+                line.clear();
+            }
         });
         let token_file = head.split(" in ").nth(1).unwrap().split(", mode").next().unwrap().to_string();
-        HttpServer { child, addr, token, token_file }
+        HttpServer { child, addr, token, token_file, stderr: kept }
+    }
+
+    /// One MCP POST on a fresh connection, with extra header lines; the status, the
+    /// session id it names (if any) and the JSON-RPC messages of its body.
+    fn post(&self, session: Option<&str>, extra: &str, body: &Value) -> (u16, Option<String>, Vec<Value>) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let body = body.to_string();
+        let session = session.map(|id| format!("Mcp-Session-Id: {id}\r\n")).unwrap_or_default();
+        write!(
+            s,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\n{session}{extra}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.token,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        let (head, rest) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let session = head.lines().find_map(|l| l.to_ascii_lowercase().starts_with("mcp-session-id:").then(|| l.split_once(':').unwrap().1.trim().to_string()));
+        let messages = rest
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .chain(std::iter::once(rest).filter(|r| r.trim_start().starts_with('{')))
+            .filter_map(|d| serde_json::from_str(d.trim()).ok())
+            .collect();
+        (status, session, messages)
+    }
+
+    /// A whole well-behaved session: initialize, initialized, tools/list. The tool names.
+    fn well_behaved_session(&self) -> Vec<String> {
+        let (status, session, messages) = self.post(None, "", &serde_json::from_str::<Value>(INITIALIZE).unwrap());
+        assert_eq!(status, 200, "{messages:?}");
+        let session = session.expect("a session id");
+        assert!(messages.iter().any(|m| m["result"]["serverInfo"]["name"] == "capstan"), "{messages:?}");
+        let (status, _, _) = self.post(Some(&session), "", &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        assert_eq!(status, 202);
+        let (status, _, messages) = self.post(Some(&session), "", &json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }));
+        assert_eq!(status, 200, "{messages:?}");
+        let tools = messages.iter().find_map(|m| m["result"]["tools"].as_array().cloned()).unwrap_or_else(|| panic!("{messages:?}"));
+        tools.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn stderr_lines_with(&self, needle: &str) -> usize {
+        self.stderr.lock().unwrap().lines().filter(|l| l.contains(needle)).count()
     }
 
     /// One raw HTTP/1.1 request; the status code and the body.
@@ -58,6 +119,53 @@ impl HttpServer {
         let _ = s.read_to_string(&mut answer);
         let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
         (status, answer)
+    }
+}
+
+/// Open file descriptors of a process.
+fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0)
+}
+
+/// CPU time (user + system) a process has used so far.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_millis(ticks * 1000 / hz)
+}
+
+/// Let this test process hold many sockets (its soft descriptor limit up to the hard one).
+fn raise_own_fd_limit() {
+    // SAFETY: getrlimit/setrlimit on this process with a valid struct.
+    unsafe {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+}
+
+/// A connection that sent half a request head and then nothing.
+fn half_open(addr: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl").unwrap();
+    s
+}
+
+/// Has the server closed this connection (EOF or reset)?
+fn closed_by_server(s: &mut TcpStream) -> bool {
+    s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+    let mut buf = [0u8; 512];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => return false,
+            Err(_) => return true,
+        }
     }
 }
 
@@ -147,4 +255,80 @@ fn other_addresses_are_refused_unless_asked_for() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not a loopback address"), "{stderr}");
     assert!(!home.path().join("run/serve").exists(), "nothing was written");
+}
+
+#[test]
+fn a_foreign_browser_origin_is_refused_before_anything_runs() {
+    let home = tempfile::tempdir().unwrap();
+    let server = HttpServer::start(home.path());
+    let init: Value = serde_json::from_str(INITIALIZE).unwrap();
+    for origin in ["https://evil.example", "http://localhost:1", "null", "http://127.0.0.1.evil.example"] {
+        let (status, session, messages) = server.post(None, &format!("Origin: {origin}\r\n"), &init);
+        assert_eq!(status, 403, "{origin}: {messages:?}");
+        assert!(session.is_none(), "{origin}: a session was created");
+    }
+    // 403 comes before the token check: a foreign page learns nothing about the token.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(s, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}").unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    // The server's own origin, and none at all, pass.
+    let own = format!("Origin: http://{}\r\n", server.addr);
+    assert_eq!(server.post(None, &own, &init).0, 200);
+    assert_eq!(server.post(None, "", &init).0, 200);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_thousand_idle_half_open_connections_neither_exhaust_it_nor_lock_out_a_client() {
+    raise_own_fd_limit();
+    let home = tempfile::tempdir().unwrap();
+    let server = HttpServer::start(home.path());
+    let baseline = open_fds(server.pid());
+    let mut idle: Vec<TcpStream> = (0..1000).map(|_| half_open(&server.addr)).collect();
+    let started = Instant::now();
+    let tools = server.well_behaved_session();
+    assert_eq!(tools.len(), 5, "{tools:?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "the client waited {:?}", started.elapsed());
+    let held = open_fds(server.pid());
+    assert!(held <= baseline + capstan::limits::HTTP_MAX_CONNECTIONS + 16, "{held} descriptors open (baseline {baseline})");
+    // The ones still held are closed once they have sent no whole request head
+    // within the header timeout.
+    let deadline = Instant::now() + capstan::limits::HTTP_HEADER_TIMEOUT + Duration::from_secs(5);
+    while Instant::now() < deadline && open_fds(server.pid()) > baseline + 8 {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(open_fds(server.pid()) <= baseline + 8, "idle connections outlived the header timeout");
+    assert!(idle.iter_mut().take(50).all(closed_by_server), "the server closed the oldest idle connections");
+    assert!(server.stderr_lines_with("serve --http") <= 40, "refusals are logged at a bounded rate:\n{}", server.stderr.lock().unwrap());
+    assert_eq!(server.well_behaved_session().len(), 5);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn running_out_of_file_descriptors_backs_off_instead_of_spinning() {
+    raise_own_fd_limit();
+    let home = tempfile::tempdir().unwrap();
+    let server = HttpServer::start(home.path());
+    // A warm-up session first, so everything the server opens once is open.
+    assert_eq!(server.well_behaved_session().len(), 5);
+    let pid = server.pid() as i32;
+    let limit = (open_fds(server.pid()) + 12) as u64;
+    // SAFETY: prlimit on a child this test started, with a valid struct.
+    let rc = unsafe { libc::prlimit(pid, libc::RLIMIT_NOFILE, &libc::rlimit { rlim_cur: limit, rlim_max: limit }, std::ptr::null_mut()) };
+    assert_eq!(rc, 0, "cannot lower the server's descriptor limit");
+
+    // Far more connections than descriptors: accept fails with EMFILE over and over.
+    let _idle: Vec<TcpStream> = (0..200).map(|_| half_open(&server.addr)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let (cpu_before, lines_before) = (cpu_time(server.pid()), server.stderr_lines_with("accept failed"));
+    std::thread::sleep(Duration::from_secs(2));
+    let cpu = cpu_time(server.pid()) - cpu_before;
+    let lines = server.stderr_lines_with("accept failed") - lines_before;
+    assert!(cpu < Duration::from_millis(600), "the accept loop spun: {cpu:?} of CPU in 2 s");
+    assert!(lines <= 6, "{lines} accept-error lines in 2 s");
+    // And a well-behaved client still gets in.
+    let (status, _, messages) = server.post(None, "", &serde_json::from_str::<Value>(INITIALIZE).unwrap());
+    assert_eq!(status, 200, "{messages:?}");
 }

@@ -121,6 +121,33 @@ fn a_warm_start_never_recompiles_and_a_tampered_artifact_is_replaced() {
     }
 }
 
+/// A symlink planted in the cache (here: to a valid artifact kept outside it, with a
+/// matching sidecar) is never loaded: the cache reads only files inside its folder.
+#[cfg(unix)]
+#[test]
+fn a_cached_artifact_that_links_out_of_the_cache_is_never_loaded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path().join("home"));
+    let bridge: Arc<RecordingBridge> = Arc::new(RecordingBridge::default());
+    drop(runtime(&home, bridge.clone(), &[]));
+    let artifact = std::fs::read_dir(home.cache_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "cwasm"))
+        .expect("an artifact was cached");
+    let outside = tmp.path().join("planted.cwasm");
+    std::fs::rename(&artifact, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &artifact).unwrap();
+    let planted = std::fs::read(&outside).unwrap();
+
+    let rt = runtime(&home, bridge.clone(), &[]);
+    assert_eq!(rt.cache().stats.hits(), 0, "the planted artifact was loaded");
+    assert_eq!(rt.cache().stats.replaced.load(std::sync::atomic::Ordering::Relaxed), 1);
+    rt.call("scene.info", "{}").unwrap();
+    assert_eq!(std::fs::read(&outside).unwrap(), planted, "the file outside was not written through the link");
+    assert!(!std::fs::symlink_metadata(&artifact).unwrap().file_type().is_symlink(), "the link was replaced by a real artifact");
+}
+
 #[test]
 fn on_demand_allocation_enforces_the_same_limits() {
     let tmp = tempfile::tempdir().unwrap();

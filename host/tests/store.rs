@@ -228,6 +228,64 @@ fn a_catalog_name_installs_its_pinned_commit_never_the_branch_tip() {
     assert!(text.contains("no catalog entry named"), "{text}");
 }
 
+/// git runs with none of the user's configuration: a global `~/.gitconfig` with filter
+/// drivers (an LFS-style smudge that runs a command) and `GIT_CONFIG_*` variables that
+/// rewrite the source URL (`insteadOf`) are both ignored, and the pinned commit of the
+/// named repository installs.
+#[test]
+fn a_catalog_fetch_ignores_the_users_git_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let good = fake_app(tmp.path(), Some("5.0.1"));
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "--quiet"]);
+    let src = pack(tmp.path(), "0.1.0", &good, &["linux"]);
+    for entry in std::fs::read_dir(&src).unwrap().flatten() {
+        std::fs::copy(entry.path(), repo.join(entry.file_name())).unwrap();
+    }
+    std::fs::write(repo.join(".gitattributes"), "*.wasm filter=lfs\npack.json filter=evil\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "pack"]);
+    let pinned = git(&repo, &["rev-parse", "HEAD"]);
+    let component = std::fs::read_dir(&repo).unwrap().flatten().find(|e| e.path().extension().is_some_and(|x| x == "wasm")).unwrap().path();
+    let sha = capstan::fsutil::sha256_hex(&std::fs::read(component).unwrap());
+    let catalog = tmp.path().join("catalog.json");
+    let entry = json!([{ "name": "hello-pack", "source": repo, "commit": pinned, "sha256": sha, "platforms": ["linux"] }]);
+    std::fs::write(&catalog, entry.to_string()).unwrap();
+
+    // A repository the rewrite would fetch instead: it has no such commit.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    git(&other, &["init", "--quiet"]);
+    git(&other, &["commit", "--quiet", "--allow-empty", "-m", "other"]);
+    let user_home = tmp.path().join("user");
+    std::fs::create_dir_all(&user_home).unwrap();
+    let marker = tmp.path().join("smudged");
+    std::fs::write(
+        user_home.join(".gitconfig"),
+        format!(
+            "[filter \"lfs\"]\n\tsmudge = sh -c 'touch {m}; cat'\n[filter \"evil\"]\n\tsmudge = sh -c 'touch {m}; cat'\n[core]\n\thooksPath = {h}\n",
+            m = marker.display(),
+            h = tmp.path().join("hooks").display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_capstan"))
+        .env("CAPSTAN_HOME", &home)
+        .env("HOME", &user_home)
+        .env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", format!("url.{}.insteadOf", other.display()))
+        .env("GIT_CONFIG_VALUE_0", repo.to_str().unwrap())
+        .args(["packs", "install", "hello-pack", "--catalog", catalog.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!marker.exists(), "a filter driver from the user's global git configuration ran");
+    assert_eq!(installed_version(&home).as_deref(), Some("0.1.0"));
+}
+
 #[test]
 fn a_packed_archive_installs_through_the_same_gate() {
     let tmp = tempfile::tempdir().unwrap();

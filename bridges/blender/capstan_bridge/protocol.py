@@ -11,5 +11,15 @@ MAX_ID_LENGTH = 128
 # A kept-alive connection that sends nothing for this long is closed (the host
 # notices before reusing it and opens a new one).
 IDLE_CONNECTION_SECONDS = 60.0
+# A request (line, headers, body) must arrive whole within this from its first byte.
+REQUEST_READ_SECONDS = 10.0
+# Writing an answer to a client that does not read it gives up after this.
+WRITE_SECONDS = 30.0
+# Connections with a thread of their own; the excess goes to the one overflow thread,
+# which answers an authorised GET /ping and 503 to anything else (http_server.py).
+MAX_CONNECTIONS = 32
+MAX_OVERFLOW_CONNECTIONS = 256
+OVERFLOW_READ_SECONDS = 2.0
+OVERFLOW_MAX_HEAD_BYTES = 8192
 # How long a request waits for the main thread before answering "busy".
 JOB_TIMEOUT_SECONDS = 600.0

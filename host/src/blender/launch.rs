@@ -146,7 +146,7 @@ pub fn launch_with_env(
     let mut running = RunningBlender { child, port: 0, runtime_file: runtime_file.clone(), log_file: log_file.clone(), ping: Value::Null };
 
     let client = HttpBridgeClient::for_home(home);
-    let spec = endpoint::RuntimeFileSpec::at(runtime_file);
+    let spec = endpoint::RuntimeFileSpec::at(runtime_file).under_home(home.root());
     let deadline = Instant::now() + LAUNCH_TIMEOUT;
     loop {
         if let Ok(Some(status)) = running.child.try_wait() {

@@ -43,7 +43,7 @@ impl Liveness {
         let crate::manifest::LivenessDecl::ServerJson { path, endpoint_path, fields } = decl else { return None };
         let file = crate::apps::expand::expand(path, home, &crate::apps::expand::Env)?;
         Some(Liveness {
-            runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone() },
+            runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone(), home: Some(home.root().to_path_buf()) },
             endpoint_path: endpoint_path.clone(),
         })
     }
@@ -51,7 +51,7 @@ impl Liveness {
     /// capstan's own Blender add-on: `$CAPSTAN_HOME/run/blender/server.json`, `/bridge`.
     pub fn blender(home: &CapstanHome) -> Self {
         Liveness {
-            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")),
+            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")).under_home(home.root()),
             endpoint_path: "/bridge".into(),
         }
     }
@@ -243,21 +243,39 @@ impl BridgeClient for HttpBridgeClient {
         let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
         let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
         let doc = self.round_trip(server, &ep, &http_request, request.timeout)?;
-        let Some(ok) = doc.get("ok").and_then(Value::as_bool) else {
-            return Err(self.transport(server, ep.addr, TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
-        };
-        let got = doc.get("id").and_then(Value::as_str).unwrap_or("");
-        if got != id && (ok || !got.is_empty()) {
-            return Err(self.transport(server, ep.addr, TransportError::IdMismatch { expected: id, got: got.chars().take(64).collect() }));
-        }
-        if ok {
-            return Ok(doc.get("result").cloned().unwrap_or(Value::Null));
-        }
-        let error = doc.get("error");
-        let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
-        let delta = error.and_then(crate::delta::SceneDelta::from_answer).filter(|d| !d.is_empty()).map(Box::new);
-        Err(BridgeFailure::App { code: text("code"), message: text("message"), delta })
+        interpret_answer(&doc, &id).map_err(|e| match e {
+            Answer::Transport(t) => self.transport(server, ep.addr, t),
+            Answer::Failed(failure) => failure,
+        })
     }
+}
+
+/// Why an answer document is not a result.
+#[derive(Debug)]
+pub enum Answer {
+    /// Not a bridge answer to this request (wrong peer, another request's id).
+    Transport(TransportError),
+    /// The app ran the command and reported an error.
+    Failed(BridgeFailure),
+}
+
+/// Make sense of a bridge's answer document to the request `id`: its result, or why
+/// not. An error's code and message are cut to 4096 characters each.
+pub fn interpret_answer(doc: &Value, id: &str) -> Result<Value, Answer> {
+    let Some(ok) = doc.get("ok").and_then(Value::as_bool) else {
+        return Err(Answer::Transport(TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
+    };
+    let got = doc.get("id").and_then(Value::as_str).unwrap_or("");
+    if got != id && (ok || !got.is_empty()) {
+        return Err(Answer::Transport(TransportError::IdMismatch { expected: id.to_string(), got: got.chars().take(64).collect() }));
+    }
+    if ok {
+        return Ok(doc.get("result").cloned().unwrap_or(Value::Null));
+    }
+    let error = doc.get("error");
+    let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
+    let delta = error.and_then(crate::delta::SceneDelta::from_answer).filter(|d| !d.is_empty()).map(Box::new);
+    Err(Answer::Failed(BridgeFailure::App { code: text("code"), message: text("message"), delta }))
 }
 
 #[cfg(test)]

@@ -6,7 +6,15 @@
 //! (`endpoint_unavailable` / `app_not_running`), and the client never falls back to a
 //! configured or default address: a stale address is exactly the bug this prevents.
 //! The token is registered with the redactor the moment it is read.
+//!
+//! Before its content is believed, the file, its folder and `CAPSTAN_HOME` must be
+//! owned by this user and writable by nobody else (`ownership`); the file is opened
+//! through its folder's directory handle (`crate::confined`), so a runtime file that is
+//! a symlink out of its folder is refused, and the ownership checks read the open
+//! handles, so what is checked is what is read.
 
+use super::ownership::{self, Role, Untrusted};
+use crate::confined::Folder;
 use crate::redact::Secret;
 use serde_json::Value;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -19,12 +27,20 @@ pub struct RuntimeFileSpec {
     pub url_key: String,
     pub token_key: String,
     pub pid_key: String,
+    /// The `CAPSTAN_HOME` to check too when the file lies under it.
+    pub home: Option<PathBuf>,
 }
 
 impl RuntimeFileSpec {
     /// The default field names (`http`, `token`, `pid`).
     pub fn at(path: PathBuf) -> Self {
-        RuntimeFileSpec { path, url_key: "http".into(), token_key: "token".into(), pid_key: "pid".into() }
+        RuntimeFileSpec { path, url_key: "http".into(), token_key: "token".into(), pid_key: "pid".into(), home: None }
+    }
+
+    /// Check `home` (when the file lies under it) besides the file and its folder.
+    pub fn under_home(mut self, home: &Path) -> Self {
+        self.home = Some(home.to_path_buf());
+        self
     }
 }
 
@@ -64,6 +80,8 @@ pub enum EndpointError {
     NotLoopback { url: String },
     #[error("the process {pid} named by the runtime file is not running (stale file)")]
     DeadPid { pid: u32 },
+    #[error("refusing the runtime file {path}: {reason}")]
+    Untrusted { path: PathBuf, reason: Untrusted },
 }
 
 impl EndpointError {
@@ -71,6 +89,7 @@ impl EndpointError {
     pub fn state(&self) -> &'static str {
         match self {
             EndpointError::DeadPid { .. } => "app_not_running",
+            EndpointError::Untrusted { reason, .. } => reason.state(),
             _ => "endpoint_unavailable",
         }
     }
@@ -79,13 +98,61 @@ impl EndpointError {
 const MAX_RUNTIME_FILE_BYTES: u64 = 64 * 1024;
 
 pub fn read(spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointError> {
-    let path = &spec.path;
-    let text = match crate::fsutil::read_capped(path, MAX_RUNTIME_FILE_BYTES) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(EndpointError::Missing { path: path.clone() }),
-        Err(e) => return Err(EndpointError::Unreadable { path: path.clone(), detail: e.to_string() }),
-    };
+    let text = read_trusted(spec)?;
     parse(&text, spec)
+}
+
+/// The runtime file's text, once it, its folder and `CAPSTAN_HOME` are trusted.
+fn read_trusted(spec: &RuntimeFileSpec) -> Result<String, EndpointError> {
+    use std::io::Read;
+    let path = &spec.path;
+    let io = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => EndpointError::Missing { path: path.clone() },
+        _ => EndpointError::Unreadable { path: path.clone(), detail: e.to_string() },
+    };
+    let untrusted = |reason| EndpointError::Untrusted { path: path.clone(), reason };
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(EndpointError::Unreadable { path: path.clone(), detail: "not a file path".into() });
+    };
+    let folder = trusted_folder(spec.home.as_deref(), parent).map_err(|e| match e {
+        Refused::Io(e) => io(e),
+        Refused::Untrusted(reason) => untrusted(reason),
+    })?;
+    let file = folder.open_file(name).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(EndpointError::Unreadable { path: path.clone(), detail: "not a regular file".into() });
+    }
+    ownership::check(Role::File, path, &meta).map_err(untrusted)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RUNTIME_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_RUNTIME_FILE_BYTES {
+        return Err(EndpointError::Unreadable { path: path.clone(), detail: format!("larger than {MAX_RUNTIME_FILE_BYTES} bytes") });
+    }
+    String::from_utf8(bytes).map_err(|_| EndpointError::Unreadable { path: path.clone(), detail: "not UTF-8".into() })
+}
+
+enum Refused {
+    Io(std::io::Error),
+    Untrusted(Untrusted),
+}
+
+/// The runtime file's folder, opened and checked; through `CAPSTAN_HOME`'s handle
+/// (checked first) when the folder lies under it.
+fn trusted_folder(home: Option<&Path>, parent: &Path) -> Result<Folder, Refused> {
+    let below_home = home.and_then(|h| parent.strip_prefix(h).ok().map(|rel| (h, rel)));
+    let folder = match below_home {
+        Some((home, rel)) => {
+            let home_folder = Folder::open(home).map_err(Refused::Io)?;
+            ownership::check(Role::Home, home, &home_folder.own_metadata().map_err(Refused::Io)?).map_err(Refused::Untrusted)?;
+            if rel.as_os_str().is_empty() { home_folder } else { home_folder.open_folder(rel).map_err(Refused::Io)? }
+        }
+        None => Folder::open(parent).map_err(Refused::Io)?,
+    };
+    if below_home.is_none_or(|(_, rel)| !rel.as_os_str().is_empty()) {
+        ownership::check(Role::Folder, parent, &folder.own_metadata().map_err(Refused::Io)?).map_err(Refused::Untrusted)?;
+    }
+    Ok(folder)
 }
 
 fn malformed(path: &Path, detail: impl Into<String>) -> EndpointError {
@@ -256,5 +323,93 @@ mod tests {
         s.pid_key = "process".into();
         let text = format!(r#"{{"url":"http://127.0.0.1:9000","secret":"another-token-0123456789","process":{}}}"#, std::process::id());
         assert_eq!(parse(&text, &s).unwrap().addr.port(), 9000);
+    }
+
+    /// A home with `run/blender/server.json` naming this process; its spec.
+    #[cfg(unix)]
+    fn written(home: &Path) -> RuntimeFileSpec {
+        let folder = home.join("run/blender");
+        crate::fsutil::create_private_dir(&folder).unwrap();
+        let text = format!(r#"{{"http":"http://127.0.0.1:9876","token":"runtime-token-trust-0123456789","pid":{}}}"#, std::process::id());
+        crate::fsutil::write_private_atomic(&folder.join("server.json"), text.as_bytes()).unwrap();
+        RuntimeFileSpec::at(folder.join("server.json")).under_home(home)
+    }
+
+    #[cfg(unix)]
+    fn set_mode(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_runtime_file_folder_or_home_writable_by_others_is_refused_with_its_reason() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let spec = written(&home);
+        assert!(read(&spec).is_ok());
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/blender"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+            let before = std::fs::metadata(&path).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            let original = before.permissions().mode() & 0o777;
+            for mode in [original | 0o002, original | 0o020] {
+                set_mode(&path, mode);
+                let e = read(&spec).unwrap_err();
+                assert_eq!(e.state(), "runtime_file_writable_by_others", "{}: {e}", path.display());
+                assert!(e.to_string().contains(what) && e.to_string().contains("writable by other users"), "{e}");
+            }
+            set_mode(&path, original);
+            assert!(read(&spec).is_ok());
+        }
+        // A world-writable sticky folder (like /tmp) is no exception.
+        set_mode(&home.join("run/blender"), 0o1777);
+        assert_eq!(read(&spec).unwrap_err().state(), "runtime_file_writable_by_others");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_runtime_file_folder_or_home_owned_by_another_user_is_refused_with_its_reason() {
+        if ownership::current_uid() != 0 {
+            eprintln!("skipped: giving a file to another user needs root");
+            return;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let spec = written(&home);
+        let someone_else = 4242;
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/blender"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+            std::os::unix::fs::chown(&path, Some(someone_else), None).unwrap();
+            let e = read(&spec).unwrap_err();
+            assert_eq!(e.state(), "runtime_file_not_owned", "{}: {e}", path.display());
+            assert!(e.to_string().contains(what) && e.to_string().contains("uid 4242"), "{e}");
+            let availability = crate::availability::State::parse(e.state()).expect("a known availability state");
+            assert_eq!(availability, crate::availability::State::RuntimeFileNotOwned);
+            std::os::unix::fs::chown(&path, Some(0), None).unwrap();
+            assert!(read(&spec).is_ok());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_the_three_are_checked_not_their_ancestors() {
+        // CAPSTAN_HOME inside a world-writable sticky folder, as under /tmp.
+        let tmp = tempfile::tempdir().unwrap();
+        set_mode(tmp.path(), 0o1777);
+        let spec = written(&tmp.path().join("home"));
+        assert!(read(&spec).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_runtime_file_that_links_out_of_its_folder_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let spec = written(&home);
+        let elsewhere = tmp.path().join("elsewhere.json");
+        std::fs::rename(&spec.path, &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &spec.path).unwrap();
+        let e = read(&spec).unwrap_err();
+        assert!(matches!(e, EndpointError::Unreadable { .. }), "{e}");
+        assert_eq!(e.state(), "endpoint_unavailable");
     }
 }

@@ -148,9 +148,17 @@ impl Connection {
             _ => TransportError::Io { detail: e.to_string() },
         })?;
         self.await_answer(crate::limits::BRIDGE_ANSWER_SPIN);
-        let mut reader = Reader { stream: &mut self.stream, deadline, timeout, buf: Vec::with_capacity(4096) };
+        let mut reader = Reader { source: Socket { stream: &mut self.stream, deadline, timeout }, buf: Vec::with_capacity(4096) };
         read_response(&mut reader, max_body)
     }
+}
+
+/// Parse an answer from bytes, delivered `chunk` bytes at a time (at least one), as
+/// if they came from a socket: the same parser the client reads bridges with, for
+/// fuzzing and tests. The end of `bytes` is the peer closing the connection.
+pub fn parse_response(bytes: &[u8], chunk: usize, max_body: u64) -> Result<Exchange, TransportError> {
+    let mut reader = Reader { source: Chunks { bytes, chunk: chunk.max(1) }, buf: Vec::new() };
+    read_response(&mut reader, max_body)
 }
 
 /// What a connection that closed before sending a single byte reports.
@@ -169,15 +177,22 @@ pub fn send(addr: SocketAddr, request: &Request<'_>, connect_timeout: Duration, 
     Ok(connection.exchange(request, timeout, max_body)?.response)
 }
 
-fn read_response(reader: &mut Reader<'_>, max_body: u64) -> Result<Exchange, TransportError> {
+fn read_response(reader: &mut Reader<impl Source>, max_body: u64) -> Result<Exchange, TransportError> {
     let header_end = loop {
-        if let Some(i) = find(&reader.buf, b"\r\n\r\n") {
-            break i;
-        }
+        // Not HTTP: another program on the port. Checked before the end of the head
+        // is looked for, so the verdict is the same however the bytes arrived.
         if reader.buf.len() >= 5 && !reader.buf.starts_with(b"HTTP/") {
             return Err(TransportError::WrongPeer { peer: peer::classify(&reader.buf) });
         }
-        if reader.buf.len() > MAX_HEADER_BYTES {
+        if let Some(i) = find(&reader.buf, b"\r\n\r\n") {
+            // The same cap whether the head came in one read or many.
+            if i > MAX_HEADER_BYTES {
+                return Err(TransportError::TooLarge { limit: MAX_HEADER_BYTES as u64 });
+            }
+            break i;
+        }
+        // (+3: the end of a head within the cap may still be arriving.)
+        if reader.buf.len() > MAX_HEADER_BYTES + 3 {
             return Err(TransportError::TooLarge { limit: MAX_HEADER_BYTES as u64 });
         }
         match reader.fill() {
@@ -235,15 +250,32 @@ fn read_response(reader: &mut Reader<'_>, max_body: u64) -> Result<Exchange, Tra
     Ok(Exchange { response: Response { status, body }, reusable })
 }
 
-struct Reader<'a> {
-    stream: &'a mut TcpStream,
-    deadline: Instant,
-    timeout: Duration,
+/// Where the answer's bytes come from.
+trait Source {
+    /// Append what arrives next to `buf`; 0 when the peer has closed.
+    fn fill(&mut self, buf: &mut Vec<u8>) -> Result<usize, TransportError>;
+}
+
+struct Reader<S: Source> {
+    source: S,
     buf: Vec<u8>,
 }
 
-impl Reader<'_> {
+impl<S: Source> Reader<S> {
     fn fill(&mut self) -> Result<usize, TransportError> {
+        self.source.fill(&mut self.buf)
+    }
+}
+
+/// A socket, read under one deadline for the whole exchange.
+struct Socket<'a> {
+    stream: &'a mut TcpStream,
+    deadline: Instant,
+    timeout: Duration,
+}
+
+impl Source for Socket<'_> {
+    fn fill(&mut self, buf: &mut Vec<u8>) -> Result<usize, TransportError> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(timeout_error(self.timeout));
@@ -252,13 +284,28 @@ impl Reader<'_> {
         let mut chunk = [0u8; 16 * 1024];
         match self.stream.read(&mut chunk) {
             Ok(n) => {
-                self.buf.extend_from_slice(&chunk[..n]);
+                buf.extend_from_slice(&chunk[..n]);
                 Ok(n)
             }
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => Err(timeout_error(self.timeout)),
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => Ok(0),
             Err(e) => Err(TransportError::Io { detail: e.to_string() }),
         }
+    }
+}
+
+/// Bytes in memory, handed out `chunk` at a time.
+struct Chunks<'a> {
+    bytes: &'a [u8],
+    chunk: usize,
+}
+
+impl Source for Chunks<'_> {
+    fn fill(&mut self, buf: &mut Vec<u8>) -> Result<usize, TransportError> {
+        let n = self.chunk.min(self.bytes.len());
+        buf.extend_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
     }
 }
 

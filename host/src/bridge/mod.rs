@@ -13,6 +13,7 @@ pub mod client;
 pub mod endpoint;
 pub mod gate;
 pub mod http;
+pub mod ownership;
 pub mod peer;
 
 use serde::Serialize;

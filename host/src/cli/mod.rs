@@ -46,6 +46,10 @@ enum Command {
         /// Allow --http on an address that is not loopback.
         #[arg(long, requires = "http")]
         allow_non_loopback: bool,
+        /// A browser origin (http(s)://host[:port]) allowed besides the server's own
+        /// address; any other Origin gets 403. Repeatable.
+        #[arg(long, requires = "http", value_name = "ORIGIN")]
+        allow_origin: Vec<String>,
     },
     /// A guided MCP session end to end against a headless Blender, ending in a PNG.
     Demo,
@@ -77,7 +81,7 @@ pub fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::CheckPython(args) => check_python::run(args),
         Command::Blender { command } => blender::run(command),
-        Command::Serve { expert, http, allow_non_loopback } => serve(expert, http, allow_non_loopback),
+        Command::Serve { expert, http, allow_non_loopback, allow_origin } => serve(expert, http, allow_non_loopback, allow_origin),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo => demo::run(),
         Command::Doctor { json } => doctor::run(json),
@@ -91,12 +95,12 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn serve(expert: bool, http: Option<std::net::SocketAddr>, allow_non_loopback: bool) -> Result<ExitCode, CliError> {
+fn serve(expert: bool, http: Option<std::net::SocketAddr>, allow_non_loopback: bool, allowed_origins: Vec<String>) -> Result<ExitCode, CliError> {
     let home = crate::home::CapstanHome::from_env()?;
     let surface = if expert { crate::mcp::Surface::Expert } else { crate::mcp::Surface::Guided };
     match http {
         Some(addr) => {
-            let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback };
+            let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback, allowed_origins };
             crate::mcp::http::serve_http(&home, surface, options).map_err(|e| CliError::Usage(e.to_string()))?
         }
         None => crate::mcp::serve_stdio(&home, surface).map_err(CliError::Usage)?,

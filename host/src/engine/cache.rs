@@ -10,8 +10,12 @@
 //! (temp file + rename), and each artifact has a sidecar with its own sha256 that is
 //! checked before every load; a mismatch (corruption, tampering, a truncated write)
 //! means the artifact is discarded and the component recompiled from the verified
-//! `.wasm`. A warm start therefore never recompiles, and never trusts blindly.
+//! `.wasm`. Artifacts and sidecars are read and written through the cache folder's
+//! directory handle (`crate::confined`): a symlink planted in the cache that points
+//! outside it is never read (the artifact is recompiled and the link replaced). A
+//! warm start therefore never recompiles, and never trusts blindly.
 
+use crate::confined::Folder;
 use crate::fsutil;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -84,8 +88,10 @@ impl ComponentCache {
         &self.dir
     }
 
-    fn artifact_path(&self, component_sha256: &str) -> PathBuf {
-        self.dir.join(format!("{component_sha256}-{}.cwasm", self.engine_key))
+    /// The artifact's file name in the cache folder (a digest and the engine key:
+    /// hex only, chosen here).
+    fn artifact_name(&self, component_sha256: &str) -> String {
+        format!("{component_sha256}-{}.cwasm", self.engine_key)
     }
 
     /// The compiled component for `bytes`, whose sha256 the caller has verified.
@@ -95,10 +101,12 @@ impl ComponentCache {
         component_sha256: &str,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, CacheOutcome)> {
-        let path = self.artifact_path(component_sha256);
-        let had_artifact = path.exists();
-        if had_artifact {
-            match self.load_verified(engine, &path) {
+        let name = self.artifact_name(component_sha256);
+        let path = self.dir.join(&name);
+        let folder = Folder::open(&self.dir).ok();
+        let had_artifact = folder.as_ref().is_some_and(|f| f.exists(&name));
+        if let Some(folder) = folder.as_ref().filter(|_| had_artifact) {
+            match self.load_verified(engine, folder, &name) {
                 Ok(component) => {
                     self.stats.hits.fetch_add(1, Ordering::Relaxed);
                     return Ok((component, CacheOutcome::Hit));
@@ -111,7 +119,7 @@ impl ComponentCache {
         let component = Component::new(engine, bytes)?;
         match component.serialize() {
             Ok(artifact) => {
-                if let Err(e) = self.store(&path, &artifact) {
+                if let Err(e) = self.store(&name, &artifact) {
                     tracing::warn!(dir = %self.dir.display(), error = %e, "cannot write the component cache; the next start compiles again");
                 }
             }
@@ -127,9 +135,9 @@ impl ComponentCache {
         Ok((component, outcome))
     }
 
-    fn load_verified(&self, engine: &Engine, path: &Path) -> Result<Component, String> {
-        let expected = std::fs::read_to_string(sidecar(path)).map_err(|e| format!("no digest sidecar: {e}"))?;
-        let artifact = std::fs::read(path).map_err(|e| format!("unreadable: {e}"))?;
+    fn load_verified(&self, engine: &Engine, folder: &Folder, name: &str) -> Result<Component, String> {
+        let expected = folder.read_text(sidecar(name), 1024).map_err(|e| format!("no digest sidecar: {e}"))?;
+        let artifact = folder.read(name, MAX_ARTIFACT_BYTES).map_err(|e| format!("unreadable: {e}"))?;
         if fsutil::sha256_hex(&artifact) != expected.trim() {
             return Err("digest mismatch".into());
         }
@@ -140,24 +148,19 @@ impl ComponentCache {
         unsafe { Component::deserialize(engine, &artifact) }.map_err(|e| format!("rejected by wasmtime: {e}"))
     }
 
-    fn store(&self, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
-        use std::io::Write;
-        fsutil::create_private_dir(&self.dir)?;
+    fn store(&self, name: &str, artifact: &[u8]) -> std::io::Result<()> {
+        let folder = Folder::create_private(&self.dir)?;
         let digest = fsutil::sha256_hex(artifact);
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
-        tmp.write_all(artifact)?;
-        tmp.as_file().sync_all()?;
         // Sidecar first: an artifact without a matching sidecar is never loaded.
-        let mut side = tempfile::NamedTempFile::new_in(&self.dir)?;
-        side.write_all(digest.as_bytes())?;
-        side.persist(sidecar(path)).map_err(|e| e.error)?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        Ok(())
+        folder.write_private_atomic(&sidecar(name), digest.as_bytes())?;
+        folder.write_private_atomic(name, artifact)
     }
 }
 
-fn sidecar(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".sha256");
-    PathBuf::from(s)
+/// The largest compiled artifact the cache reads (compiled code is several times the
+/// size of the component it comes from).
+const MAX_ARTIFACT_BYTES: u64 = 16 * crate::limits::MAX_COMPONENT_BYTES;
+
+fn sidecar(name: &str) -> String {
+    format!("{name}.sha256")
 }

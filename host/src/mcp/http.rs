@@ -9,16 +9,27 @@
 //!   printed once to stderr for the operator, and written to a 0600 file under
 //!   `CAPSTAN_HOME` (removed again on a clean stop). A wrong or missing token gets
 //!   401 before rmcp sees the request: no session is created, no tool runs.
+//! - A browser `Origin` that is not this server's own address (or one allowed with
+//!   `--allow-origin`) gets 403 before the token is looked at (`http_origin`, as the
+//!   MCP specification requires for Streamable HTTP); rmcp checks it again.
 //! - rmcp checks the Host header against the loopback names (DNS rebinding), caps
 //!   request bodies, and keeps one session per client; each session gets its own
 //!   `CapstanServer`, so router state (goal, family, executions) is never shared.
+//! - Hostile load is bounded by `http_admission`: capped connections (the longest-idle
+//!   one makes room), header, body and idle timeouts, capped requests in flight,
+//!   backoff on accept errors, refusals logged at a bounded rate.
 
+use super::http_admission::{AcceptBackoff, Admission, HttpLimits, RequestGuard};
+use super::http_origin::OriginPolicy;
 use super::shared::SharedCore;
 use super::{CapstanServer, Surface};
+use crate::confined::Folder;
 use crate::home::CapstanHome;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::body::Incoming;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::Digest;
@@ -47,6 +58,8 @@ pub enum HttpServeError {
 pub struct HttpOptions {
     pub addr: SocketAddr,
     pub allow_non_loopback: bool,
+    /// Browser origins allowed besides the server's own address (`--allow-origin`).
+    pub allowed_origins: Vec<String>,
 }
 
 /// A fresh bearer token: 32 bytes from the OS, hex.
@@ -58,7 +71,11 @@ fn new_token() -> Result<String, HttpServeError> {
 
 /// Where the token of a server on `port` is written.
 pub fn token_file(home: &CapstanHome, port: u16) -> PathBuf {
-    home.run_dir().join("serve").join(format!("http-{port}.token"))
+    home.run_dir().join("serve").join(token_file_name(port))
+}
+
+fn token_file_name(port: u16) -> String {
+    format!("http-{port}.token")
 }
 
 /// Serve until SIGINT/SIGTERM.
@@ -80,6 +97,7 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
         .await
         .map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
     let addr = listener.local_addr().map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
+    let origins = Arc::new(OriginPolicy::for_listener(addr, &options.allowed_origins).map_err(HttpServeError::Setup)?);
 
     // Catch SIGTERM/SIGINT from here on: a stop right after start must still remove
     // the token file (handlers are installed when created, not when first awaited).
@@ -87,8 +105,9 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     let token = new_token()?;
     crate::redact::register(&token);
     let path = token_file(home, addr.port());
-    crate::fsutil::write_private_atomic(&path, format!("{token}\n").as_bytes())
-        .map_err(|e| HttpServeError::TokenFile { path: path.clone(), detail: e.to_string() })?;
+    let token_error = |e: std::io::Error| HttpServeError::TokenFile { path: path.clone(), detail: e.to_string() };
+    let serve_dir = Folder::create_private(&home.run_dir().join("serve")).map_err(token_error)?;
+    serve_dir.write_private_atomic(&token_file_name(addr.port()), format!("{token}\n").as_bytes()).map_err(token_error)?;
     let surface_name = match surface {
         Surface::Guided => "guided",
         Surface::Expert => "expert",
@@ -98,8 +117,11 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     eprintln!("capstan: bearer token (shown once; also in {}, mode 0600): {token}", path.display());
     tracing::info!(%addr, "serving MCP over HTTP");
 
+    let limits = HttpLimits::default();
     let watched = shared.clone();
-    let mut config = StreamableHttpServerConfig::default();
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(origins.allowed())
+        .with_max_request_body_bytes(limits.max_body_bytes);
     let cancel = config.cancellation_token.clone();
     if !addr.ip().is_loopback() {
         config = config.with_allowed_hosts([addr.ip().to_string(), addr.to_string()]);
@@ -113,35 +135,99 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     let expected = Arc::new(token_digest(&token));
     drop(token);
 
+    let admission = Admission::new(limits);
+    let reaper = tokio::spawn(reap(admission.clone()));
+    let gate = Arc::new(Gate { origins, expected });
+    let mut backoff = AcceptBackoff::default();
     loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, _) = match accepted {
-                    Ok(pair) => pair,
-                    Err(e) => {
-                        tracing::warn!("accept failed: {e}");
-                        continue;
+        let pause = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    backoff.succeeded();
+                    serve_connection(stream, &admission, &service, &gate);
+                    None
+                }
+                Err(e) => {
+                    // Out of descriptors (EMFILE), or a connection that died in the
+                    // backlog: never retry at once, which spins.
+                    if super::http_admission::out_of_descriptors(&e) {
+                        admission.refusals.note("accept failed: out of file descriptors (backing off)");
+                        admission.evict_one_idle();
+                    } else {
+                        admission.refusals.note("accept failed (backing off)");
                     }
-                };
-                let (service, expected) = (service.clone(), expected.clone());
-                tokio::spawn(async move {
-                    let handler = hyper::service::service_fn(move |request| {
-                        let (service, expected) = (service.clone(), expected.clone());
-                        async move { Ok::<_, Infallible>(route(service, &expected, request).await) }
-                    });
-                    let io = hyper_util::rt::TokioIo::new(stream);
-                    if let Err(e) = hyper::server::conn::http1::Builder::new().serve_connection(io, handler).await {
-                        tracing::debug!("connection ended: {e}");
-                    }
-                });
-            }
+                    Some(backoff.failed())
+                }
+            },
             _ = stop.recv() => break,
+        };
+        if let Some(pause) = pause {
+            tokio::select! {
+                _ = tokio::time::sleep(pause) => {}
+                _ = stop.recv() => break,
+            }
         }
     }
+    reaper.abort();
     cancel.cancel();
-    let _ = std::fs::remove_file(&path);
+    let _ = serve_dir.remove_file(token_file_name(addr.port()));
     eprintln!("capstan: stopped serving on http://{addr}{MCP_PATH}");
     Ok(())
+}
+
+/// Close idle connections past their timeouts; report held-back refusals.
+async fn reap(admission: Arc<Admission>) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        admission.reap(std::time::Instant::now());
+        admission.refusals.flush();
+    }
+}
+
+/// What every request is checked against before rmcp sees it.
+struct Gate {
+    origins: Arc<OriginPolicy>,
+    expected: Arc<[u8; 32]>,
+}
+
+/// Admit `stream` (or answer 503 when every connection is busy) and serve it.
+fn serve_connection(stream: tokio::net::TcpStream, admission: &Arc<Admission>, service: &Service, gate: &Arc<Gate>) {
+    let Some(ticket) = admission.admit() else {
+        refuse_at_the_door(stream);
+        return;
+    };
+    let id = ticket.id();
+    let (service, gate, admission_for_task) = (service.clone(), gate.clone(), admission.clone());
+    let task = tokio::spawn(async move {
+        let _ticket = ticket;
+        let admission = admission_for_task;
+        let header_timeout = admission.limits().header_timeout;
+        let handler = hyper::service::service_fn(move |request| {
+            let (service, gate, admission) = (service.clone(), gate.clone(), admission.clone());
+            async move {
+                let guard = admission.begin(id);
+                Ok::<_, Infallible>(route(service, &gate, &admission, request, guard).await)
+            }
+        });
+        let io = hyper_util::rt::TokioIo::new(stream);
+        let served = hyper::server::conn::http1::Builder::new()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(io, handler)
+            .await;
+        if let Err(e) = served {
+            tracing::debug!("connection ended: {e}");
+        }
+    });
+    admission.attach(id, task.abort_handle());
+}
+
+/// A 503 written straight to a connection that gets no task (best effort, never
+/// waiting: a client that does not read simply loses it).
+fn refuse_at_the_door(stream: tokio::net::TcpStream) {
+    let body = r#"{"error":{"code":"BUSY","message":"too many connections; try again"}}"#;
+    let answer = format!("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{body}", body.len());
+    let _ = stream.try_write(answer.as_bytes());
 }
 
 type Service = StreamableHttpService<CapstanServer, LocalSessionManager>;
@@ -159,16 +245,89 @@ fn authorized(headers: &http::HeaderMap, expected: &[u8; 32]) -> bool {
     &token_digest(token.trim()) == expected
 }
 
-async fn route(mut service: Service, expected: &[u8; 32], request: http::Request<Incoming>) -> Response {
-    if !authorized(request.headers(), expected) {
-        return refusal(http::StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "missing or wrong bearer token");
+/// The checks in order, each before anything later runs: Origin (403), token (401),
+/// path (404), a request slot (503), the whole body within its time and size (408,
+/// 413); then rmcp. The response body carries `guard`, so the connection counts as
+/// busy until the answer (an SSE stream included) is finished.
+async fn route(mut service: Service, gate: &Gate, admission: &Admission, request: http::Request<Incoming>, guard: RequestGuard) -> Response {
+    let refuse = |status, code, message: &str, reason: &'static str| {
+        admission.refusals.note(reason);
+        refusal(status, code, message)
+    };
+    if let Err(e) = gate.origins.check(request.headers()) {
+        return guarded(refuse(http::StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN", &e.to_string(), "refused a request from a browser Origin that is not allowed (403)"), guard, None);
+    }
+    if !authorized(request.headers(), &gate.expected) {
+        return guarded(refuse(http::StatusCode::UNAUTHORIZED, "UNAUTHORIZED", "missing or wrong bearer token", "refused a request without the bearer token (401)"), guard, None);
     }
     if request.uri().path() != MCP_PATH {
-        return refusal(http::StatusCode::NOT_FOUND, "NOT_FOUND", "MCP is served on /mcp");
+        return guarded(refuse(http::StatusCode::NOT_FOUND, "NOT_FOUND", "MCP is served on /mcp", "refused a request for another path (404)"), guard, None);
     }
+    // A GET is the session's long-lived event stream: bounded by the connection cap,
+    // not counted as a request in flight (it would hold its slot for the session).
+    let slot = if request.method() == http::Method::GET {
+        None
+    } else {
+        match admission.request_slot() {
+            Some(slot) => Some(slot),
+            None => {
+                let mut busy = refuse(http::StatusCode::SERVICE_UNAVAILABLE, "BUSY", "too many requests in flight; try again", "refused a request: too many in flight (503)");
+                busy.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+                return guarded(busy, guard, None);
+            }
+        }
+    };
+    let limits = admission.limits();
+    let (parts, body) = request.into_parts();
+    let collected = tokio::time::timeout(limits.body_timeout, http_body_util::Limited::new(body, limits.max_body_bytes).collect()).await;
+    let body = match collected {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+            let message = format!("the request body is larger than {} bytes", limits.max_body_bytes);
+            return guarded(refuse(http::StatusCode::PAYLOAD_TOO_LARGE, "TOO_LARGE", &message, "refused a request body over the size cap (413)"), guard, slot);
+        }
+        Ok(Err(_)) => return guarded(refusal(http::StatusCode::BAD_REQUEST, "BAD_REQUEST", "the request body could not be read"), guard, slot),
+        Err(_) => {
+            let message = format!("the request body did not arrive within {} s", limits.body_timeout.as_secs());
+            return guarded(refuse(http::StatusCode::REQUEST_TIMEOUT, "REQUEST_TIMEOUT", &message, "refused a request whose body was too slow (408)"), guard, slot);
+        }
+    };
+    let request = http::Request::from_parts(parts, Full::new(body));
     match tower_service::Service::call(&mut service, request).await {
-        Ok(response) => response,
+        Ok(response) => {
+            let (parts, body) = response.into_parts();
+            guarded(http::Response::from_parts(parts, body.boxed()), guard, slot)
+        }
         Err(never) => match never {},
+    }
+}
+
+/// `response` with its body holding the request's guard and slot until it ends.
+fn guarded(response: Response, guard: RequestGuard, slot: Option<tokio::sync::OwnedSemaphorePermit>) -> Response {
+    let (parts, body) = response.into_parts();
+    http::Response::from_parts(parts, BoxBody::new(Guarded { inner: body, _held: (guard, slot) }))
+}
+
+/// A response body that keeps what it holds alive until hyper drops it.
+struct Guarded {
+    inner: BoxBody<Bytes, Infallible>,
+    _held: (RequestGuard, Option<tokio::sync::OwnedSemaphorePermit>),
+}
+
+impl hyper::body::Body for Guarded {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -180,6 +339,12 @@ fn refusal(status: http::StatusCode, code: &str, message: &str) -> Response {
     headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
     if status == http::StatusCode::UNAUTHORIZED {
         headers.insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer realm=\"capstan\""));
+    }
+    // A refused request ends its connection (a refused client has no business keeping
+    // a slot), except "busy", which a well-behaved client retries on it.
+    let busy = status == http::StatusCode::SERVICE_UNAVAILABLE;
+    if !busy {
+        headers.insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
     }
     response
 }

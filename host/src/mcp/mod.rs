@@ -9,6 +9,8 @@ pub mod availability;
 pub mod handler;
 pub mod python_exec;
 pub mod http;
+pub mod http_admission;
+pub mod http_origin;
 pub mod session;
 pub mod shared;
 pub mod tools;

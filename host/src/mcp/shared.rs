@@ -41,14 +41,7 @@ impl SharedCore {
 type Fingerprint = Vec<(String, u64, Option<SystemTime>, bool)>;
 
 fn fingerprint(home: &CapstanHome) -> Fingerprint {
-    crate::store::Store::new(home)
-        .list()
-        .into_iter()
-        .map(|e| {
-            let meta = std::fs::metadata(e.path.join(crate::manifest::MANIFEST_FILE)).ok();
-            (e.name, meta.as_ref().map(|m| m.len()).unwrap_or(0), meta.and_then(|m| m.modified().ok()), e.enabled)
-        })
-        .collect()
+    crate::store::Store::new(home).fingerprint()
 }
 
 /// Watch the store for as long as the server runs; swap in a fresh core on change.

@@ -6,7 +6,6 @@
 //! `capstan` binary always carries packs that match its contract version.
 
 use crate::home::CapstanHome;
-use crate::manifest::MANIFEST_FILE;
 use crate::plugin::{PackLoadError, PackOrigin, PackSource};
 use std::path::PathBuf;
 
@@ -34,19 +33,8 @@ impl OfficialPack {
 }
 
 /// Every enabled pack folder in the store, read (not yet loaded), sorted by folder
-/// name. Folders whose name starts with `.` are staging areas and are skipped.
+/// name, each through the store's directory handle (see `store`). Folders whose
+/// name starts with `.` are staging areas and are skipped.
 pub fn store_sources(home: &CapstanHome) -> Vec<Result<PackSource, (PathBuf, PackLoadError)>> {
-    let dir = home.packs_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.join(MANIFEST_FILE).is_file())
-        .filter(|p| !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')))
-        .filter(|p| !crate::store::is_disabled(p))
-        .collect();
-    dirs.sort();
-    dirs.into_iter().map(|d| PackSource::from_dir(&d).map_err(|e| (d, e))).collect()
+    crate::store::Store::new(home).sources()
 }

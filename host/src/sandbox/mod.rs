@@ -145,6 +145,6 @@ fn log_captured(pack: &str, stream: &str, captured: &CapturedText) {
         bytes = captured.total_bytes,
         truncated = captured.truncated(),
         "{}",
-        captured.text.trim_end()
+        crate::control_chars::escape(captured.text.trim_end())
     );
 }

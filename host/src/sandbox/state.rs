@@ -263,7 +263,9 @@ impl log::Host for CallState {
             }
             return;
         }
+        // A pack's text: control characters escaped, so it cannot forge log lines.
         let message: String = message.chars().take(limits::MAX_LOG_LINE_BYTES).collect();
+        let message = crate::control_chars::escape(&message);
         let pack = &*self.pack;
         match level {
             log::Level::Trace => tracing::trace!(target: "capstan::pack", pack, "{message}"),

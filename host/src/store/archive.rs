@@ -6,9 +6,12 @@
 //! the whole archive rather than being skipped, so what is installed is what was
 //! packed); every path must be relative and plain (no `..`, no root, no prefix);
 //! the unpacked bytes and the entry count are capped (limits.rs) so a gzip bomb ends
-//! in a refusal. Unpacking goes into a fresh temporary folder, never into the store;
-//! the gate then reads that folder like any other pack folder.
+//! in a refusal. Unpacking goes into a fresh temporary folder, never into the store,
+//! and every entry is created through that folder's directory handle
+//! (`crate::confined`): a name that slipped past the path check still cannot land
+//! outside it. The gate then reads that folder like any other pack folder.
 
+use crate::confined::Folder;
 use crate::limits;
 use crate::manifest::MANIFEST_FILE;
 use std::io::Read;
@@ -36,8 +39,8 @@ pub fn is_archive(path: &Path) -> bool {
     path.is_file() && (name.ends_with(".tar.gz") || name.ends_with(".tgz") || name.ends_with(".tar"))
 }
 
-/// Unpack `archive` into `into` and return the pack folder inside it.
-pub fn unpack(archive: &Path, into: &Path) -> Result<PathBuf, ArchiveError> {
+/// Unpack `archive` into the folder `into` and return the pack folder inside it.
+pub fn unpack(archive: &Path, into: &Folder) -> Result<Folder, ArchiveError> {
     let file = std::fs::File::open(archive).map_err(|e| ArchiveError::Read(e.to_string()))?;
     let gz = !archive.to_string_lossy().to_ascii_lowercase().ends_with(".tar");
     let reader: Box<dyn Read> = if gz { Box::new(flate2::read::GzDecoder::new(file)) } else { Box::new(file) };
@@ -55,15 +58,14 @@ pub fn unpack(archive: &Path, into: &Path) -> Result<PathBuf, ArchiveError> {
         let shown = raw.display().to_string();
         let relative = plain_relative(&raw).ok_or_else(|| ArchiveError::UnsafePath { path: shown.clone() })?;
         let kind = entry.header().entry_type();
-        let target = into.join(&relative);
-        let write_error = |e: std::io::Error| ArchiveError::Write { path: target.clone(), detail: e.to_string() };
+        let write_error = |e: std::io::Error| ArchiveError::Write { path: into.shown(&relative), detail: e.to_string() };
         if kind.is_dir() {
-            std::fs::create_dir_all(&target).map_err(write_error)?;
+            into.create_folder(&relative).map_err(write_error)?;
         } else if kind.is_file() {
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(write_error)?;
+            if let Some(parent) = relative.parent() {
+                into.create_folder(parent).map_err(write_error)?;
             }
-            let mut out = std::fs::File::create_new(&target).map_err(write_error)?;
+            let mut out = into.create_new(&relative).map_err(write_error)?;
             let room = limits::MAX_ARCHIVE_UNPACKED_BYTES - written;
             let copied = std::io::copy(&mut (&mut entry).take(room + 1), &mut out).map_err(|e| ArchiveError::Read(e.to_string()))?;
             written += copied;
@@ -93,13 +95,14 @@ fn plain_relative(raw: &Path) -> Option<PathBuf> {
 }
 
 /// The folder holding `pack.json`: the unpack root, or its only top folder.
-fn pack_folder(root: &Path) -> Result<PathBuf, ArchiveError> {
-    if root.join(MANIFEST_FILE).is_file() {
-        return Ok(root.to_path_buf());
+fn pack_folder(root: &Folder) -> Result<Folder, ArchiveError> {
+    let reopen = |name: &str| root.open_folder(name).map_err(|e| ArchiveError::Read(e.to_string()));
+    if root.is_file(MANIFEST_FILE) {
+        return root.duplicate().map_err(|e| ArchiveError::Read(e.to_string()));
     }
-    let tops: Vec<PathBuf> = std::fs::read_dir(root).map_err(|e| ArchiveError::Read(e.to_string()))?.filter_map(Result::ok).map(|e| e.path()).collect();
+    let tops = root.entries().map_err(|e| ArchiveError::Read(e.to_string()))?;
     match tops.as_slice() {
-        [only] if only.join(MANIFEST_FILE).is_file() => Ok(only.clone()),
+        [only] if only.is_dir() && root.is_file(Path::new(&only.name).join(MANIFEST_FILE)) => reopen(&only.name),
         _ => Err(ArchiveError::NoPack),
     }
 }
@@ -148,8 +151,26 @@ mod tests {
         std::fs::write(&archive, bytes).unwrap();
         let into = dir.path().join("out");
         std::fs::create_dir(&into).unwrap();
-        let result = unpack(&archive, &into);
+        let result = unpack(&archive, &Folder::open(&into).unwrap()).map(|f| f.path().to_path_buf());
         (dir, result)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_never_lands_outside_through_a_symlink_already_in_the_folder() {
+        // The path check passes `p/pack.json`; the folder handle is what stops it
+        // when `p` is a symlink to somewhere else.
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        let into = dir.path().join("out");
+        std::fs::create_dir(&into).unwrap();
+        std::os::unix::fs::symlink(&outside, into.join("p")).unwrap();
+        let archive = dir.path().join("pack.tar.gz");
+        std::fs::write(&archive, tar_gz(&[("p/pack.json", tar::EntryType::Regular, b"{}")])).unwrap();
+        let r = unpack(&archive, &Folder::open(&into).unwrap());
+        assert!(matches!(r, Err(ArchiveError::Write { .. })), "{:?}", r.map(|f| f.path().to_path_buf()));
+        assert!(!outside.join("pack.json").exists());
     }
 
     #[test]
@@ -198,7 +219,7 @@ mod tests {
         assert!(is_archive(&out));
         let into = dir.path().join("into");
         std::fs::create_dir(&into).unwrap();
-        let found = unpack(&out, &into).unwrap();
-        assert_eq!(std::fs::read(found.join("x.wasm")).unwrap(), std::fs::read(src.join("x.wasm")).unwrap());
+        let found = unpack(&out, &Folder::open(&into).unwrap()).unwrap();
+        assert_eq!(found.read("x.wasm", 1024).unwrap(), std::fs::read(src.join("x.wasm")).unwrap());
     }
 }

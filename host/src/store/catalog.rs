@@ -9,12 +9,32 @@
 //! capstan clones the repository, checks out that commit detached (never a branch
 //! tip, which can move), confirms HEAD *is* that commit, and refuses a component whose
 //! sha256 differs from the catalog's before the install gate runs its own checks.
-//! git runs with no terminal prompts and no hooks from the cloned repository.
+//!
+//! git itself is the other half, and it runs as a tool with nothing of the user's
+//! configuration (see [`git_command`]):
+//! - no system or global configuration (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/null`),
+//!   and every `GIT_*` variable of capstan's environment removed (`GIT_CONFIG_COUNT`
+//!   and friends inject configuration too): no `insteadOf` rewrites, no filter
+//!   drivers (so no LFS smudge, `GIT_LFS_SKIP_SMUDGE=1` besides), no credential
+//!   helpers, no askpass and no terminal prompts, no hooks, no fsmonitor;
+//! - exactly one transport: the one the entry's `source` uses, among those the catalog
+//!   allows ([`Transport`]: https, ssh, or a local repository). `protocol.allow=never`
+//!   refuses every other one, so nothing the remote says (a redirect, a submodule, an
+//!   alternate) can make git run `ext::` commands or read local files;
+//! - a cap on what is fetched: the clone's folder is measured while git runs, and git
+//!   is killed past [`FetchLimits::max_bytes`] or [`FetchLimits::timeout`];
+//! - symlinks are checked out as plain files (`core.symlinks=false`), and the pack is
+//!   read through the checkout's directory handle (`crate::confined`), so neither a
+//!   symlinked pack folder nor a symlinked component can lead out of the checkout.
 
+use crate::confined::Folder;
 use crate::manifest::Platform;
+use crate::plugin::PackSource;
 use serde::{Deserialize, Serialize};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,6 +93,72 @@ pub enum CatalogError {
     DigestMismatch { name: String, expected: String, actual: String },
 }
 
+/// The git transports a catalog entry may use. Each fetch allows exactly its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// `https://host/...`
+    Https,
+    /// `ssh://...` or the scp-like `user@host:path`.
+    Ssh,
+    /// A repository on this machine: an absolute path or `file:///...`. A catalog that
+    /// names one was written by someone who can read that folder anyway.
+    File,
+}
+
+impl Transport {
+    /// The transport `source` uses, if the catalog allows it. Refused: `ext::` and
+    /// every other `<helper>::` form (they run commands), plain `http://` and `git://`
+    /// (unauthenticated), relative paths (they depend on the working folder), and
+    /// anything starting with `-` (an option to git).
+    pub fn of(source: &str) -> Option<Transport> {
+        if source.is_empty() || source.starts_with('-') || source.contains("::") || source.contains(char::is_whitespace) {
+            return None;
+        }
+        if let Some(rest) = source.strip_prefix("https://") {
+            return (!rest.is_empty()).then_some(Transport::Https);
+        }
+        if let Some(rest) = source.strip_prefix("ssh://") {
+            return (!rest.is_empty()).then_some(Transport::Ssh);
+        }
+        if source.strip_prefix("file://").is_some_and(|p| p.starts_with('/')) || (source.starts_with('/') && !source.contains("://")) {
+            return Some(Transport::File);
+        }
+        // scp-like: `user@host:path`, with no scheme and no '/' before the ':'.
+        if let Some((host, path)) = source.split_once(':')
+            && !host.is_empty()
+            && !host.contains('/')
+            && host.contains('@')
+            && !path.is_empty()
+            && !path.starts_with("//")
+        {
+            return Some(Transport::Ssh);
+        }
+        None
+    }
+
+    /// git's name for the protocol (`protocol.<name>.allow`).
+    fn protocol(self) -> &'static str {
+        match self {
+            Transport::Https => "https",
+            Transport::Ssh => "ssh",
+            Transport::File => "file",
+        }
+    }
+}
+
+/// Bounds on one fetch: what the clone may take on disk, and for how long git runs.
+#[derive(Debug, Clone, Copy)]
+pub struct FetchLimits {
+    pub max_bytes: u64,
+    pub timeout: Duration,
+}
+
+impl Default for FetchLimits {
+    fn default() -> Self {
+        FetchLimits { max_bytes: crate::limits::MAX_CATALOG_FETCH_BYTES, timeout: crate::limits::CATALOG_FETCH_TIMEOUT }
+    }
+}
+
 fn is_hex(s: &str, len: usize) -> bool {
     s.len() == len && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
@@ -91,8 +177,10 @@ pub fn load(path: &Path) -> Result<Vec<CatalogEntry>, CatalogError> {
         if !is_hex(&e.sha256, 64) {
             return Err(invalid(format!("{at}.sha256 must be 64 lowercase hex digits")));
         }
-        if e.source.starts_with('-') || e.source.is_empty() {
-            return Err(invalid(format!("{at}.source must be a git URL")));
+        if Transport::of(&e.source).is_none() {
+            return Err(invalid(format!(
+                "{at}.source must be an https://, ssh:// (or user@host:path) URL or an absolute path to a local repository; ext:: and other transports are not allowed"
+            )));
         }
         if let Some(p) = &e.path
             && !is_plain_relative(p)
@@ -121,45 +209,143 @@ pub fn find<'a>(entries: &'a [CatalogEntry], name: &str) -> Result<&'a CatalogEn
     entries.iter().find(|e| e.name == name).ok_or_else(|| CatalogError::NotFound { name: name.into() })
 }
 
-/// Check out `entry`'s pinned commit into `work` and return the pack folder in it,
-/// with its component's digest confirmed against the catalog.
-pub fn fetch(entry: &CatalogEntry, work: &Path) -> Result<PathBuf, CatalogError> {
+/// Check out `entry`'s pinned commit into `work` and read the pack folder in it
+/// (through the checkout's handle), with its component's digest confirmed against the
+/// catalog. The bytes returned are the ones checked.
+pub fn fetch(entry: &CatalogEntry, work: &Path, limits: &FetchLimits) -> Result<PackSource, CatalogError> {
     let fail = |detail: String| CatalogError::Fetch { name: entry.name.clone(), source_url: entry.source.clone(), commit: entry.commit.clone(), detail };
+    let transport = Transport::of(&entry.source).ok_or_else(|| fail("the source's transport is not allowed".into()))?;
+    let started = Instant::now();
+    let left = || limits.timeout.saturating_sub(started.elapsed());
+    let bounds = |timeout| Bounds { watch: work.to_path_buf(), max_bytes: limits.max_bytes, timeout };
+    git(work, transport, &["clone", "--quiet", "--no-checkout", "--no-local", "--", &entry.source, "repo"], &bounds(left())).map_err(fail)?;
     let repo = work.join("repo");
-    git(work, &["clone", "--quiet", "--no-checkout", "--", &entry.source, "repo"]).map_err(fail)?;
-    git(&repo, &["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", &entry.commit]).map_err(fail)?;
-    let head = git(&repo, &["rev-parse", "HEAD"]).map_err(fail)?;
+    git(&repo, transport, &["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", &entry.commit], &bounds(left())).map_err(fail)?;
+    let head = git(&repo, transport, &["rev-parse", "HEAD"], &bounds(left())).map_err(fail)?;
     if head.trim() != entry.commit {
         return Err(fail(format!("HEAD is {}, not the pinned commit", head.trim())));
     }
+    let checkout = Folder::open(&repo).map_err(|e| fail(format!("cannot open the checkout: {e}")))?;
     let dir = match &entry.path {
-        Some(p) => repo.join(p),
-        None => repo,
+        Some(p) => checkout.open_folder(p).map_err(|e| fail(format!("the pinned commit has no folder {p:?} (a symlink is not followed): {e}")))?,
+        None => checkout,
     };
-    let manifest = crate::manifest::load(&dir).map_err(|e| fail(format!("the pinned commit has no valid pack.json: {e}")))?;
-    let bytes = crate::fsutil::read_capped_bytes(&dir.join(&manifest.component), crate::limits::MAX_COMPONENT_BYTES)
-        .map_err(|e| fail(format!("the pinned commit has no component {}: {e}", manifest.component)))?;
-    let actual = crate::fsutil::sha256_hex(&bytes);
+    let source = super::pack_folder::read(&dir).map_err(|e| fail(format!("the pinned commit has no valid pack: {e}")))?;
+    let actual = crate::fsutil::sha256_hex(&source.component);
     if actual != entry.sha256 {
         return Err(CatalogError::DigestMismatch { name: entry.name.clone(), expected: entry.sha256.clone(), actual });
     }
-    Ok(dir)
+    Ok(source)
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never"])
-        .args(args)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!("git {} failed: {}", args.first().unwrap_or(&""), String::from_utf8_lossy(&out.stderr).trim()))
+/// A git run's bounds: the folder whose size is capped, and the time it may take.
+struct Bounds {
+    watch: PathBuf,
+    max_bytes: u64,
+    timeout: Duration,
+}
+
+/// git, with none of the user's configuration and only `transport` allowed (see the
+/// module doc for each setting).
+fn git_command(dir: &Path, transport: Transport) -> Command {
+    let mut command = Command::new("git");
+    command.current_dir(dir);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("GIT_") {
+            command.env_remove(key);
+        }
     }
+    command
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_LFS_SKIP_SMUDGE", "1")
+        .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        .env_remove("SSH_ASKPASS")
+        .args(["-c", "protocol.allow=never", "-c"])
+        .arg(format!("protocol.{}.allow=always", transport.protocol()))
+        .args([
+            "-c", "core.hooksPath=/dev/null",
+            "-c", "core.symlinks=false",
+            "-c", "core.fsmonitor=false",
+            "-c", "core.askPass=",
+            "-c", "credential.helper=",
+            "-c", "http.followRedirects=false",
+            "-c", "submodule.recurse=false",
+            "-c", "transfer.fsckObjects=true",
+        ]);
+    command
+}
+
+/// Run git in `dir`; its stdout, or why it failed (stopped past the bounds included).
+fn git(dir: &Path, transport: Transport, args: &[&str], bounds: &Bounds) -> Result<String, String> {
+    let what = args.iter().find(|a| !a.starts_with('-') && !a.contains('=')).copied().unwrap_or("");
+    let mut child = git_command(dir, transport)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let capture = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(pipe) = pipe {
+                let _ = pipe.take(64 * 1024).read_to_end(&mut out);
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        })
+    };
+    let stdout = capture(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = capture(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let stopped = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) => {}
+            Err(e) => break Err(format!("git {what}: {e}")),
+        }
+        if started.elapsed() > bounds.timeout {
+            break Err(format!("git {what} did not finish within {} s", bounds.timeout.as_secs()));
+        }
+        let used = disk_usage(&bounds.watch);
+        if used > bounds.max_bytes {
+            break Err(format!("the fetch is larger than the limit of {} bytes (stopped at {used})", bounds.max_bytes));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    if stopped.is_err() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let status = stopped?;
+    let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    // What git wrote can still have crossed the cap between two looks.
+    let used = disk_usage(&bounds.watch);
+    if used > bounds.max_bytes {
+        return Err(format!("the fetch is larger than the limit of {} bytes ({used})", bounds.max_bytes));
+    }
+    if status.success() { Ok(stdout) } else { Err(format!("git {what} failed: {}", stderr.trim())) }
+}
+
+/// Bytes of the regular files under `dir`, symlinks not followed (they count as
+/// their own small size).
+fn disk_usage(dir: &Path) -> u64 {
+    let Ok(root) = Folder::open(dir) else { return 0 };
+    let mut total = 0;
+    let mut stack = vec![root];
+    while let Some(folder) = stack.pop() {
+        for entry in folder.entries().unwrap_or_default() {
+            if entry.is_dir() {
+                if let Ok(sub) = folder.open_folder(&entry.name) {
+                    stack.push(sub);
+                }
+            } else if let Ok(meta) = folder.symlink_metadata(&entry.name) {
+                total += meta.len();
+            }
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -189,5 +375,144 @@ mod tests {
         escape["path"] = serde_json::json!("../outside");
         assert!(load(&write(dir.path(), serde_json::json!([escape]))).is_err());
         assert!(load(&write(dir.path(), serde_json::json!([good.clone(), good]))).is_err(), "duplicate names");
+    }
+
+    #[test]
+    fn only_the_allowed_transports_are_accepted() {
+        for (source, transport) in [
+            ("https://example.invalid/packs.git", Transport::Https),
+            ("ssh://git@example.invalid/packs.git", Transport::Ssh),
+            ("git@example.invalid:team/packs.git", Transport::Ssh),
+            ("/srv/packs.git", Transport::File),
+            ("file:///srv/packs.git", Transport::File),
+        ] {
+            assert_eq!(Transport::of(source), Some(transport), "{source}");
+        }
+        for refused in [
+            "ext::sh -c touch% /tmp/pwned",
+            "ext::sh",
+            "fd::3",
+            "transport::https://example.invalid/x",
+            "http://example.invalid/packs.git",
+            "git://example.invalid/packs.git",
+            "relative/path",
+            "./repo",
+            "--upload-pack=touch /tmp/x",
+            "file://relative",
+            "",
+        ] {
+            assert_eq!(Transport::of(refused), None, "{refused}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let entry = serde_json::json!({ "name": "p", "source": "ext::sh -c id", "commit": "a".repeat(40), "sha256": "b".repeat(64), "platforms": ["linux"] });
+        let e = load(&write(dir.path(), serde_json::json!([entry]))).unwrap_err();
+        assert!(e.to_string().contains("ext:: and other transports are not allowed"), "{e}");
+    }
+
+    fn git_in(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .current_dir(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// A repository whose one commit holds `files` (path, bytes) and `links` (path,
+    /// target); the commit's sha.
+    fn repo_with(root: &Path, files: &[(&str, &[u8])], links: &[(&str, &str)]) -> (PathBuf, String) {
+        let repo = root.join("origin");
+        std::fs::create_dir_all(&repo).unwrap();
+        git_in(&repo, &["init", "--quiet"]);
+        for (path, bytes) in files {
+            let at = repo.join(path);
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            std::fs::write(at, bytes).unwrap();
+        }
+        for (path, target) in links {
+            let at = repo.join(path);
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target, at).unwrap();
+        }
+        git_in(&repo, &["add", "-A"]);
+        git_in(&repo, &["commit", "--quiet", "-m", "pack"]);
+        let sha = git_in(&repo, &["rev-parse", "HEAD"]);
+        (repo, sha)
+    }
+
+    const COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0 not a real component";
+
+    fn manifest() -> String {
+        serde_json::json!({
+            "schema": 1, "name": "p", "version": "0.1.0", "description": "d", "component": "p.wasm",
+            "platforms": ["linux"], "servers": { "blender": { "commands": ["get_scene_info"] } }
+        })
+        .to_string()
+    }
+
+    fn entry(repo: &Path, commit: &str, path: Option<&str>) -> CatalogEntry {
+        CatalogEntry {
+            name: "p".into(),
+            description: String::new(),
+            source: repo.to_string_lossy().into_owned(),
+            commit: commit.into(),
+            sha256: crate::fsutil::sha256_hex(COMPONENT),
+            platforms: vec!["linux".into()],
+            path: path.map(String::from),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pinned_local_repository_is_fetched_and_read_through_the_checkout() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (repo, sha) = repo_with(tmp.path(), &[("packs/p/pack.json", manifest().as_bytes()), ("packs/p/p.wasm", COMPONENT)], &[]);
+        let work = tmp.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        let source = fetch(&entry(&repo, &sha, Some("packs/p")), &work, &FetchLimits::default()).unwrap();
+        assert_eq!(&*source.component, COMPONENT);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_in_the_checkout_never_lead_out_of_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A complete pack outside the repository, and a repository whose pack folder
+        // (or whose component) is a symlink to it.
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("pack.json"), manifest()).unwrap();
+        std::fs::write(outside.join("p.wasm"), COMPONENT).unwrap();
+        let (repo, sha) = repo_with(
+            tmp.path(),
+            &[("inside/pack.json", manifest().as_bytes())],
+            &[("packs/p", outside.to_str().unwrap()), ("inside/p.wasm", outside.join("p.wasm").to_str().unwrap())],
+        );
+        for path in ["packs/p", "inside"] {
+            let work = tmp.path().join(format!("work-{}", path.replace('/', "-")));
+            std::fs::create_dir(&work).unwrap();
+            let e = fetch(&entry(&repo, &sha, Some(path)), &work, &FetchLimits::default()).err().expect("refused");
+            assert!(matches!(e, CatalogError::Fetch { .. } | CatalogError::DigestMismatch { .. }), "{path}: {e}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fetch_larger_than_the_cap_is_stopped() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Random bytes do not compress: the clone really holds about 4 MiB.
+        let mut big = vec![0u8; 4 * 1024 * 1024];
+        getrandom::fill(&mut big).unwrap();
+        let (repo, sha) = repo_with(tmp.path(), &[("pack.json", manifest().as_bytes()), ("p.wasm", COMPONENT), ("big.bin", &big)], &[]);
+        let work = tmp.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        let limits = FetchLimits { max_bytes: 1024 * 1024, timeout: Duration::from_secs(60) };
+        let e = fetch(&entry(&repo, &sha, None), &work, &limits).err().expect("refused");
+        assert!(e.to_string().contains("larger than the limit of 1048576 bytes"), "{e}");
+        let roomy = tmp.path().join("work2");
+        std::fs::create_dir(&roomy).unwrap();
+        assert!(fetch(&entry(&repo, &sha, None), &roomy, &FetchLimits::default()).is_ok(), "the same fetch under the default cap");
     }
 }

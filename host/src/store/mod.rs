@@ -13,16 +13,22 @@
 //!   folders (Linux `renameat2(RENAME_EXCHANGE)`), so a kill at any moment leaves the
 //!   previous version whole at its path and, at worst, a dot-folder that the next
 //!   store operation removes.
+//! - Every name in the store (pack folders, staging and leftover dot-folders, the
+//!   disabled markers, a pack's component) is resolved through the store's directory
+//!   handle (`crate::confined`): none can leave `packs/`, and a symlink planted there
+//!   is neither listed as a pack nor followed when it is cleaned up.
 //! - Store operations take an exclusive lock (`packs/.lock`), so two installs never
 //!   interleave their swaps.
 
 pub mod archive;
 pub mod catalog;
+pub mod pack_folder;
 mod swap;
 
 use crate::apps::requirement::{self, AppCheck};
 use crate::availability::Availability;
 use crate::bridge::Offline;
+use crate::confined::Folder;
 use crate::engine::AllocationPreference;
 use crate::home::CapstanHome;
 use crate::manifest::{self, MANIFEST_FILE, Platform};
@@ -100,6 +106,16 @@ fn store_error(path: &Path, e: impl std::fmt::Display) -> InstallError {
     InstallError::Store { path: path.to_path_buf(), detail: e.to_string() }
 }
 
+/// The marker file that keeps the installed pack `name` out of every runtime.
+fn disabled_marker(name: &str) -> String {
+    format!("{name}.disabled")
+}
+
+/// Is `name` a pack name the store may hold (the manifest's grammar)?
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 impl Store {
     pub fn new(home: &CapstanHome) -> Self {
         Store { home: home.clone() }
@@ -109,14 +125,29 @@ impl Store {
         self.home.packs_dir()
     }
 
-    /// Marker that keeps an installed pack out of every runtime.
-    fn disabled_marker(&self, name: &str) -> PathBuf {
-        self.dir().join(format!("{name}.disabled"))
+    /// The store's folder, created (owner-only) if it is not there yet.
+    fn folder(&self) -> Result<Folder, InstallError> {
+        Folder::create_private(&self.dir()).map_err(|e| store_error(&self.dir(), e))
     }
 
-    /// Check `source_dir` against the gate and install it, replacing an older copy.
+    /// The store's folder if it exists (readers never create it).
+    fn existing_folder(&self) -> Option<Folder> {
+        Folder::open(&self.dir()).ok()
+    }
+
+    /// Check the pack folder `source_dir` against the gate and install it, replacing
+    /// an older copy. The folder is read through its handle: a manifest or component
+    /// that links out of it is refused.
     pub fn install(&self, source_dir: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
-        let source = PackSource::from_dir(source_dir).map_err(|e| InstallError::Unreadable { detail: e.to_string() })?;
+        let unreadable = |e: &dyn std::fmt::Display| InstallError::Unreadable { detail: e.to_string() };
+        let folder = Folder::open(source_dir).map_err(|e| unreadable(&format!("{}: {e}", source_dir.display())))?;
+        let source = pack_folder::read(&folder).map_err(|e| unreadable(&e))?;
+        self.install_source(source, force_app_checks)
+    }
+
+    /// Check a pack already read (from a folder, an archive or a checkout) against the
+    /// gate and install exactly those bytes.
+    fn install_source(&self, source: PackSource, force_app_checks: bool) -> Result<Installed, InstallError> {
         let manifest = manifest::parse(&source.manifest_text).map_err(|e| InstallError::Invalid(PackLoadError::Manifest(e)))?;
         if crate::packs::official().iter().any(|o| o.name == manifest.name) {
             return Err(InstallError::OfficialName { name: manifest.name });
@@ -124,14 +155,15 @@ impl Store {
         self.check_platform_and_apps(&manifest, force_app_checks)?;
         let capabilities = self.load_beside_the_others(&manifest.name, source.clone())?;
 
-        let _lock = swap::StoreLock::acquire(&self.dir()).map_err(|e| store_error(&self.dir(), e))?;
-        swap::remove_leftovers(&self.dir());
-        let target = self.dir().join(&manifest.name);
-        let replaced = PackSource::from_dir(&target).ok().and_then(|old| manifest::parse(&old.manifest_text).ok()).map(|m| m.version.to_string());
-        let staged = swap::stage(&self.dir(), &manifest.name, &[(MANIFEST_FILE, source.manifest_text.as_bytes()), (&manifest.component, &source.component)])
+        let store = self.folder()?;
+        let _lock = swap::StoreLock::acquire(&store).map_err(|e| store_error(&self.dir(), e))?;
+        swap::remove_leftovers(&store);
+        let target = store.shown(&manifest.name);
+        let replaced = store.open_folder(&manifest.name).ok().and_then(|old| pack_folder::read_manifest(&old)).map(|m| m.version.to_string());
+        let staged = swap::stage(&store, &manifest.name, &[(MANIFEST_FILE, source.manifest_text.as_bytes()), (&manifest.component, &source.component)])
             .map_err(|e| store_error(&self.dir(), e))?;
         swap::pause_point("staged");
-        swap::publish(&staged, &target).map_err(|e| store_error(&target, e))?;
+        swap::publish(&store, &staged, &manifest.name).map_err(|e| store_error(&target, e))?;
         Ok(Installed { name: manifest.name, version: manifest.version.to_string(), replaced, capabilities, path: Some(target) })
     }
 
@@ -139,8 +171,10 @@ impl Store {
     /// into a temporary folder, then through the same gate as a folder.
     pub fn install_archive(&self, file: &Path, force_app_checks: bool) -> Result<Installed, InstallError> {
         let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
-        let dir = archive::unpack(file, work.path()).map_err(|e| InstallError::Archive { detail: e.to_string() })?;
-        self.install(&dir, force_app_checks)
+        let into = Folder::open(work.path()).map_err(|e| store_error(work.path(), e))?;
+        let dir = archive::unpack(file, &into).map_err(|e| InstallError::Archive { detail: e.to_string() })?;
+        let source = pack_folder::read(&dir).map_err(|e| InstallError::Unreadable { detail: e.to_string() })?;
+        self.install_source(source, force_app_checks)
     }
 
     /// Install the catalog entry `name`: an official pack (catalog::official_entries)
@@ -153,12 +187,12 @@ impl Store {
         let entries = catalog::load(catalog_file).map_err(catalog_error)?;
         let entry = catalog::find(&entries, name).map_err(catalog_error)?;
         let work = tempfile::tempdir().map_err(|e| store_error(&std::env::temp_dir(), e))?;
-        let dir = catalog::fetch(entry, work.path()).map_err(catalog_error)?;
-        let declared = manifest::load(&dir).map(|m| m.name).unwrap_or_default();
+        let source = catalog::fetch(entry, work.path(), &catalog::FetchLimits::default()).map_err(catalog_error)?;
+        let declared = manifest::parse(&source.manifest_text).map(|m| m.name).unwrap_or_default();
         if declared != entry.name {
             return Err(InstallError::Catalog { detail: format!("the catalog entry {:?} pins a pack named {declared:?}", entry.name) });
         }
-        self.install(&dir, force_app_checks)
+        self.install_source(source, force_app_checks)
     }
 
     /// An official pack is always installed: it ships inside this binary. "Installing"
@@ -227,60 +261,92 @@ impl Store {
 
     /// Remove an installed pack: one rename out of sight, then delete.
     pub fn remove(&self, name: &str) -> Result<PathBuf, InstallError> {
-        let target = self.installed_dir(name)?;
-        let _lock = swap::StoreLock::acquire(&self.dir()).map_err(|e| store_error(&self.dir(), e))?;
-        swap::retire(&self.dir(), &target).map_err(|e| store_error(&target, e))?;
-        let _ = std::fs::remove_file(self.disabled_marker(name));
-        Ok(target)
+        let store = self.installed(name)?;
+        let _lock = swap::StoreLock::acquire(&store).map_err(|e| store_error(&self.dir(), e))?;
+        swap::retire(&store, name).map_err(|e| store_error(&store.shown(name), e))?;
+        let _ = store.remove_file(disabled_marker(name));
+        Ok(store.shown(name))
     }
 
     pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), InstallError> {
-        self.installed_dir(name)?;
-        let marker = self.disabled_marker(name);
+        let store = self.installed(name)?;
+        let marker = disabled_marker(name);
         let result = if enabled {
-            std::fs::remove_file(&marker).or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) })
+            store.remove_file(&marker).or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) })
+        } else if store.exists(&marker) {
+            Ok(())
         } else {
-            std::fs::write(&marker, b"")
+            store.write_new(&marker, b"")
         };
-        result.map_err(|e| store_error(&marker, e))
+        result.map_err(|e| store_error(&store.shown(&marker), e))
     }
 
-    fn installed_dir(&self, name: &str) -> Result<PathBuf, InstallError> {
-        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        let dir = self.dir().join(name);
-        if valid && dir.join(MANIFEST_FILE).is_file() {
-            Ok(dir)
-        } else {
-            Err(store_error(&dir, format!("no installed pack named {name:?}")))
+    /// The store's folder, when it holds an installed pack `name`.
+    fn installed(&self, name: &str) -> Result<Folder, InstallError> {
+        let missing = || store_error(&self.dir().join(name), format!("no installed pack named {name:?}"));
+        if !valid_name(name) {
+            return Err(missing());
         }
+        let store = self.existing_folder().ok_or_else(missing)?;
+        let holds_it = store.symlink_metadata(name).is_ok_and(|m| m.is_dir()) && store.is_file(Path::new(name).join(MANIFEST_FILE));
+        if holds_it { Ok(store) } else { Err(missing()) }
+    }
+
+    /// The store's pack folders: real folders (a symlink planted in the store is not
+    /// a pack), not dot-folders (staging), holding a `pack.json`; sorted by name.
+    fn pack_entries(&self) -> Option<(Folder, Vec<String>)> {
+        let store = self.existing_folder()?;
+        let names = store
+            .entries()
+            .ok()?
+            .into_iter()
+            .filter(|e| e.is_dir() && !e.name.starts_with('.') && store.is_file(Path::new(&e.name).join(MANIFEST_FILE)))
+            .map(|e| e.name)
+            .collect();
+        Some((store, names))
     }
 
     /// Every installed pack, enabled or not.
     pub fn list(&self) -> Vec<StoreEntry> {
-        let Ok(entries) = std::fs::read_dir(self.dir()) else { return Vec::new() };
-        let mut out: Vec<StoreEntry> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_dir() && p.join(MANIFEST_FILE).is_file() && !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')))
-            .map(|p| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
-                let version = crate::fsutil::read_capped(&p.join(MANIFEST_FILE), crate::limits::MAX_MANIFEST_BYTES)
-                    .ok()
-                    .and_then(|t| manifest::parse(&t).ok())
-                    .map(|m| m.version.to_string());
-                StoreEntry { enabled: !self.disabled_marker(&name).exists(), name, version, path: p }
+        let Some((store, names)) = self.pack_entries() else { return Vec::new() };
+        names
+            .into_iter()
+            .map(|name| {
+                let version = store.open_folder(&name).ok().and_then(|f| pack_folder::read_manifest(&f)).map(|m| m.version.to_string());
+                StoreEntry { enabled: !store.exists(disabled_marker(&name)), path: store.shown(&name), name, version }
             })
-            .collect();
-        out.sort_by(|a, b| a.name.cmp(&b.name));
-        out
+            .collect()
     }
-}
 
-/// True when the store has marked `dir`'s pack disabled (readers skip it).
-pub fn is_disabled(dir: &Path) -> bool {
-    match (dir.parent(), dir.file_name()) {
-        (Some(parent), Some(name)) => parent.join(format!("{}.disabled", name.to_string_lossy())).exists(),
-        _ => false,
+    /// Every enabled pack, read through the store's handle (not yet loaded).
+    pub fn sources(&self) -> Vec<Result<PackSource, (PathBuf, PackLoadError)>> {
+        let Some((store, names)) = self.pack_entries() else { return Vec::new() };
+        names
+            .into_iter()
+            .filter(|name| !store.exists(disabled_marker(name)))
+            .map(|name| {
+                let path = store.shown(&name);
+                store
+                    .open_folder(&name)
+                    .map_err(|e| PackLoadError::Io { path: path.clone(), detail: e.to_string() })
+                    .and_then(|folder| pack_folder::read(&folder))
+                    .map_err(|e| (path, e))
+            })
+            .collect()
+    }
+
+    /// What changes when a pack is installed, replaced, removed, enabled or disabled:
+    /// each pack's name, its manifest's size and mtime, and its enabled flag.
+    pub fn fingerprint(&self) -> Vec<(String, u64, Option<std::time::SystemTime>, bool)> {
+        let Some((store, names)) = self.pack_entries() else { return Vec::new() };
+        names
+            .into_iter()
+            .map(|name| {
+                let meta = store.metadata(Path::new(&name).join(MANIFEST_FILE)).ok();
+                let enabled = !store.exists(disabled_marker(&name));
+                (name, meta.as_ref().map(|m| m.len()).unwrap_or(0), meta.and_then(|m| m.modified().ok().map(|t| t.into_std())), enabled)
+            })
+            .collect()
     }
 }
 

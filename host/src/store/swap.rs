@@ -1,10 +1,13 @@
 //! Staging, publishing and retiring store folders so that a reader (or a kill) never
 //! sees half a pack: files are written and synced in a dot-folder, then one rename
 //! (or an atomic exchange with the old version) makes them the pack.
+//!
+//! Every operation goes through the store's directory handle ([`Folder`]): staging,
+//! pack and leftover names are resolved inside `packs/` and cannot leave it, and a
+//! symlink planted in the store is removed as a link, never followed.
 
+use crate::confined::{Folder, plain_name};
 use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
 
 /// An exclusive lock on the store, held for one operation.
 pub struct StoreLock {
@@ -12,9 +15,8 @@ pub struct StoreLock {
 }
 
 impl StoreLock {
-    pub fn acquire(store: &Path) -> std::io::Result<Self> {
-        std::fs::create_dir_all(store)?;
-        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(store.join(".lock"))?;
+    pub fn acquire(store: &Folder) -> std::io::Result<Self> {
+        let file = store.open_for_lock(".lock")?;
         #[cfg(unix)]
         {
             use std::os::fd::AsRawFd;
@@ -27,85 +29,71 @@ impl StoreLock {
     }
 }
 
-fn unique(store: &Path, kind: &str, name: &str) -> PathBuf {
+fn unique(kind: &str, name: &str) -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
-    store.join(format!(".{kind}-{name}-{}-{nanos}", std::process::id()))
+    format!(".{kind}-{name}-{}-{nanos}", std::process::id())
 }
 
-/// Write `files` into a fresh staging folder, each synced, and return it.
-pub fn stage(store: &Path, name: &str, files: &[(&str, &[u8])]) -> std::io::Result<PathBuf> {
-    let dir = unique(store, "staging", name);
-    std::fs::create_dir_all(&dir)?;
+/// Write `files` into a fresh staging folder, each synced, and return its name.
+pub fn stage(store: &Folder, name: &str, files: &[(&str, &[u8])]) -> std::io::Result<String> {
+    let staged = unique("staging", plain_name(name)?);
+    let dir = store.create_new_folder(&staged)?;
     for (file, bytes) in files {
-        let mut f = File::create(dir.join(file))?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+        dir.write_new(plain_name(file)?, bytes)?;
     }
-    sync_dir(&dir);
-    Ok(dir)
+    dir.sync();
+    Ok(staged)
 }
 
-/// Make `staged` the pack at `target`: a rename when there is none, an atomic
+/// Make the staged folder the pack `target`: a rename when there is none, an atomic
 /// exchange when an older version is there (which is then removed).
-pub fn publish(staged: &Path, target: &Path) -> std::io::Result<()> {
-    let store = target.parent().unwrap_or(Path::new("."));
-    if !target.exists() {
-        std::fs::rename(staged, target)?;
-        sync_dir(store);
+pub fn publish(store: &Folder, staged: &str, target: &str) -> std::io::Result<()> {
+    plain_name(target)?;
+    if !store.exists(target) {
+        store.rename(staged, target)?;
+        store.sync();
         return Ok(());
     }
-    exchange(staged, target)?;
-    sync_dir(store);
+    exchange(store, staged, target)?;
+    store.sync();
     pause_point("swapped");
     // `staged` now holds the old version.
-    std::fs::remove_dir_all(staged)
+    store.remove_dir_all(staged)
 }
 
 #[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let (ca, cb) = (CString::new(a.as_os_str().as_bytes())?, CString::new(b.as_os_str().as_bytes())?);
-    // SAFETY: two valid NUL-terminated paths; renameat2 only reads them.
-    let rc = unsafe { libc::renameat2(libc::AT_FDCWD, ca.as_ptr(), libc::AT_FDCWD, cb.as_ptr(), libc::RENAME_EXCHANGE) };
-    if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+fn exchange(store: &Folder, a: &str, b: &str) -> std::io::Result<()> {
+    store.exchange(a, b)
 }
 
 /// Without an atomic exchange: move the old version aside, then the new one in. A
 /// kill between the two renames leaves the old version whole in a dot-folder.
 #[cfg(not(target_os = "linux"))]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    let store = b.parent().unwrap_or(Path::new("."));
-    let aside = unique(store, "old", &b.file_name().unwrap_or_default().to_string_lossy());
-    std::fs::rename(b, &aside)?;
-    std::fs::rename(a, b)?;
-    std::fs::rename(&aside, a)
+fn exchange(store: &Folder, a: &str, b: &str) -> std::io::Result<()> {
+    let aside = unique("old", b);
+    store.rename(b, &aside)?;
+    store.rename(a, b)?;
+    store.rename(&aside, a)
 }
 
 /// Take `target` out of the store with one rename, then delete it.
-pub fn retire(store: &Path, target: &Path) -> std::io::Result<()> {
-    let gone = unique(store, "removing", &target.file_name().unwrap_or_default().to_string_lossy());
-    std::fs::rename(target, &gone)?;
-    sync_dir(store);
-    std::fs::remove_dir_all(&gone)
+pub fn retire(store: &Folder, target: &str) -> std::io::Result<()> {
+    let gone = unique("removing", plain_name(target)?);
+    store.rename(target, &gone)?;
+    store.sync();
+    store.remove_dir_all(&gone)
 }
 
 /// Delete what an interrupted operation left: dot-folders (never read as packs).
-/// Called with the store lock held, so no operation is in progress.
-pub fn remove_leftovers(store: &Path) {
-    let Ok(entries) = std::fs::read_dir(store) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        let leftover = name.starts_with(".staging-") || name.starts_with(".removing-") || name.starts_with(".old-");
-        if leftover && entry.path().is_dir() {
-            let _ = std::fs::remove_dir_all(entry.path());
+/// Called with the store lock held, so no operation is in progress. A leftover name
+/// that is a symlink is removed as a link; what it points to is never touched.
+pub fn remove_leftovers(store: &Folder) {
+    let Ok(entries) = store.entries() else { return };
+    for entry in entries {
+        let leftover = entry.name.starts_with(".staging-") || entry.name.starts_with(".removing-") || entry.name.starts_with(".old-");
+        if leftover && (entry.is_dir() || entry.file_type.is_symlink()) {
+            let _ = store.remove_dir_all(&entry.name);
         }
-    }
-}
-
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
     }
 }
 
@@ -117,5 +105,40 @@ pub fn pause_point(point: &str) {
     if std::env::var("CAPSTAN_STORE_PAUSE").is_ok_and(|p| p == point) {
         eprintln!("capstan: paused at {point}");
         std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_names_and_planted_symlinks_stay_inside_the_store() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("keep"), b"keep").unwrap();
+        let store = Folder::create_private(&tmp.path().join("packs")).unwrap();
+
+        assert!(stage(&store, "../evil", &[("pack.json", b"{}")]).is_err());
+        assert!(stage(&store, "ok", &[("../../outside/pack.json", b"{}")]).is_err());
+        assert!(!outside.join("pack.json").exists());
+        assert!(retire(&store, "../outside").is_err());
+        assert!(publish(&store, ".x", "../outside").is_err());
+
+        // A leftover-looking symlink to a folder outside: removed as a link only.
+        std::os::unix::fs::symlink(&outside, tmp.path().join("packs/.staging-planted")).unwrap();
+        remove_leftovers(&store);
+        assert!(!store.exists(".staging-planted"));
+        assert_eq!(std::fs::read(outside.join("keep")).unwrap(), b"keep");
+
+        // Retiring a pack that is a symlink to a folder outside removes the link only.
+        std::os::unix::fs::symlink(&outside, tmp.path().join("packs/linked")).unwrap();
+        retire(&store, "linked").unwrap();
+        assert_eq!(std::fs::read(outside.join("keep")).unwrap(), b"keep");
+
+        let staged = stage(&store, "good", &[("pack.json", b"{}")]).unwrap();
+        publish(&store, &staged, "good").unwrap();
+        assert!(store.is_file("good/pack.json"));
     }
 }

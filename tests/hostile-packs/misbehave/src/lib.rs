@@ -66,6 +66,16 @@ fn huge_stdout(_: NoArgs) -> PackResult<Value> {
     Ok(json!({ "printed_bytes": 100u64 << 20 }))
 }
 
+/// Log lines, stdout and stderr that try to end capstan's log line and forge the next
+/// one, or to drive the terminal.
+fn forge_log(_: NoArgs) -> PackResult<Value> {
+    let forged = "innocent\nWARN capstan: FORGED by a pack\r\u{1b}[2K\u{1b}[31mREWRITTEN\u{1b}[0m";
+    capstan_sdk::log::warn(forged);
+    println!("{forged}");
+    eprintln!("{forged}");
+    Ok(json!({ "forged": true }))
+}
+
 fn code_of(e: &BridgeError) -> String {
     format!("{:?}", e.code)
 }
@@ -128,6 +138,7 @@ pub fn capabilities() -> Vec<Capability> {
         c("hostile.panic", panic),
         Capability::new("hostile.huge_result", "inspect", huge_result).summary("100 MB result"),
         c("hostile.huge_stdout", huge_stdout),
+        c("hostile.forge_log", forge_log),
         c("hostile.undeclared", undeclared).declare_commands_unchecked(&["get_scene_info"], false),
         c("hostile.sneaky_mutation", sneaky_mutation).declare_commands_unchecked(&["get_scene_info"], false),
         c("hostile.flood", flood).declare_commands_unchecked(&["get_scene_info"], false),
