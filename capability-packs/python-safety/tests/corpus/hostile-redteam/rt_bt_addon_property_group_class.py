@@ -1,0 +1,2 @@
+import bpy
+print(bpy.types.CyclesRenderSettings)

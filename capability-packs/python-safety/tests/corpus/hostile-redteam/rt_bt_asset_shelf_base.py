@@ -1,0 +1,2 @@
+import bpy
+shelf = bpy.types.AssetShelf

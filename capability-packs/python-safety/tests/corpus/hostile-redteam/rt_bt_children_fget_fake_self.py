@@ -1,0 +1,2 @@
+import bpy
+kids = bpy.types.Object.children_recursive.fget(object())

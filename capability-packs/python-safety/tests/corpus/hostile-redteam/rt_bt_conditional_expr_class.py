@@ -1,0 +1,2 @@
+import bpy
+op = bpy.types.WM_OT_context_toggle if True else None

@@ -1,0 +1,2 @@
+import bpy
+snapshot = bpy.types.Context.copy

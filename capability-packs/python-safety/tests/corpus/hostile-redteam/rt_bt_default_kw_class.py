@@ -1,0 +1,3 @@
+import bpy
+def run(*, op=bpy.types.WM_OT_context_toggle):
+    return op

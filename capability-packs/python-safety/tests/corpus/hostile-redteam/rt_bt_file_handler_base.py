@@ -1,0 +1,3 @@
+import bpy
+class H(bpy.types.FileHandler):
+    bl_idname = 'X_FH_y'

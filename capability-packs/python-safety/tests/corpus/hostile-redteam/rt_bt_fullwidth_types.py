@@ -1,0 +1,2 @@
+import bpy
+op = bpy.ｔypes.WM_OT_context_toggle

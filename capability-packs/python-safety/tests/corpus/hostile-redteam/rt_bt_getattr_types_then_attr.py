@@ -1,0 +1,2 @@
+import bpy
+op = getattr(bpy, 'types').WM_OT_context_toggle

@@ -1,0 +1,2 @@
+import bpy
+bpy.types.HydraRenderEngine

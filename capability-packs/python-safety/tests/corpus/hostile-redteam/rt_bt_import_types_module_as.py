@@ -1,0 +1,2 @@
+import bpy.types as bt
+bt.Panel

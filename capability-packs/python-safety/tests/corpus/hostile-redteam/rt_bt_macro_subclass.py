@@ -1,0 +1,3 @@
+import bpy
+class M(bpy.types.Macro):
+    bl_idname = 'x.m'

@@ -1,0 +1,2 @@
+import bpy, mathutils
+T = [mathutils.Vector, bpy.types][1]

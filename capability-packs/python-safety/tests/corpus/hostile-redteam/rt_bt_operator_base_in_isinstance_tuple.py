@@ -1,0 +1,2 @@
+import bpy
+print(isinstance(bpy.context.object, (bpy.types.Object, bpy.types.Panel)))

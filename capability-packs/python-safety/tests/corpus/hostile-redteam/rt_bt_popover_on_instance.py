@@ -1,0 +1,2 @@
+import bpy
+bpy.context.window_manager.popover(lambda self, ctx: None)

@@ -1,0 +1,3 @@
+import bpy
+menu = bpy.types.RENDER_MT_format_presets
+menu.draw_preset(None, bpy.context)

@@ -1,0 +1,2 @@
+import bpy
+bpy.context.scene.cycles.register()

@@ -1,0 +1,3 @@
+import bpy
+m = bpy.types.Menu
+m = None

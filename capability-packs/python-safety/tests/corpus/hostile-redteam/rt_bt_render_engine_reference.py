@@ -1,0 +1,2 @@
+import bpy
+engines = [bpy.types.RenderEngine]

@@ -1,0 +1,2 @@
+import bpy
+bpy.types.UI_UL_list.sort_items_by_name([])

@@ -1,0 +1,1 @@
+from bpy.types import *

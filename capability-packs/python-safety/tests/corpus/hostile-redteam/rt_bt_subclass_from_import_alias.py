@@ -1,0 +1,3 @@
+from bpy import types as t
+class X(t.Operator):
+    bl_idname = 'x.y'

@@ -1,0 +1,4 @@
+import bpy
+class A(bpy.types.Mesh):
+    def go(self):
+        return super().from_pydata([], [], [])

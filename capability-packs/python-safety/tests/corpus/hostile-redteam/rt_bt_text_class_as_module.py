@@ -1,0 +1,3 @@
+import bpy
+TextCls = bpy.types.Text
+TextCls.as_module

@@ -1,0 +1,2 @@
+import bpy
+ops = bpy.context.window_manager.operators

@@ -1,0 +1,2 @@
+import bpy
+mods = [m for m in (bpy.types,)]

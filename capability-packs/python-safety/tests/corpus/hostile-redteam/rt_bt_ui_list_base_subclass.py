@@ -1,0 +1,4 @@
+import bpy
+T = bpy.types
+class L(T.UIList):
+    pass

@@ -1,0 +1,3 @@
+import bpy
+if (t := bpy.types):
+    t.WM_OT_context_toggle
