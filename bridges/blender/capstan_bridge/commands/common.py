@@ -28,13 +28,17 @@ def get_object(name):
 
 
 def active_collection():
-    """Where new objects go: the active collection, as Blender's own add operators do."""
-    layer = bpy.context.view_layer.active_layer_collection
-    return layer.collection if layer is not None else scene().collection
+    """Where new objects go: the active collection, as Blender's own add operators do.
+    `context.collection` names it without going through the view layer, whose
+    `active_layer_collection` resyncs the layer (a cost that grows with the scene)."""
+    return bpy.context.collection or scene().collection
 
 
 def link(obj):
-    active_collection().objects.link(obj)
+    """Link `obj` into the active collection; returns that collection."""
+    collection = active_collection()
+    collection.objects.link(obj)
+    return collection
 
 
 def aim(obj, target):
@@ -68,8 +72,10 @@ def claim_name(obj, requested, out):
     """Give `obj` (and its data) the requested name; note in `out` when Blender picked
     another because the name is taken."""
     if requested:
-        obj.name = requested
-        if obj.data is not None and obj.data.users == 1:
+        # Renaming checks the name against every object: only when it differs.
+        if obj.name != requested:
+            obj.name = requested
+        if obj.data is not None and obj.data.users == 1 and obj.data.name != requested:
             obj.data.name = requested
         if obj.name != requested:
             out["renamed_from"] = requested

@@ -41,7 +41,9 @@ PAGE = s.obj({
 }, required=("offset", "limit", "total", "next_offset"))
 
 
-def summary(obj):
+def summary(obj, collections=None):
+    """One object's summary. `collections`: its collections when the caller knows them
+    (`users_collection` walks every collection, a cost that grows with the scene)."""
     data = obj.data
     mats = [m.name for m in getattr(data, "materials", []) if m is not None] if data is not None else []
     return {
@@ -52,7 +54,7 @@ def summary(obj):
         "scale": rounded(obj.scale),
         "visible": not (obj.hide_viewport or obj.hide_render),
         "parent": obj.parent.name if obj.parent else None,
-        "collections": [c.name for c in obj.users_collection][:8],
+        "collections": (collections if collections is not None else [c.name for c in obj.users_collection])[:8],
         "materials": mats[:8],
     }
 

@@ -43,12 +43,12 @@ def create_object(ctx, params):
         obj = bpy.data.objects.new(name, bpy.data.cameras.new(name))
     else:
         obj = bpy.data.objects.new(name, bpy.data.lights.new(name, LIGHT_KINDS[kind]))
-    link(obj)
+    collection = link(obj)
     ctx.delta.created(obj)
     out = {}
     claim_name(obj, params.get("name"), out)
     place(obj, params)
-    out.update(summary(obj))
+    out.update(summary(obj, [collection.name]))
     return out
 
 
