@@ -292,11 +292,23 @@ pub fn is_listed_bpy_type(name: &str) -> bool {
 /// an attribute of a module reached by value, an imported name).
 pub fn is_registered_class_name(name: &str) -> bool {
     const TYPE_CODES: &[&str] = &["OT", "MT", "PT", "HT", "UL", "GT", "GGT", "AST", "FH", "KSI"];
-    let parts: Vec<&str> = name.split('_').collect();
+    // Most attributes are lower-case words: decided on the first byte, no allocation.
+    if !name.as_bytes().first().is_some_and(u8::is_ascii_uppercase) || !name.contains('_') {
+        return false;
+    }
     let upper = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
-    parts.len() >= 3
-        && upper(parts[0])
-        && parts[1..parts.len() - 1].iter().enumerate().any(|(i, p)| TYPE_CODES.contains(p) && parts[..=i].iter().all(|q| upper(q)))
+    let mut parts = name.split('_').peekable();
+    let mut index = 0;
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() || !upper(part) {
+            return false;
+        }
+        if index > 0 && TYPE_CODES.contains(&part) {
+            return true;
+        }
+        index += 1;
+    }
+    false
 }
 
 /// A path through `bpy.types` (also re-exported: `bpy_extras.io_utils.bpy.types.X`):
@@ -331,4 +343,31 @@ pub fn bpy_types_rule(path: &[String]) -> Option<String> {
 /// Module attributes of `bpy.types` that are not classes (`bpy.types.__name__`).
 fn names_only_metadata(name: &str) -> bool {
     matches!(name, "__name__" | "__doc__")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_class_names_are_told_from_data_types_and_constants() {
+        for name in ["WM_OT_context_toggle", "VIEW3D_MT_add", "CYCLES_RENDER_PT_sampling", "NODE_DATA_PT_EEVEE_light", "UI_UL_list", "EXPORT_ANIM_OT_bvh", "VIEW3D_GGT_xform_gizmo", "IMAGE_FH_drop_handler"] {
+            assert!(is_registered_class_name(name), "{name}");
+        }
+        for name in ["Mesh", "ShaderNodeBsdfPrincipled", "LineStyleAlphaModifier_AlongStroke", "MAX_SIZE", "DEFAULT_OT", "location", "OT_x", "_OT_x", "wm_OT_x"] {
+            assert!(!is_registered_class_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_listed_bpy_types_are_sorted_and_hold_the_data_types() {
+        let list: Vec<&str> = BPY_TYPES.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        assert!(list.windows(2).all(|w| w[0] < w[1]), "bpy_types.txt is not sorted");
+        for name in ["Mesh", "Object", "ShaderNodeBsdfPrincipled", "bpy_struct"] {
+            assert!(is_listed_bpy_type(name), "{name}");
+        }
+        for name in ["WM_OT_context_toggle", "Operator", "Menu", "Panel", "PropertyGroup"] {
+            assert!(!is_listed_bpy_type(name), "{name}");
+        }
+    }
 }
