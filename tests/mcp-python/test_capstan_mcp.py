@@ -84,6 +84,9 @@ def test_expert_surface_lists_every_capability(capstan_bin, blender_home):
         return {t.name: t for t in (await s.list_tools()).tools}
 
     tools = run(capstan_bin, blender_home, body, expert=True)
-    assert len(tools) == 12
+    # Every capability of blender-core (`capstan packs list`): one tool each.
+    assert len(tools) == 16, sorted(tools)
+    assert tools["mutate__modifier_add"].annotations.read_only_hint is False
+    assert tools["rig__constraint"].annotations.destructive_hint is True, "it can remove constraints"
     assert tools["scene__info"].annotations.read_only_hint is True
     assert tools["scene__delete_object"].annotations.destructive_hint is True
