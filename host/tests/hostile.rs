@@ -193,21 +193,16 @@ fn guest_output_never_reaches_the_process_stdout() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("truncated=true"), "the capped guest output is logged to stderr: {}", &stderr[..stderr.len().min(500)]);
     assert!(stderr.len() < 1 << 20, "the log holds the capped prefix, not 100 MB");
+    a_pack_cannot_forge_log_lines_or_send_escape_sequences(tmp.path());
 }
 
 /// What a pack logs or prints reaches capstan's log with its control characters
 /// escaped: it cannot end capstan's line and forge the next, nor drive the terminal.
-#[test]
-fn a_pack_cannot_forge_log_lines_or_send_escape_sequences() {
-    let tmp = tempfile::tempdir().unwrap();
-    let packs = tmp.path().join("packs").join("hostile-misbehave");
-    std::fs::create_dir_all(&packs).unwrap();
-    for entry in std::fs::read_dir(built_pack("tests/hostile-packs/misbehave")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), packs.join(entry.file_name())).unwrap();
-    }
+/// (Run from `guest_output_never_reaches_the_process_stdout`, in its home, so the pack
+/// is compiled once: another compile in parallel would slow the time-limited cases.)
+fn a_pack_cannot_forge_log_lines_or_send_escape_sequences(home: &std::path::Path) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
-        .env("CAPSTAN_HOME", tmp.path())
+        .env("CAPSTAN_HOME", home)
         .env("CAPSTAN_LOG", "info")
         .args(["call", "hostile.forge_log", "--json"])
         .output()

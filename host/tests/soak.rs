@@ -22,7 +22,7 @@ const CAPSTAN_MAX_GROWTH_KIB: u64 = 24 * 1024;
 /// Blender keeps the mesh of every deleted object as an orphan datablock (the add-on's
 /// `delete_object` unlinks the object; Blender frees orphan data on save/reload), so its
 /// growth is bounded per cube created, not flat: 64 MiB over 10,000 calls (2,000 objects
-/// made and deleted, half of them cubes), measured at about a third of that.
+/// made and deleted, half of them cubes); measured: 9.2 MiB (host/BENCHMARKS.md).
 const BLENDER_MAX_GROWTH_KIB: u64 = 64 * 1024;
 
 fn rss_kib(pid: u32) -> u64 {
