@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-fn needs_escape(c: char) -> bool {
+pub fn needs_escape(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 

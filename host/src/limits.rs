@@ -62,10 +62,14 @@ pub struct CallLimits {
     /// Linear memory the guest may grow to, in bytes.
     pub memory_bytes: u64,
     /// Time the guest may run, enforced by epoch interruption (a trap). Time spent
-    /// waiting for the bridge does not count: each bridge command has its own timeout
-    /// (catalog), so a call's wall time is bounded by this plus the bridge timeouts of
-    /// at most `max_bridge_calls` commands.
+    /// waiting for the bridge does not count here (each bridge command has its own
+    /// timeout in the catalog); `deadline` bounds the whole call.
     pub timeout: Duration,
+    /// Wall time of the whole call, bridge waits included: without it a pack could wait
+    /// `max_bridge_calls` times a command's timeout (64 x 30 s). Each bridge wait is cut
+    /// to the time left, a bridge call after it is refused, and the guest is interrupted
+    /// when it comes due (`PackFault::Deadline`, limit `deadline_ms`).
+    pub deadline: Duration,
     /// Bridge calls (attempts, refused ones included) in one execution.
     pub max_bridge_calls: u32,
     /// Bytes of arguments in and of result out.
@@ -78,6 +82,8 @@ const MIB: u64 = 1024 * 1024;
 pub const DEFAULT_LIMITS: CallLimits = CallLimits {
     memory_bytes: 64 * MIB,
     timeout: Duration::from_secs(10),
+    // As long as the longest single command of the official catalog (`render_image`).
+    deadline: Duration::from_secs(600),
     max_bridge_calls: 64,
     max_io_bytes: 8 * MIB,
 };
@@ -86,6 +92,7 @@ pub const DEFAULT_LIMITS: CallLimits = CallLimits {
 pub const CEILING_LIMITS: CallLimits = CallLimits {
     memory_bytes: 512 * MIB,
     timeout: Duration::from_secs(120),
+    deadline: Duration::from_secs(1800),
     max_bridge_calls: 1024,
     max_io_bytes: 64 * MIB,
 };
@@ -95,6 +102,7 @@ pub const CEILING_LIMITS: CallLimits = CallLimits {
 pub const DESCRIBE_LIMITS: CallLimits = CallLimits {
     memory_bytes: 64 * MIB,
     timeout: Duration::from_secs(5),
+    deadline: Duration::from_secs(5),
     max_bridge_calls: 0,
     max_io_bytes: 8 * MIB,
 };
@@ -105,6 +113,7 @@ pub const DESCRIBE_LIMITS: CallLimits = CallLimits {
 pub const CHECKER_LIMITS: CallLimits = CallLimits {
     memory_bytes: 256 * MIB,
     timeout: Duration::from_secs(5),
+    deadline: Duration::from_secs(5),
     max_bridge_calls: 0,
     max_io_bytes: 2 * MIB,
 };
@@ -144,6 +153,32 @@ pub const MAX_ARCHIVE_ENTRIES: usize = 256;
 pub const MAX_CATALOG_FETCH_BYTES: u64 = 256 * MIB;
 pub const CATALOG_FETCH_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// What a pack may declare about itself in `describe()` (plugin/declared.rs,
+/// plugin/describe.rs). Generous for a real catalog (the official packs declare at
+/// most a few dozen capabilities of a few KB each), small enough that a hostile pack
+/// cannot slow start-up, hold memory or flood search with its description.
+pub mod declared {
+    /// All strings of a description together.
+    pub const MAX_DESCRIPTION_BYTES: usize = 4 * 1024 * 1024;
+    pub const MAX_CAPABILITIES: usize = 512;
+    /// One capability's JSON Schema text.
+    pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+    /// One line each: a capability's or a family's summary.
+    pub const MAX_SUMMARY_BYTES: usize = 200;
+    pub const MAX_CAPABILITY_DESCRIPTION_BYTES: usize = 8 * 1024;
+    pub const MAX_TAGS: usize = 32;
+    pub const MAX_TAG_BYTES: usize = 48;
+    pub const MAX_EXAMPLES: usize = 16;
+    pub const MAX_EXAMPLE_BYTES: usize = 200;
+    pub const MAX_ALIASES: usize = 16;
+    pub const MAX_BRIDGE_COMMANDS: usize = 64;
+    pub const MAX_FAMILIES: usize = 64;
+    pub const MAX_CUES_PER_FAMILY: usize = 256;
+    pub const MAX_CUE_BYTES: usize = 64;
+    pub const MAX_CASES_PER_CAPABILITY: usize = 32;
+    pub const MAX_CASE_BYTES: usize = 64 * 1024;
+}
+
 /// Limits a manifest asked for, clamped to the ceilings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clamped {
@@ -152,13 +187,20 @@ pub struct Clamped {
     pub lowered: Vec<String>,
 }
 
-/// Apply manifest requests (each optional) over the defaults, under the ceilings.
-pub fn clamp(
-    memory_mib: Option<u64>,
-    timeout_ms: Option<u64>,
-    max_bridge_calls: Option<u32>,
-    max_io_bytes: Option<u64>,
-) -> Clamped {
+/// What a manifest asks for (each optional), in manifest units.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Requested {
+    pub memory_mib: Option<u64>,
+    pub timeout_ms: Option<u64>,
+    pub deadline_ms: Option<u64>,
+    pub max_bridge_calls: Option<u32>,
+    pub max_io_bytes: Option<u64>,
+}
+
+/// Apply manifest requests over the defaults, under the ceilings. A deadline shorter
+/// than the guest timeout is kept: it is the tighter bound, and says so.
+pub fn clamp(asked: Requested) -> Clamped {
+    let Requested { memory_mib, timeout_ms, deadline_ms, max_bridge_calls, max_io_bytes } = asked;
     let mut lowered = Vec::new();
     let mut pick = |name: &str, asked: Option<u64>, default: u64, ceiling: u64| match asked {
         Some(v) if v > ceiling => {
@@ -180,6 +222,12 @@ pub fn clamp(
         DEFAULT_LIMITS.timeout.as_millis() as u64,
         CEILING_LIMITS.timeout.as_millis() as u64,
     );
+    let deadline_ms = pick(
+        "deadline_ms",
+        deadline_ms,
+        DEFAULT_LIMITS.deadline.as_millis() as u64,
+        CEILING_LIMITS.deadline.as_millis() as u64,
+    );
     let calls = pick(
         "max_bridge_calls",
         max_bridge_calls.map(u64::from),
@@ -196,6 +244,7 @@ pub fn clamp(
         limits: CallLimits {
             memory_bytes: memory_mib * MIB,
             timeout: Duration::from_millis(timeout_ms),
+            deadline: Duration::from_millis(deadline_ms),
             max_bridge_calls: calls as u32,
             max_io_bytes: io,
         },
@@ -209,22 +258,35 @@ mod tests {
 
     #[test]
     fn absent_values_take_the_defaults() {
-        let c = clamp(None, None, None, None);
+        let c = clamp(Requested::default());
         assert_eq!(c.limits, DEFAULT_LIMITS);
         assert!(c.lowered.is_empty());
     }
 
     #[test]
     fn requests_above_the_ceiling_are_lowered_and_said() {
-        let c = clamp(Some(100_000), Some(10 * 60 * 1000), Some(1_000_000), Some(u64::MAX));
+        let c = clamp(Requested {
+            memory_mib: Some(100_000),
+            timeout_ms: Some(10 * 60 * 1000),
+            deadline_ms: Some(24 * 3600 * 1000),
+            max_bridge_calls: Some(1_000_000),
+            max_io_bytes: Some(u64::MAX),
+        });
         assert_eq!(c.limits, CEILING_LIMITS);
-        assert_eq!(c.lowered.len(), 4);
+        assert_eq!(c.lowered.len(), 5);
         assert!(c.lowered[0].contains("memory_mib 100000"));
     }
 
     #[test]
     fn requests_below_the_ceiling_are_kept() {
-        let c = clamp(Some(16), Some(250), Some(3), Some(1024));
+        let c = clamp(Requested {
+            memory_mib: Some(16),
+            timeout_ms: Some(250),
+            deadline_ms: Some(400),
+            max_bridge_calls: Some(3),
+            max_io_bytes: Some(1024),
+        });
+        assert_eq!(c.limits.deadline, Duration::from_millis(400));
         assert_eq!(c.limits.memory_bytes, 16 * MIB);
         assert_eq!(c.limits.timeout, Duration::from_millis(250));
         assert_eq!(c.limits.max_bridge_calls, 3);

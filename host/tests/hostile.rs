@@ -218,3 +218,138 @@ fn a_pack_cannot_forge_log_lines_or_send_escape_sequences(home: &std::path::Path
         assert!(!line.trim_start().starts_with("WARN capstan"), "a forged line: {line}");
     }
 }
+
+/// A bridge that answers after `delay`, or gives up at the request's timeout when that
+/// is shorter (as the real client does), recording each timeout it was given.
+struct SlowBridge {
+    delay: std::time::Duration,
+    timeouts: std::sync::Mutex<Vec<std::time::Duration>>,
+}
+
+impl capstan::bridge::BridgeClient for SlowBridge {
+    fn call(&self, request: capstan::bridge::BridgeRequest<'_>) -> Result<Value, capstan::bridge::BridgeFailure> {
+        self.timeouts.lock().unwrap().push(request.timeout);
+        if request.timeout < self.delay {
+            std::thread::sleep(request.timeout);
+            return Err(capstan::bridge::BridgeFailure::Transport { reason: "timeout".into(), detail: format!("no answer within {:?}", request.timeout) });
+        }
+        std::thread::sleep(self.delay);
+        Ok(support::canned::answer(request.command, request.params))
+    }
+}
+
+/// The misbehaving pack with `deadline_ms` set in its manifest.
+fn misbehave_with_deadline(deadline_ms: u64) -> PackSource {
+    let mut source = PackSource::from_dir(&built_pack("tests/hostile-packs/misbehave")).unwrap();
+    let mut manifest: Value = serde_json::from_str(&source.manifest_text).unwrap();
+    manifest["limits"]["deadline_ms"] = json!(deadline_ms);
+    source.manifest_text = manifest.to_string();
+    source
+}
+
+#[test]
+fn the_whole_call_has_a_deadline_that_bridge_waits_cannot_stretch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    // 300 ms per answer: the flood's 64-call budget alone would wait 19 s.
+    let bridge = Arc::new(SlowBridge { delay: std::time::Duration::from_millis(300), timeouts: Default::default() });
+    let mut rt = Runtime::new(&home, capstan::engine::AllocationPreference::PoolingIfAvailable, bridge.clone()).unwrap();
+    rt.add(misbehave_with_deadline(1000)).unwrap();
+
+    // The pack catches every refused call and answers; the call still ends in the
+    // deadline fault, named, because its answer was built on calls that never finished.
+    let fault = fault_of(rt.call("hostile.flood", "{}"));
+    assert_eq!(fault, PackFault::Deadline { limit_ms: 1000 });
+    assert_eq!(fault.limit(), Some("deadline_ms"));
+    assert!(fault.to_string().contains("1000 ms") && fault.to_string().contains("bridge waits included"), "{fault}");
+    let timeouts = bridge.timeouts.lock().unwrap().clone();
+    // Each wait may last only what is left of the call (not the command's 30 s): about
+    // three answered, the next was cut short of its answer, none was sent after it.
+    let last = *timeouts.last().expect("the flood reached the bridge");
+    assert!(timeouts.len() <= 4, "no call reached the bridge after the deadline: {timeouts:?}");
+    assert!(timeouts.iter().all(|t| *t <= std::time::Duration::from_millis(1000)), "waits are cut to the time left: {timeouts:?}");
+    assert!(timeouts.windows(2).all(|w| w[1] < w[0]), "the time left only shrinks: {timeouts:?}");
+    assert!(last < std::time::Duration::from_millis(300), "the last wait ended at the deadline, before its answer: {timeouts:?}");
+
+    // A guest that computes past the deadline (shorter than its guest-time limit here)
+    // is interrupted at it, with the deadline named, not the guest-time limit.
+    let mut rt = Runtime::new(&home, capstan::engine::AllocationPreference::PoolingIfAvailable, bridge.clone()).unwrap();
+    rt.add(misbehave_with_deadline(400)).unwrap();
+    assert_eq!(fault_of(rt.call("hostile.spin", "{}")), PackFault::Deadline { limit_ms: 400 });
+    assert_eq!(rt.call("hostile.ok", "{}").unwrap().result, json!({ "ok": true }), "the host serves on");
+}
+
+/// The overdeclare pack in `mode`: one build, the mode written into its component
+/// (two digits after its marker) and the manifest resealed.
+fn overdeclare(mode: u32) -> PackSource {
+    let mut source = PackSource::from_dir(&built_pack("tests/hostile-packs/overdeclare")).unwrap();
+    let marker = b"capstan-overdeclare-mode=00;";
+    let mut bytes = source.component.to_vec();
+    let at = bytes.windows(marker.len()).position(|w| w == marker).expect("the mode marker is in the component");
+    bytes[at + 25..at + 27].copy_from_slice(format!("{mode:02}").as_bytes());
+    let mut manifest: Value = serde_json::from_str(&source.manifest_text).unwrap();
+    manifest["sha256"] = json!(capstan::fsutil::sha256_hex(&bytes));
+    source.manifest_text = manifest.to_string();
+    source.component = bytes.into();
+    source
+}
+
+fn refusal_of(rt: &mut Runtime, mode: u32) -> String {
+    match rt.add(overdeclare(mode)) {
+        Err(PackLoadError::Contract(problems)) => {
+            let text = problems.join("\n");
+            assert!(problems.len() <= 41, "mode {mode}: refusals are capped: {} lines", problems.len());
+            // What the host says about a hostile description can be printed as it is.
+            assert!(!problems.iter().any(|p| p.chars().any(capstan::control_chars::needs_escape)), "mode {mode}: raw control characters in {text:?}");
+            text
+        }
+        Err(other) => panic!("mode {mode}: expected a contract refusal, got {other}"),
+        Ok(_) => panic!("mode {mode}: the pack loaded"),
+    }
+}
+
+#[test]
+fn a_pack_that_declares_past_any_bound_is_refused_with_the_bound_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge = Arc::new(RecordingBridge::default());
+    let mut rt = runtime(&home, bridge.clone(), &[]);
+
+    let expect: &[(u32, &[&str])] = &[
+        (1, &["50000 capabilities; at most 512 are allowed (limit: capabilities per pack)"]),
+        (2, &["input-schema is 1000034 bytes; at most 65536 are allowed"]),
+        (3, &[
+            "the summary is 1000 bytes; at most 200",
+            "the description is 100000 bytes; at most 8192",
+            "1000 entries in its tag list; at most 32",
+            "1000 entries in its example list; at most 16",
+            "1000 entries in its alias list; at most 16",
+            "1000 entries in its bridge command list; at most 64",
+        ]),
+        (4, &[
+            "family \"inspect\": the summary holds the character U+001B",
+            "the summary holds the character U+001B",
+            "the description holds the character U+000D",
+            "holds the character U+202E",
+            "the tag \"a\\nb\" holds the character U+000A",
+            "a string in input-schema holds the character U+001B",
+        ]),
+        (5, &["at most 4194304 are allowed (limit: description bytes)"]),
+        (6, &["\"scene.info\" is already claimed by pack \"blender-core\"", "\"scene.create_object\" is already claimed by pack \"blender-core\""]),
+        (7, &["capability \"overdeclare.\\u{1b}[31mred\": the key must be family.verb_noun", "input-schema is not JSON: recursion limit exceeded"]),
+        (8, &["100 families; at most 64 are allowed"]),
+    ];
+    for (mode, needles) in expect {
+        let text = refusal_of(&mut rt, *mode);
+        for needle in *needles {
+            assert!(text.contains(needle), "mode {mode}: {needle:?} not in:\n{text}");
+        }
+        // The official capabilities stay theirs, and the host serves on.
+        assert_eq!(rt.capabilities().find(|(_, c)| c.key == "scene.info").map(|(p, _)| p.name().to_string()).as_deref(), Some("blender-core"));
+        let info = rt.call("scene.info", "{}").unwrap_or_else(|e| panic!("after mode {mode}: {e}"));
+        assert_eq!(info.result["objects"][0]["name"], "Cube");
+    }
+    // The same build within every bound loads: the refusals above are the bounds'.
+    rt.add(overdeclare(0)).expect("the well-behaved mode loads");
+    assert_eq!(rt.call("overdeclare.ok", "{}").unwrap().result, json!({ "ok": true }));
+}

@@ -51,3 +51,103 @@ fn the_floor_and_its_paraphrases_route_with_the_packs_own_cues() {
     let destructive: Vec<&str> = names.iter().rev().take(2).copied().collect();
     assert!(destructive.contains(&"mutate"), "destroying families last: {names:?}");
 }
+
+const TABLE_BEGIN: &str = "<!-- capability families: generated from the official packs by `CAPSTAN_BLESS=1 cargo test -p capstan --test routing`; do not edit by hand -->";
+const TABLE_END: &str = "<!-- end of capability families -->";
+
+/// The README's table of capability families, from what the official packs declare.
+fn family_table(rt: &capstan::runtime::Runtime) -> String {
+    use std::collections::BTreeMap;
+    let mut summary: BTreeMap<&str, &str> = BTreeMap::new();
+    for pack in rt.packs() {
+        for f in &pack.families {
+            let slot = summary.entry(f.name.as_str()).or_default();
+            if slot.is_empty() {
+                *slot = f.summary.as_str();
+            }
+        }
+    }
+    let mut keys: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (_, c) in rt.capabilities() {
+        keys.entry(c.family.as_str()).or_default().push(c.key.as_str());
+    }
+    keys.values_mut().for_each(|list| list.sort_unstable());
+    let total: usize = keys.values().map(Vec::len).sum();
+    let packs = rt.packs().len();
+    let mut out = format!("{TABLE_BEGIN}\n{total} capabilities in {} families, from {packs} official pack{}:\n\n", keys.len(), if packs == 1 { "" } else { "s" });
+    out.push_str("| family | what it does | capabilities | keys |\n|---|---|---|---|\n");
+    // In the router's order: reading first, destroying last.
+    for family in rt.families().names() {
+        let Some(list) = keys.get(family) else { continue };
+        let shown: Vec<String> = list.iter().map(|k| format!("`{k}`")).collect();
+        out.push_str(&format!("| {family} | {} | {} | {} |\n", summary.get(family).copied().unwrap_or(""), list.len(), shown.join(", ")));
+    }
+    out.push_str(TABLE_END);
+    out
+}
+
+#[test]
+fn the_readme_lists_the_capability_families_the_packs_declare() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    let path = support::workspace().join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (Some(begin), Some(end)) = (readme.find(TABLE_BEGIN), readme.find(TABLE_END)) else {
+        panic!("README.md has no generated family table (markers missing)");
+    };
+    let current = &readme[begin..end + TABLE_END.len()];
+    let wanted = family_table(&rt);
+    if current != wanted {
+        if std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
+            std::fs::write(&path, readme.replacen(current, &wanted, 1)).unwrap();
+        } else {
+            panic!("README.md's family table is stale: run CAPSTAN_BLESS=1 cargo test -p capstan --test routing\n--- wanted ---\n{wanted}");
+        }
+    }
+}
+
+/// Phrases written apart from the packs' own examples (`tests/data/routing_phrases.tsv`):
+/// paraphrases, negations, several per family. At 90+ capabilities search must still
+/// put the expected key in its top 3, and the router pick the expected family, for at
+/// least 90% of them.
+#[test]
+fn search_and_routing_stay_right_across_the_catalog() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    let families = rt.families();
+    let index = SearchIndex::build(
+        rt.capabilities().map(|(_, c)| CapabilityText {
+            key: &c.key, family: &c.family, summary: &c.summary, mutates: c.mutates, tags: &c.tags, aliases: &c.aliases, examples: &c.examples,
+        }),
+        families.clone(),
+    );
+    let text = std::fs::read_to_string(support::workspace().join("host/tests/data/routing_phrases.tsv")).unwrap();
+    let rows: Vec<(&str, &str, &str)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut cols = l.split('\t');
+            (cols.next().unwrap(), cols.next().expect("a key column"), cols.next().expect("a family column"))
+        })
+        .collect();
+    assert!(rows.len() >= 100, "at least 100 phrases: {}", rows.len());
+    let (mut key_misses, mut family_misses) = (Vec::new(), Vec::new());
+    for (phrase, key, family) in &rows {
+        let spec = rt.capability(key).unwrap_or_else(|| panic!("{phrase:?} expects {key}, which no pack declares"));
+        assert_eq!(spec.family, *family, "{key}'s family");
+        let hits = index.search(phrase, None, None, 3);
+        if !hits.iter().any(|h| h.key == *key) {
+            key_misses.push(format!("{phrase:?}: expected {key}, got {:?}", hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()));
+        }
+        let routed = router::route(phrase, &families, Some(&index)).family;
+        if routed != *family {
+            family_misses.push(format!("{phrase:?}: expected {family}, routed {routed}"));
+        }
+    }
+    let n = rows.len() as f64;
+    let key_rate = 1.0 - key_misses.len() as f64 / n;
+    let family_rate = 1.0 - family_misses.len() as f64 / n;
+    eprintln!("routing phrases: {} ; key in top 3: {:.1}% ; family: {:.1}%", rows.len(), key_rate * 100.0, family_rate * 100.0);
+    assert!(key_rate >= 0.9, "expected key in the top 3 for {:.1}% (< 90%):\n{}", key_rate * 100.0, key_misses.join("\n"));
+    assert!(family_rate >= 0.9, "family right for {:.1}% (< 90%):\n{}", family_rate * 100.0, family_misses.join("\n"));
+}

@@ -202,7 +202,7 @@ class Bridge:
         """Main thread: run one command; (True, result) or (False, error object)."""
         from .delta import ReadOnly, Tracker, full
 
-        tracker = Tracker() if spec.mutates else ReadOnly()
+        tracker = Tracker(count_nets=self.verify) if spec.mutates else ReadOnly()
         whole = spec.mutates and (self.verify or spec.full_delta)
         before = None
         try:

@@ -118,3 +118,16 @@ def test_blender_exceptions_do_not_leak_tracebacks(client):
     doc = client.call("set_material", object="NoMaterials", metallic=1)
     assert doc["error"]["code"] == "invalid_target"
     assert "traceback" not in doc["error"]
+
+
+def test_delete_takes_the_objects_own_data_and_leaves_shared_data(client):
+    client.ok("create_object", type="cube", name="Solo")
+    solo_mesh = bpy.data.objects["Solo"].data.name
+    client.ok("create_object", type="cube", name="Shared")
+    shared = bpy.data.objects["Shared"].data
+    twin = bpy.data.objects.new("Twin", shared)
+    bpy.context.scene.collection.objects.link(twin)
+    r = client.ok("delete_object", names=["Solo", "Shared"])
+    assert sorted(r["delta"]["removed"]) == ["Shared", "Solo"]
+    assert solo_mesh not in bpy.data.meshes, "an orphan mesh was left behind"
+    assert bpy.data.objects["Twin"].data.name in bpy.data.meshes and bpy.data.objects["Twin"].data.users == 1

@@ -89,7 +89,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("capstan: {}", crate::redact::redact(&e.to_string()));
+            eprintln!("capstan: {}", crate::control_chars::escape(&crate::redact::redact(&e.to_string())));
             ExitCode::from(2)
         }
     }

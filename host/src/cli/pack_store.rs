@@ -1,5 +1,6 @@
 //! `capstan packs install|catalog|pack|remove|enable|disable`: the pack store.
 
+use crate::control_chars::escape;
 use super::{CliError, print_json};
 use crate::home::CapstanHome;
 use crate::manifest;
@@ -23,10 +24,11 @@ pub fn install(path: PathBuf, catalog: Option<PathBuf>, force: bool, as_json: bo
                 print_json(&json!({ "installed": true, "pack": done }));
             } else {
                 let replaced = done.replaced.as_ref().map(|v| format!(", replacing {v}")).unwrap_or_default();
-                match done.path {
-                    Some(_) => println!("installed {} {}{replaced}: {}", done.name, done.version, done.capabilities.join(", ")),
-                    None => println!("{} {} is an official pack and ships inside capstan: its digest and app requirement check out, nothing to write", done.name, done.version),
-                }
+                let text = match done.path {
+                    Some(_) => format!("installed {} {}{replaced}: {}", done.name, done.version, done.capabilities.join(", ")),
+                    None => format!("{} {} is an official pack and ships inside capstan: its digest and app requirement check out, nothing to write", done.name, done.version),
+                };
+                println!("{}", escape(&text));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -34,7 +36,7 @@ pub fn install(path: PathBuf, catalog: Option<PathBuf>, force: bool, as_json: bo
             if as_json {
                 print_json(&json!({ "installed": false, "refused": e.code(), "message": e.to_string(), "error": e }));
             } else {
-                eprintln!("capstan: not installed ({}): {e}", e.code());
+                eprintln!("capstan: not installed ({}): {}", e.code(), escape(&e.to_string()));
             }
             Ok(ExitCode::from(1))
         }
@@ -45,11 +47,11 @@ pub fn store_op(op: impl FnOnce(&crate::store::Store) -> Result<String, crate::s
     let home = CapstanHome::from_env()?;
     match op(&crate::store::Store::new(&home)) {
         Ok(message) => {
-            println!("{message}");
+            println!("{}", escape(&message));
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("capstan: {e}");
+            eprintln!("capstan: {}", escape(&e.to_string()));
             Ok(ExitCode::from(1))
         }
     }
@@ -65,10 +67,12 @@ pub fn catalog(file: Option<PathBuf>, as_json: bool) -> Result<ExitCode, CliErro
         print_json(&json!({ "official": official, "entries": pinned, "catalog": file }));
     } else {
         for o in &official {
-            println!("{} {} (official, built in; sha256 {}): {}", o.name, o.version, &o.sha256[..12.min(o.sha256.len())], o.description);
+            println!("{} {} (official, built in; sha256 {}): {}", o.name, o.version, &o.sha256[..12.min(o.sha256.len())], escape(&o.description));
         }
         for e in &pinned {
-            println!("{} ({} at {}; sha256 {}): {}", e.name, e.source, &e.commit[..12], &e.sha256[..12], e.description);
+            // A catalog file is someone else's text: shown, never acted on by the terminal.
+            let line = format!("{} ({} at {}; sha256 {}): {}", e.name, e.source, &e.commit[..12], &e.sha256[..12], e.description);
+            println!("{}", escape(&line));
         }
         if pinned.is_empty() {
             println!("(no pinned entries in {})", file.display());

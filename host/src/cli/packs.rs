@@ -113,17 +113,18 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
                 PackOrigin::Official => "official".to_string(),
                 PackOrigin::Folder(p) => p.display().to_string(),
             };
-            println!("{} {} ({origin})", pack.manifest.name, pack.manifest.version);
+            println!("{} {} ({})", shown(&pack.manifest.name), shown(&pack.manifest.version.to_string()), shown(&origin));
             for c in &pack.capabilities {
                 let effect = if c.destructive { "destroys" } else if c.mutates { "mutates" } else { "read-only" };
-                println!("  {:<28} {:<10} {:<9} {}", c.key, c.family, effect, c.summary);
+                println!("  {:<28} {:<10} {:<9} {}", shown(&c.key), shown(&c.family), effect, shown(&c.summary));
             }
         }
         for r in runtime.refused() {
-            println!("refused: {}: {}", r.source, r.error);
+            println!("refused: {}: {}", shown(&r.source), shown(&r.error.to_string()));
         }
         for entry in crate::store::Store::new(&home).list().iter().filter(|e| !e.enabled) {
-            println!("{} {} (disabled: `capstan packs enable {}`)", entry.name, entry.version.as_deref().unwrap_or("?"), entry.name);
+            let name = shown(&entry.name);
+            println!("{name} {} (disabled: `capstan packs enable {name}`)", shown(entry.version.as_deref().unwrap_or("?")));
         }
     }
     Ok(if runtime.refused().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -153,18 +154,18 @@ fn validate(path: PathBuf, as_json: bool, install_deps: bool) -> Result<ExitCode
     if as_json {
         print_json(&report);
     } else if valid {
-        println!("{}: valid", dir.display());
+        println!("{}: valid", shown(&dir.display().to_string()));
         for c in report["capabilities"].as_array().into_iter().flatten() {
-            println!("  {}  {}", c["key"].as_str().unwrap_or(""), c["summary"].as_str().unwrap_or(""));
+            println!("  {}  {}", shown(c["key"].as_str().unwrap_or("")), shown(c["summary"].as_str().unwrap_or("")));
         }
         for n in report["notes"].as_array().into_iter().flatten() {
-            println!("note: {}", n.as_str().unwrap_or(""));
+            println!("note: {}", shown(n.as_str().unwrap_or("")));
         }
     } else {
-        println!("{}: invalid", dir.display());
+        println!("{}: invalid", shown(&dir.display().to_string()));
         for e in report["errors"].as_array().into_iter().flatten() {
-            let path = e["path"].as_str().unwrap_or("");
-            let reason = e["message"].as_str().unwrap_or("");
+            let path = shown(e["path"].as_str().unwrap_or(""));
+            let reason = shown(e["message"].as_str().unwrap_or(""));
             if path.is_empty() { println!("  {reason}") } else { println!("  {path}: {reason}") }
         }
     }
@@ -268,4 +269,10 @@ fn validate_dir(dir: &std::path::Path) -> Value {
         }
         Err(e) => invalid(error_list(e)),
     }
+}
+
+/// Text that came from a pack (or a manifest, or a path) as a terminal may show it:
+/// control characters and escape sequences written out, never acted on.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::control_chars::escape(text)
 }

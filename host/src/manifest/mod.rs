@@ -79,6 +79,7 @@ impl Platform {
 pub struct LimitRequest {
     pub memory_mib: Option<u64>,
     pub timeout_ms: Option<u64>,
+    pub deadline_ms: Option<u64>,
     pub max_bridge_calls: Option<u32>,
     pub max_io_bytes: Option<u64>,
 }
@@ -86,7 +87,13 @@ pub struct LimitRequest {
 impl LimitRequest {
     /// The limits the host will enforce: requests under the host ceilings.
     pub fn effective(&self) -> Clamped {
-        limits::clamp(self.memory_mib, self.timeout_ms, self.max_bridge_calls, self.max_io_bytes)
+        limits::clamp(limits::Requested {
+            memory_mib: self.memory_mib,
+            timeout_ms: self.timeout_ms,
+            deadline_ms: self.deadline_ms,
+            max_bridge_calls: self.max_bridge_calls,
+            max_io_bytes: self.max_io_bytes,
+        })
     }
 }
 
@@ -266,6 +273,7 @@ fn parse_limits(v: &Value, errors: &mut ManifestErrors) -> LimitRequest {
     let req = LimitRequest {
         memory_mib: r.optional_count("memory_mib", 1 << 20, errors),
         timeout_ms: r.optional_count("timeout_ms", 24 * 3600 * 1000, errors),
+        deadline_ms: r.optional_count("deadline_ms", 24 * 3600 * 1000, errors),
         max_bridge_calls: r.optional_count("max_bridge_calls", u64::from(u32::MAX), errors).map(|n| n as u32),
         max_io_bytes: r.optional_count("max_io_bytes", 1 << 40, errors),
     };

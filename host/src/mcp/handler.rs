@@ -94,11 +94,12 @@ impl Core {
         }
     }
 
-    /// Per available server, the commands its running bridge lacks (an add-on older
-    /// than this host): the capabilities that need them are hidden, not failed
-    /// mid-session with `unknown_command`.
-    fn missing_commands(&self) -> HashMap<String, Vec<String>> {
-        let mut out = HashMap::new();
+    /// What the running bridges lack (an add-on older than this host), read once per
+    /// request: per available server the commands its bridge does not serve, and the
+    /// capabilities that need them. Those are hidden, not failed mid-session with
+    /// `unknown_command`.
+    fn skew(&self) -> Skew {
+        let mut missing = HashMap::new();
         for (server, status) in self.availability.all(&self.client) {
             if !status.is_available() {
                 continue;
@@ -106,31 +107,27 @@ impl Core {
             let Some(live) = self.client.live_identity(&server) else { continue };
             let Some(served) = live.get("commands").and_then(Value::as_array) else { continue };
             let served: std::collections::HashSet<&str> = served.iter().filter_map(Value::as_str).collect();
-            let mut missing: Vec<String> = self
+            let mut lacking: Vec<String> = self
                 .commands_by_key
                 .iter()
                 .filter(|(key, _)| self.server_of(key) == Some(server.as_str()))
                 .flat_map(|(_, cmds)| cmds.iter().filter(|c| !served.contains(c.as_str())).cloned())
                 .collect();
-            missing.sort();
-            missing.dedup();
-            if !missing.is_empty() {
-                out.insert(server, missing);
+            lacking.sort();
+            lacking.dedup();
+            if !lacking.is_empty() {
+                missing.insert(server, lacking);
             }
         }
-        out
-    }
-
-    /// Capabilities hidden because the live bridge lacks a command they need.
-    fn skewed_keys(&self) -> std::collections::BTreeSet<String> {
-        let missing = self.missing_commands();
-        self.commands_by_key
+        let keys = self
+            .commands_by_key
             .iter()
             .filter(|(key, cmds)| {
-                self.server_of(key).and_then(|s| missing.get(s)).is_some_and(|m| cmds.iter().any(|c| m.contains(c)))
+                self.server_of(key).and_then(|s| missing.get(s)).is_some_and(|m: &Vec<String>| cmds.iter().any(|c| m.contains(c)))
             })
             .map(|(k, _)| k.clone())
-            .collect()
+            .collect();
+        Skew { missing, keys }
     }
 
     fn server_of(&self, key: &str) -> Option<&str> {
@@ -144,6 +141,14 @@ impl Core {
     fn hidden_server_names(&self) -> Vec<String> {
         self.unavailable_servers().into_iter().map(|(s, _)| s).collect()
     }
+}
+
+/// Version skew between this host and the running add-ons (`Core::skew`).
+struct Skew {
+    /// server -> commands its running bridge lacks.
+    missing: HashMap<String, Vec<String>>,
+    /// Capabilities hidden because they need one of those.
+    keys: std::collections::BTreeSet<String>,
 }
 
 /// Tell the client to list tools again (`notifications/tools/list_changed`) when
@@ -230,11 +235,11 @@ impl CapstanServer {
             }));
             line
         }).collect();
-        let skewed = core.skewed_keys();
-        let mut missing: Vec<(String, Vec<String>)> = core.missing_commands().into_iter().collect();
+        let skew = core.skew();
+        let mut missing: Vec<(&String, &Vec<String>)> = skew.missing.iter().collect();
         missing.sort();
         for (server, commands) in missing {
-            let keys: Vec<&String> = skewed.iter().filter(|k| core.server_of(k) == Some(server.as_str())).collect();
+            let keys: Vec<&String> = skew.keys.iter().filter(|k| core.server_of(k) == Some(server.as_str())).collect();
             lines.push(json!({
                 "server": server, "state": "addon_outdated", "missing_commands": commands, "capabilities": keys,
                 "hidden": format!("{} capabilities of {server} are hidden: the running add-on lacks commands {} (update it: capstan blender install-addon, then restart {server})", keys.len(), commands.join(", ")),
@@ -247,7 +252,7 @@ impl CapstanServer {
         let goal_family = self.session().family.clone();
         let core = self.core();
         let hidden: Vec<String> = core.hidden_server_names();
-        let skewed = core.skewed_keys();
+        let skewed = core.skew().keys;
         let hits = core.index.search(query, family, goal_family.as_deref(), limit + 16 + skewed.len());
         hits.into_iter()
             .filter(|h| core.server_of(&h.key).is_none_or(|s| !hidden.iter().any(|x| x == s)) && !skewed.contains(&h.key))
@@ -332,9 +337,10 @@ impl CapstanServer {
             self.session().record(Execution { key: key.into(), status: ErrorCode::AppUnavailable.as_str().into(), delta: None });
             return error_result(error);
         }
-        if core.skewed_keys().contains(key) {
+        let mut skew = core.skew();
+        if skew.keys.contains(key) {
             let server = core.server_of(key).unwrap_or_default().to_string();
-            let missing = core.missing_commands().remove(&server).unwrap_or_default();
+            let missing = skew.missing.remove(&server).unwrap_or_default();
             let error = json!({
                 "code": ErrorCode::AppUnavailable,
                 "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on (capstan blender install-addon) and restart {server}", missing.join(", ")),
@@ -402,7 +408,7 @@ impl CapstanServer {
             Surface::Expert => {
                 let hidden: Vec<String> = self.core().hidden_server_names();
                 let core = self.core();
-                let skewed = core.skewed_keys();
+                let skewed = core.skew().keys;
                 let mut tools: Vec<Tool> = core
                     .expert_tools
                     .iter()

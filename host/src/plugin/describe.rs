@@ -46,12 +46,12 @@ pub struct FamilySpec {
     pub cues: Vec<(u32, Vec<String>)>,
 }
 
-/// Bounds on what a pack may declare about its families.
-const MAX_FAMILIES: usize = 64;
-const MAX_CUES_PER_FAMILY: usize = 256;
-const MAX_CUE_LEN: usize = 64;
-const MAX_CASES_PER_CAPABILITY: usize = 32;
-const MAX_CASE_BYTES: usize = 64 * 1024;
+use super::declared;
+/// Problems listed when a description is refused; the rest are counted.
+const MAX_REPORTED_PROBLEMS: usize = 40;
+use crate::limits::declared::{
+    MAX_CASE_BYTES, MAX_CASES_PER_CAPABILITY, MAX_CUE_BYTES as MAX_CUE_LEN, MAX_CUES_PER_FAMILY, MAX_FAMILIES, MAX_SUMMARY_BYTES,
+};
 
 impl CapabilitySpec {
     /// Every schema error of `arguments`, as `path: message` lines.
@@ -117,8 +117,8 @@ fn validate_families(raw: &PackDescription, version: PackVersion, errors: &mut V
         if !seen.insert(f.name.clone()) {
             err("declared twice".into());
         }
-        if f.summary.len() > 200 || f.summary.contains(['\n', '\r']) {
-            err("the summary must be one line of at most 200 characters".into());
+        if let Err(e) = declared::text("the summary", &f.summary, MAX_SUMMARY_BYTES, false) {
+            err(e);
         }
         let phrases: usize = f.cues.iter().map(|c| c.phrases.len()).sum();
         if phrases > MAX_CUES_PER_FAMILY {
@@ -151,10 +151,26 @@ pub fn validate(
     catalogs: &Catalogs,
 ) -> Result<(Vec<FamilySpec>, Vec<CapabilitySpec>), Vec<String>> {
     let mut errors = Vec::new();
+    if !declared::check_totals(&raw, &mut errors) {
+        return Err(errors);
+    }
+    let mut raw = raw;
+    raw.capabilities.truncate(crate::limits::declared::MAX_CAPABILITIES);
     let families = validate_families(&raw, version, &mut errors);
     let family_names: BTreeSet<String> = families.iter().map(|f| f.name.clone()).collect();
     let capabilities = validate_capabilities(raw.capabilities, &family_names, manifest, catalogs, &mut errors);
-    if errors.is_empty() { Ok((families, capabilities)) } else { Err(errors) }
+    if errors.is_empty() {
+        return Ok((families, capabilities));
+    }
+    // Problems quote what the pack wrote: never raw to a log or terminal.
+    let mut errors: Vec<String> = errors.into_iter().map(|e| crate::control_chars::escape(&e).into_owned()).collect();
+    // A hostile description can have a problem per field: the first ones say enough.
+    if errors.len() > MAX_REPORTED_PROBLEMS {
+        let more = errors.len() - MAX_REPORTED_PROBLEMS;
+        errors.truncate(MAX_REPORTED_PROBLEMS);
+        errors.push(format!("... and {more} more problems"));
+    }
+    Err(errors)
 }
 
 fn validate_capabilities(
@@ -182,9 +198,10 @@ fn validate_capabilities(
         if !families.contains(&cap.family) {
             err(format!("family {:?} is not one the pack declares ({})", cap.family, families.iter().cloned().collect::<Vec<_>>().join(", ")));
         }
-        if cap.summary.trim().is_empty() || cap.summary.len() > 200 {
-            err("the summary must be one non-empty line of at most 200 characters".into());
+        if cap.summary.trim().is_empty() {
+            err("the summary must be one non-empty line".into());
         }
+        declared::check_capability(&cap, &mut err);
         for alias in &cap.aliases {
             if !is_alias(alias) {
                 err(format!("alias {alias:?} must be lowercase a-z, 0-9, '_', '.', '-'"));
@@ -210,6 +227,10 @@ fn validate_capabilities(
             }
             destructive |= spec.effect == CommandEffect::Destroy;
         }
+        if let Err(e) = declared::schema_size(&cap) {
+            err(e);
+            continue;
+        }
         let schema: Value = match serde_json::from_str(&cap.input_schema) {
             Ok(v) => v,
             Err(e) => {
@@ -217,6 +238,10 @@ fn validate_capabilities(
                 continue;
             }
         };
+        if let Err(e) = declared::schema_text(&schema) {
+            err(e);
+            continue;
+        }
         if schema.get("type").and_then(Value::as_str) != Some("object") {
             err("input-schema must describe a JSON object (\"type\": \"object\")".into());
             continue;

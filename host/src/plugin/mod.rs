@@ -7,11 +7,13 @@
 //! 4. the compiled component comes from the verified cache or is compiled now;
 //! 5. the ABI check: contract version and imports (`abi`);
 //! 6. linking into one `InstancePre` (done once; calls only instantiate);
-//! 7. `describe()` runs in the sandbox under `DESCRIBE_LIMITS`, and what it says is
-//!    checked against the manifest and catalog (`describe`).
+//! 7. `describe()` runs in the sandbox under `DESCRIBE_LIMITS`; what it says is held to
+//!    the bounds on a description (`declared`: sizes, counts, characters) and checked
+//!    against the manifest and catalog (`describe`).
 
 pub mod abi;
 pub mod bindings;
+pub mod declared;
 pub mod describe;
 pub mod instance;
 

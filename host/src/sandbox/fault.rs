@@ -8,8 +8,10 @@ use wasmtime::Trap;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "fault", rename_all = "snake_case")]
 pub enum PackFault {
-    #[error("the pack ran past its deadline of {limit_ms} ms and was stopped")]
+    #[error("the pack computed past its time limit of {limit_ms} ms (timeout_ms, bridge waits not counted) and was stopped")]
     Timeout { limit_ms: u64 },
+    #[error("the call ran past its whole-call deadline of {limit_ms} ms (deadline_ms, bridge waits included) and was stopped")]
+    Deadline { limit_ms: u64 },
     #[error("the pack tried to grow its memory to {requested_bytes} bytes; the limit is {limit_bytes} bytes")]
     MemoryLimit { limit_bytes: u64, requested_bytes: u64 },
     #[error("the pack tried to grow a table to {requested} elements; the limit is {limit}")]
@@ -37,6 +39,7 @@ impl PackFault {
     pub fn limit(&self) -> Option<&'static str> {
         match self {
             PackFault::Timeout { .. } => Some("timeout_ms"),
+            PackFault::Deadline { .. } => Some("deadline_ms"),
             PackFault::MemoryLimit { .. } => Some("memory_mib"),
             PackFault::TableLimit { .. } => Some("table_elements"),
             PackFault::StackOverflow => Some("wasm_stack"),

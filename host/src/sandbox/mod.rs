@@ -98,18 +98,26 @@ impl Sandbox {
         f: impl FnOnce(&mut Store<CallState>, &I) -> wasmtime::Result<R>,
     ) -> (Result<R, PackFault>, CallReport) {
         let timeout_ms = setup.limits.timeout.as_millis() as u64;
-        let state = CallState::new(setup.pack.clone(), setup.limits.memory_bytes, setup.gate, setup.client);
+        let deadline_ms = setup.limits.deadline.as_millis() as u64;
+        let state = CallState::new(setup.pack.clone(), &setup.limits, setup.gate, setup.client);
         let mut store = Store::new(self.engine.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        // The deadline counts guest time. When it comes due, the callback subtracts
-        // time spent waiting for the bridge and either extends to the guest's real
-        // remaining time or interrupts (a trap: the call ends, the host serves on).
+        // Two clocks, one epoch deadline. Guest time: when it comes due, the callback
+        // subtracts time spent waiting for the bridge and extends to the guest's real
+        // remaining time. The whole-call deadline counts wall time, bridge waits
+        // included. The next check is whichever comes first; when either is spent the
+        // guest is interrupted (a trap: the call ends, the host serves on).
         let timeout = setup.limits.timeout;
-        store.set_epoch_deadline(SandboxEngine::deadline_ticks(timeout));
-        store.epoch_deadline_callback(move |ctx| {
-            let used = ctx.data().clock.guest_time();
-            Ok(match timeout.checked_sub(used) {
-                Some(left) if !left.is_zero() => UpdateDeadline::Continue(SandboxEngine::deadline_ticks(left)),
+        store.set_epoch_deadline(SandboxEngine::deadline_ticks(timeout.min(setup.limits.deadline)));
+        store.epoch_deadline_callback(move |mut ctx| {
+            let clock = &mut ctx.data_mut().clock;
+            let guest_left = timeout.saturating_sub(clock.guest_time());
+            let wall_left = clock.deadline_left();
+            if wall_left.is_zero() {
+                clock.deadline_hit = true;
+            }
+            Ok(match guest_left.min(wall_left) {
+                left if !left.is_zero() => UpdateDeadline::Continue(SandboxEngine::deadline_ticks(left)),
                 _ => UpdateDeadline::Interrupt,
             })
         });
@@ -129,7 +137,12 @@ impl Sandbox {
             stdout: data.stdout.take(), stderr: stderr.clone() };
         log_captured(&setup.pack, "stdout", &report.stdout);
         log_captured(&setup.pack, "stderr", &report.stderr);
-        let result = outcome.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text));
+        // A call that hit its deadline ends in that fault, even if the guest caught the
+        // cut bridge wait and answered: its answer was built on a call that did not finish.
+        let result = match outcome {
+            _ if data.clock.deadline_hit => Err(PackFault::Deadline { limit_ms: deadline_ms }),
+            other => other.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text)),
+        };
         (result, report)
     }
 }

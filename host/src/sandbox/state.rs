@@ -52,25 +52,38 @@ pub struct CallState {
     pub(super) last_app_error: Option<(String, String)>,
 }
 
-/// Guest time: wall time since the call started, minus time spent waiting for the
-/// bridge (which has its own per-command timeouts).
+/// The call's two clocks. Guest time is wall time since the call started minus time
+/// spent waiting for the bridge (bounded by `timeout`); the deadline bounds the whole
+/// call, bridge waits included (`deadline`).
 #[derive(Debug, Clone, Copy)]
 pub struct GuestClock {
     started: Instant,
     in_bridge: Duration,
+    deadline: Duration,
+    /// The deadline came due: a bridge wait was cut or refused by it, or the guest was
+    /// interrupted at it. The call then ends in `PackFault::Deadline`, whatever the guest
+    /// returns (it may have caught the bridge error).
+    pub(super) deadline_hit: bool,
 }
 
 impl GuestClock {
-    fn new() -> Self {
-        GuestClock { started: Instant::now(), in_bridge: Duration::ZERO }
+    fn new(deadline: Duration) -> Self {
+        GuestClock { started: Instant::now(), in_bridge: Duration::ZERO, deadline, deadline_hit: false }
     }
     pub fn guest_time(&self) -> Duration {
         self.started.elapsed().saturating_sub(self.in_bridge)
     }
+    /// Wall time left before the whole-call deadline.
+    pub fn deadline_left(&self) -> Duration {
+        self.deadline.saturating_sub(self.started.elapsed())
+    }
+    pub fn deadline(&self) -> Duration {
+        self.deadline
+    }
 }
 
 impl CallState {
-    pub fn new(pack: Arc<str>, memory_bytes: u64, gate: Option<BridgeGate>, client: Arc<dyn BridgeClient>) -> Self {
+    pub fn new(pack: Arc<str>, limits: &limits::CallLimits, gate: Option<BridgeGate>, client: Arc<dyn BridgeClient>) -> Self {
         let stdout = CapturedOutput::new(limits::CAPTURED_STDIO_BYTES);
         let stderr = CapturedOutput::new(limits::CAPTURED_STDIO_BYTES);
         let wasi = WasiCtx::builder()
@@ -84,7 +97,7 @@ impl CallState {
         CallState {
             wasi,
             table: ResourceTable::new(),
-            limiter: CallLimiter::new(memory_bytes),
+            limiter: CallLimiter::new(limits.memory_bytes),
             gate,
             client,
             stdout,
@@ -92,7 +105,7 @@ impl CallState {
             pack,
             log_lines: 0,
             calls: Vec::new(),
-            clock: GuestClock::new(),
+            clock: GuestClock::new(limits.deadline),
             last_unavailable: None,
             delta: SceneDelta::default(),
             mutated: false,
@@ -175,15 +188,28 @@ impl CallState {
                 return Err(wit_error(code, refusal.to_string()));
             }
         };
+        // The whole call has a deadline: no wait may outlast it. A call whose deadline has
+        // passed is refused before it reaches the bridge; a wait is cut to the time left.
+        let left = self.clock.deadline_left();
+        if left.is_zero() {
+            self.clock.deadline_hit = true;
+            self.record(&command, "BUDGET_EXCEEDED", None);
+            let ms = self.clock.deadline().as_millis();
+            return Err(wit_error(Code::BudgetExceeded, format!("the call's deadline of {ms} ms (deadline_ms, bridge waits included) has passed")));
+        }
+        let cut_by_deadline = left < checked.timeout;
         let request = BridgeRequest {
             server: &checked.server,
             command: &checked.command,
             params: &checked.params,
-            timeout: checked.timeout,
+            timeout: checked.timeout.min(left),
         };
         let waiting = Instant::now();
         let answer = self.client.call(request);
         self.clock.in_bridge += waiting.elapsed();
+        if cut_by_deadline && self.clock.deadline_left().is_zero() {
+            self.clock.deadline_hit = true;
+        }
         let spec = gate.command_spec(&checked.server, &checked.command);
         let spec_limit = spec.map(|s| s.max_result_bytes);
         let answer = match (answer, spec) {
