@@ -135,3 +135,11 @@ def test_collections_create_move_link_unlink_delete(client):
     assert r["relinked_objects"] == ["MCol1"] and r["to"] == "Scene Collection"
     assert "MProps Set" not in bpy.data.collections and "MCol1" in bpy.context.scene.collection.objects
     assert client.call("manage_collection", action="move", name="MSub", parent="MSub")["error"]["code"] == "invalid_target"
+
+
+def test_a_converted_mesh_reads_back_its_dimensions(client):
+    client.ok("create_object", type="cube", name="MEdges", size=2)
+    client.ok("convert_object", object="MEdges", target="CURVE")
+    info = client.ok("get_object_info", name="MEdges")
+    assert info["type"] == "CURVE" and info["dimensions"] == [2.0, 2.0, 2.0]
+    assert len(bpy.data.objects["MEdges"].data.splines) == 12

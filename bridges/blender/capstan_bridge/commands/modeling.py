@@ -287,6 +287,7 @@ def convert_object(ctx, params):
         new = new_object(name, data, {}, collections)
         new.matrix_world = obj.matrix_world.copy()
     ctx.delta.created(new)
+    evaluated(new)  # so its bounds and dimensions read back right away
     out = {"name": new.name, "type": new.type, "source": source_name, "kept_original": keep}
     if new.type == "MESH":
         out["mesh"] = mesh_counts(data)

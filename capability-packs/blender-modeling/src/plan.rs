@@ -1,0 +1,1 @@
+//! Pure helpers of the generation capabilities, tested without Blender.
