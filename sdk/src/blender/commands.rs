@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "10b688708f7d63bbb62bb26a730e1c9341f72c1134a739a28435ecb0bf23ae58";
+pub const CATALOG_SHA256: &str = "ab747ebe4a562346a6b52f856957851f19a8a3921eff6e0c34736b2a6b7313ea";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -1837,6 +1837,7 @@ pub struct EvaluatedStatsResultObjectsItem {
     pub evaluated: EvaluatedStatsResultObjectsItemEvaluated,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original: Option<EvaluatedStatsResultObjectsItemOriginal>,
+    pub triangles: i64,
     pub instances: i64,
     pub first_instances: Vec<Vec3>,
     pub bounds_min: Vec3,

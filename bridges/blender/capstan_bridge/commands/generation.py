@@ -14,7 +14,7 @@ from .. import schema as s
 from ..command import command
 from ..errors import invalid_target, not_found
 from .common import OBJECT, VEC3, get_object, rounded
-from .modeling_util import COUNTS, SAFE_NAME, evaluated, limit, mesh_counts, new_object, refuse
+from .modeling_util import COUNTS, SAFE_NAME, evaluated, limit, mesh_counts, new_object, refresh, refuse
 
 MAX_SCATTER = 100_000
 MAX_POINTS_BEFORE_CAP = 1_000_000
@@ -70,6 +70,7 @@ def create_terrain(ctx, params):
     mesh.shade_smooth()
     obj = new_object(name, mesh, params)
     ctx.delta.created(obj)
+    refresh()
     return {"name": obj.name, "mesh": mesh_counts(mesh), "z_min": round(float(co[:, 2].min()), 5),
             "z_max": round(float(co[:, 2].max()), 5), "size": size, "seed": seed}
 
@@ -219,9 +220,9 @@ def scatter_instances(ctx, params):
     summary="Evaluated facts of objects (after modifiers and geometry nodes): mesh counts, instance counts and world bounds.",
     params=s.obj({"objects": s.array(OBJECT, 1, MAX_STATS)}, required=("objects",)),
     result=s.obj({"objects": s.array(s.obj({
-        "name": s.string(), "type": s.string(), "evaluated": COUNTS, "original": COUNTS, "instances": s.integer(0),
+        "name": s.string(), "type": s.string(), "evaluated": COUNTS, "original": COUNTS, "triangles": s.integer(0), "instances": s.integer(0),
         "first_instances": s.array(VEC3), "bounds_min": VEC3, "bounds_max": VEC3, "dimensions": VEC3,
-    }, required=("name", "type", "evaluated", "instances", "first_instances", "bounds_min", "bounds_max", "dimensions")))},
+    }, required=("name", "type", "evaluated", "triangles", "instances", "first_instances", "bounds_min", "bounds_max", "dimensions")))},
         required=("objects",)),
     errors=("not_found",),
 )
@@ -237,14 +238,17 @@ def evaluated_stats(ctx, params):
         except RuntimeError:
             mesh = None
         counts = mesh_counts(mesh) if mesh is not None else {"vertices": 0, "edges": 0, "faces": 0}
+        triangles = 0
         if mesh is not None:
+            mesh.calc_loop_triangles()
+            triangles = len(mesh.loop_triangles)
             ev.to_mesh_clear()
         # The original's bound box is the evaluated geometry's (an evaluated text's is not).
         corners = [obj.matrix_world @ Vector(c) for c in obj.bound_box]
         lo = [min(c[i] for c in corners) for i in range(3)]
         hi = [max(c[i] for c in corners) for i in range(3)]
         count, first = _instances_of(obj, depsgraph)
-        row = {"name": obj.name, "type": obj.type, "evaluated": counts, "instances": count, "first_instances": first,
+        row = {"name": obj.name, "type": obj.type, "evaluated": counts, "triangles": triangles, "instances": count, "first_instances": first,
                "bounds_min": rounded(lo), "bounds_max": rounded(hi), "dimensions": rounded(obj.dimensions)}
         if obj.type == "MESH":
             row["original"] = mesh_counts(obj.data)

@@ -18,7 +18,7 @@ from mathutils import Vector
 from .. import schema as s
 from ..command import command
 from .common import OBJECT, VEC3
-from .modeling_util import COUNTS, get_mesh_object, limit, mesh_counts, refuse
+from .modeling_util import COUNTS, get_mesh_object, limit, mesh_counts, refresh, refuse
 
 MAX_VERTICES = 1_000_000
 MAX_RESULT_FACES = 2_000_000
@@ -242,4 +242,5 @@ def mesh_op(ctx, params):
     finally:
         bm.free()
     obj.data.update()
+    refresh()
     return {"object": obj.name, "op": op, "before": before, "after": mesh_counts(obj.data)}

@@ -17,7 +17,7 @@ from .. import schema as s
 from ..command import command
 from ..errors import not_found
 from .common import OBJECT, get_object
-from .modeling_util import COUNTS, evaluated, get_mesh_object, limit, mesh_counts, refuse
+from .modeling_util import COUNTS, evaluated, get_mesh_object, limit, mesh_counts, refresh, refuse
 
 MAX_REMESH_FACES = 2_000_000
 MAX_FILTER_VERTICES = 1_000_000
@@ -72,6 +72,7 @@ def apply_modifier(ctx, params):
     kind, name = mod.type, mod.name
     ctx.delta.touch(obj)
     mesh = apply_evaluated(obj, mod)
+    refresh()
     return {"object": obj.name, "modifier": name, "type": kind, "before": before, "after": mesh_counts(mesh),
             "modifiers": [m.name for m in obj.modifiers]}
 
@@ -90,6 +91,7 @@ def remove_modifier(ctx, params):
     kind, name = mod.type, mod.name
     ctx.delta.touch(obj)
     obj.modifiers.remove(mod)
+    refresh()
     return {"object": obj.name, "modifier": name, "type": kind, "modifiers": [m.name for m in obj.modifiers]}
 
 
@@ -122,6 +124,7 @@ def remesh_voxel(ctx, params):
     mod.voxel_size = size
     mod.adaptivity = params.get("adaptivity", 0.0)
     mesh = apply_evaluated(obj, mod)
+    refresh()
     return {"object": obj.name, "voxel_size": size, "before": before, "after": mesh_counts(mesh)}
 
 
@@ -197,6 +200,7 @@ def mesh_filter(ctx, params):
     mesh.vertices.foreach_set("co", co.ravel())
     mesh.update()
     moved = np.linalg.norm(co - start, axis=1)
+    refresh()
     return {"object": obj.name, "filter": kind, "iterations": iterations, "vertices": n,
             "mean_displacement": round(float(moved.mean()), 6), "max_displacement": round(float(moved.max()), 6)}
 
@@ -278,5 +282,6 @@ def cleanup(ctx, params):
         mesh.shade_smooth()
         mesh.set_sharp_from_angle(angle=math.radians(params.get("angle", 30.0)))
     after = mesh_counts(mesh)
+    refresh()
     return {"action": action, "object": obj.name, "before": before, "after": after,
             "removed_vertices": before["vertices"] - after["vertices"]}

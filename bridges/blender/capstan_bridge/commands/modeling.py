@@ -8,7 +8,7 @@ from .. import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, VEC3, get_object, rounded
-from .modeling_util import COUNTS, ROTATION_DEG, SAFE_NAME, evaluated, mesh_counts, new_object, refuse
+from .modeling_util import COUNTS, ROTATION_DEG, SAFE_NAME, evaluated, mesh_counts, new_object, refresh, refuse
 
 CURVE_TYPES = ("BEZIER", "NURBS", "POLY", "PATH", "CIRCLE")
 MAX_POINTS = 4096
@@ -100,6 +100,7 @@ def create_curve(ctx, params):
         curve.fill_mode = "FULL"
     obj = new_object(name, curve, params)
     ctx.delta.created(obj)
+    refresh()
     return _curve_result(obj)
 
 
@@ -174,6 +175,7 @@ def create_mesh(ctx, params):
         mesh.shade_smooth()
     obj = new_object(params["name"], mesh, params)
     ctx.delta.created(obj)
+    refresh()
     return {"name": obj.name, "type": obj.type, "location": rounded(obj.location), "mesh": mesh_counts(mesh), "repaired": repaired}
 
 

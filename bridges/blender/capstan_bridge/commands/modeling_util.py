@@ -109,3 +109,9 @@ def refuse(message):
 
 def limit(message):
     return CommandError("limit_exceeded", message)
+
+
+def refresh():
+    """Evaluate what the command changed, so bounds and dimensions read back fresh (an
+    object's bounding box is refreshed by evaluation only). Costs what was tagged."""
+    bpy.context.evaluated_depsgraph_get().update()

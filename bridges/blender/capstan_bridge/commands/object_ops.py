@@ -7,7 +7,7 @@ from .. import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import OBJECT, VEC3, get_object, rounded
-from .modeling_util import SAFE_NAME
+from .modeling_util import SAFE_NAME, refresh
 
 MAX_COPIES = 100
 PROPERTY_KEY = s.string(1, 63, pattern=r"^[A-Za-z][A-Za-z0-9_]*$", description="Property identifier (letters, digits, _; not starting with _)")
@@ -50,6 +50,7 @@ def duplicate_object(ctx, params):
         obj.location = src.location + offset * i
         ctx.delta.created(obj)
         copies.append({"name": obj.name, "location": rounded(obj.location), "data": obj.data.name if obj.data else None})
+    refresh()
     return {"source": src.name, "linked": linked, "copies": copies}
 
 

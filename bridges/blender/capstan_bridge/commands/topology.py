@@ -11,7 +11,7 @@ from .. import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, get_object, rounded, scene
-from .modeling_util import COUNTS, get_mesh_object, limit, mesh_counts, refuse
+from .modeling_util import COUNTS, get_mesh_object, limit, mesh_counts, refresh, refuse
 
 MAX_PARTS = 256
 
@@ -50,6 +50,7 @@ def join_objects(ctx, params):
         result = bpy.ops.object.join()
     if "FINISHED" not in result:
         raise invalid_target("Blender refused to join %s" % ", ".join(o.name for o in objs))
+    refresh()
     return {"object": into.name, "joined": joined, "mesh": mesh_counts(into.data)}
 
 
@@ -128,6 +129,7 @@ def separate_object(ctx, params):
     if len(parts) > 1:
         _keep(obj.data, parts[0], mode)
     every = [obj] + news
+    refresh()
     return {"object": obj.name, "mode": mode, "new_objects": [o.name for o in news],
             "parts": [{"name": o.name, "mesh": mesh_counts(o.data)} for o in every]}
 
@@ -180,6 +182,7 @@ def apply_transform(ctx, params):
     if "scale" not in applied:
         keep = keep @ Matrix.Diagonal(scale.to_4d())
     _rebase(ctx, obj, keep)
+    refresh()
     return {"object": obj.name, "applied": applied, "location": rounded(obj.location),
             "rotation": rounded(obj.rotation_euler), "scale": rounded(obj.scale)}
 
@@ -218,4 +221,5 @@ def set_origin(ctx, params):
         p = obj.matrix_world.inverted() @ Vector(point)
     old_loc = Vector(obj.location)
     _rebase(ctx, obj, obj.matrix_basis @ Matrix.Translation(p))
+    refresh()
     return {"object": obj.name, "mode": mode, "location": rounded(obj.location), "moved_by": rounded(Vector(obj.location) - old_loc)}
