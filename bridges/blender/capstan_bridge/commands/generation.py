@@ -96,8 +96,12 @@ def _world_area(obj):
     return total
 
 
-def _scatter_tree(name, instance, p):
-    tree = bpy.data.node_groups.new(name, "GeometryNodeTree")
+def _sock(sockets, identifier):
+    """A socket by identifier (`sockets[name]` finds the first of several same-named ones)."""
+    return next(x for x in sockets if x.identifier == identifier)
+
+
+def _scatter_graph(tree, instance, p):
     tree.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
     tree.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
     nodes, links = tree.nodes, tree.links
@@ -123,22 +127,22 @@ def _scatter_tree(name, instance, p):
     links.new(dist.outputs["Points"], inst.inputs["Points"])
     index, compare = nodes.new("GeometryNodeInputIndex"), nodes.new("FunctionNodeCompare")
     compare.data_type, compare.operation = "INT", "LESS_THAN"
-    compare.inputs["B_INT"].default_value = p["max_count"]
-    links.new(index.outputs[0], compare.inputs["A_INT"])
+    _sock(compare.inputs, "B_INT").default_value = p["max_count"]
+    links.new(index.outputs[0], _sock(compare.inputs, "A_INT"))
     links.new(compare.outputs[0], inst.inputs["Selection"])
     scale = nodes.new("FunctionNodeRandomValue")
     scale.data_type = "FLOAT"
-    scale.inputs["Min_001"].default_value = p["scale_min"]  # Min/Max of the FLOAT data type
-    scale.inputs["Max_001"].default_value = p["scale_max"]
+    _sock(scale.inputs, "Min_001").default_value = p["scale_min"]  # Min/Max of the FLOAT data type
+    _sock(scale.inputs, "Max_001").default_value = p["scale_max"]
     scale.inputs["Seed"].default_value = p["seed"] + 1
-    links.new(scale.outputs["Value_001"], inst.inputs["Scale"])
+    links.new(_sock(scale.outputs, "Value_001"), inst.inputs["Scale"])
     spin = nodes.new("FunctionNodeRandomValue")
     spin.data_type = "FLOAT"
-    spin.inputs["Min_001"].default_value = 0.0
-    spin.inputs["Max_001"].default_value = 2 * math.pi * p["rotation_random"]
+    _sock(spin.inputs, "Min_001").default_value = 0.0
+    _sock(spin.inputs, "Max_001").default_value = 2 * math.pi * p["rotation_random"]
     spin.inputs["Seed"].default_value = p["seed"] + 2
     euler = nodes.new("ShaderNodeCombineXYZ")
-    links.new(spin.outputs["Value_001"], euler.inputs["Z"])
+    links.new(_sock(spin.outputs, "Value_001"), euler.inputs["Z"])
     if p["align_to_normal"]:
         rotate = nodes.new("FunctionNodeRotateRotation")
         rotate.rotation_space = "LOCAL"
@@ -205,7 +209,12 @@ def scatter_instances(ctx, params):
                     % (p["density"], area, area * p["density"], MAX_POINTS_BEFORE_CAP))
     name = params.get("name") or "Scatter"
     ctx.delta.touch(surface)
-    tree = _scatter_tree(name, instance, p)
+    tree = bpy.data.node_groups.new(name, "GeometryNodeTree")
+    try:
+        _scatter_graph(tree, instance, p)
+    except Exception:
+        bpy.data.node_groups.remove(tree)  # a failed build leaves nothing behind
+        raise
     ctx.delta.created_datablock("node_groups", tree)
     mod = surface.modifiers.new(name, "NODES")
     mod.node_group = tree
