@@ -65,22 +65,27 @@ def test_bad_mesh_indices_are_refused_before_anything_is_made(client):
     assert len(bpy.data.meshes) == before and "MBad" not in bpy.data.objects
 
 
-def test_text_converts_to_a_mesh_in_place(client):
+def test_text_converts_to_a_mesh_beside_it_and_can_adopt_its_children(client):
     client.ok("create_text", text="AB", name="MConv", extrude=0.05, location=[0, 3, 0])
-    r = client.ok("convert_object", object="MConv")
-    assert r["delta"]["added"] == ["MConv"] and r["delta"]["removed"] == ["MConv"]
-    obj = bpy.data.objects["MConv"]
+    client.ok("create_object", type="empty", name="MConvKid", location=[1, 1, 1])
+    client.ok("parent_objects", parent="MConv", children=["MConvKid"])
+    r = client.ok("convert_object", object="MConv", new_name="MConvMesh", adopt_children=True)
+    assert r["delta"]["added"] == ["MConvMesh"] and r["delta"]["changed"] == ["MConvKid"] and r["adopted"] == ["MConvKid"]
+    obj = bpy.data.objects["MConvMesh"]
     assert obj.type == "MESH" and len(obj.data.polygons) > 10 and tuple(obj.location) == (0, 3, 0)
-    assert r["mesh"]["faces"] == len(obj.data.polygons)
+    assert r["mesh"]["faces"] == len(obj.data.polygons) and bpy.data.objects["MConv"].type == "FONT"
+    bpy.context.view_layer.update()
+    kid = bpy.data.objects["MConvKid"]
+    assert kid.parent == obj and (kid.matrix_world.translation - bpy.data.objects["MConvKid"].matrix_world.translation).length == 0
+    assert tuple(round(v, 5) for v in kid.matrix_world.translation) == (1, 1, 1)
 
 
-def test_keep_original_converts_a_copy_and_meshes_become_curves(client):
+def test_curves_become_meshes_and_meshes_curves(client):
     client.ok("create_curve", curve_type="CIRCLE", name="MRing", radius=1)
-    r = client.ok("convert_object", object="MRing", keep_original=True)
+    r = client.ok("convert_object", object="MRing")
     assert r["name"] == "MRing_mesh" and r["delta"]["added"] == ["MRing_mesh"] and r["delta"]["removed"] == []
-    assert bpy.data.objects["MRing"].type == "CURVE"
     r = client.ok("convert_object", object="MRing_mesh", target="CURVE")
-    obj = bpy.data.objects["MRing_mesh"]
+    obj = bpy.data.objects[r["name"]]
     assert obj.type == "CURVE" and r["splines"] == 1 and obj.data.splines[0].use_cyclic_u
     doc = client.call("convert_object", object="Camera")
     assert doc["error"]["code"] == "invalid_target"
@@ -140,6 +145,14 @@ def test_collections_create_move_link_unlink_delete(client):
 def test_a_converted_mesh_reads_back_its_dimensions(client):
     client.ok("create_object", type="cube", name="MEdges", size=2)
     client.ok("convert_object", object="MEdges", target="CURVE")
-    info = client.ok("get_object_info", name="MEdges")
+    info = client.ok("get_object_info", name="MEdges_curve")
     assert info["type"] == "CURVE" and info["dimensions"] == [2.0, 2.0, 2.0]
-    assert len(bpy.data.objects["MEdges"].data.splines) == 12
+    assert len(bpy.data.objects["MEdges_curve"].data.splines) == 12
+
+
+def test_renaming_a_parent_reports_its_children_changed(client):
+    client.ok("create_object", type="empty", name="MRenParent")
+    client.ok("create_object", type="empty", name="MRenKid")
+    client.ok("parent_objects", parent="MRenParent", children=["MRenKid"])
+    r = client.ok("modify_object", name="MRenParent", new_name="MRenParent2")
+    assert r["delta"]["changed"] == ["MRenKid", "MRenParent2"] and r["delta"]["fields"]["MRenKid"] == ["parent"]

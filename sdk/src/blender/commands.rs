@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "ab747ebe4a562346a6b52f856957851f19a8a3921eff6e0c34736b2a6b7313ea";
+pub const CATALOG_SHA256: &str = "553fdd1f23d7b4c60f2fdb43a9692fa8fcef6944477643f4ba360efa50739df8";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -19,7 +19,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("apply_modifier", Effect::Destroy),
     ("apply_transform", Effect::Destroy),
     ("cleanup", Effect::Destroy),
-    ("convert_object", Effect::Destroy),
+    ("convert_object", Effect::Mutate),
     ("create_curve", Effect::Mutate),
     ("create_light", Effect::Mutate),
     ("create_mesh", Effect::Mutate),
@@ -245,19 +245,19 @@ pub fn cleanup(params: &CleanupParams) -> Result<CleanupResult, BridgeError> {
     crate::bridge::send::<Cleanup>(params)
 }
 
-/// Convert a curve, text, surface or metaball to a mesh (modifiers applied), or a mesh's edges to a poly curve; replaces the object unless keep_original.
+/// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConvertObject;
 
 impl Command for ConvertObject {
     const NAME: &'static str = "convert_object";
-    const EFFECT: Effect = Effect::Destroy;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
     type Params = ConvertObjectParams;
     type Result = ConvertObjectResult;
 }
 
-/// Convert a curve, text, surface or metaball to a mesh (modifiers applied), or a mesh's edges to a poly curve; replaces the object unless keep_original.
+/// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
 pub fn convert_object(params: &ConvertObjectParams) -> Result<ConvertObjectResult, BridgeError> {
     crate::bridge::send::<ConvertObject>(params)
 }
@@ -1277,12 +1277,12 @@ pub struct ConvertObjectParams {
     /// What to convert to (default MESH)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<ConvertObjectParamsTarget>,
-    /// Keep the source and add the result beside it (default false)
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub keep_original: Option<bool>,
     /// Name: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_name: Option<String>,
+    /// Move the source's children to the result, keeping where they are (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopt_children: Option<bool>,
 }
 
 impl JsonSchema for ConvertObjectParams {
@@ -1291,7 +1291,7 @@ impl JsonSchema for ConvertObjectParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"keep_original": {"description": "Keep the source and add the result beside it (default false)", "type": "boolean"}, "new_name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "target": {"description": "What to convert to (default MESH)", "enum": ["MESH", "CURVE"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"adopt_children": {"description": "Move the source's children to the result, keeping where they are (default false)", "type": "boolean"}, "new_name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "target": {"description": "What to convert to (default MESH)", "enum": ["MESH", "CURVE"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -1307,7 +1307,7 @@ pub struct ConvertObjectResult {
     pub name: String,
     pub r#type: String,
     pub source: String,
-    pub kept_original: bool,
+    pub adopted: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mesh: Option<ConvertObjectResultMesh>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

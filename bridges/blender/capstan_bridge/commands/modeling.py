@@ -224,73 +224,55 @@ def _mesh_to_curve_data(mesh, name):
     return curve
 
 
-def _drop_orphan(data):
-    if data is None or data.users:
-        return
-    if isinstance(data, bpy.types.Mesh):
-        bpy.data.meshes.remove(data)
-    elif isinstance(data, bpy.types.Curve):
-        bpy.data.curves.remove(data)
-
-
 @command(
-    effect="destroy",
-    summary="Convert a curve, text, surface or metaball to a mesh (modifiers applied), or a mesh's edges to a poly curve; replaces the object unless keep_original.",
+    effect="mutate",
+    summary="Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.",
     params=s.obj({
         "object": OBJECT,
         "target": s.enum(("MESH", "CURVE"), description="What to convert to (default MESH)"),
-        "keep_original": s.boolean(description="Keep the source and add the result beside it (default false)"),
         "new_name": SAFE_NAME,
+        "adopt_children": s.boolean(description="Move the source's children to the result, keeping where they are (default false)"),
     }, required=("object",)),
-    result=s.obj({"name": s.string(), "type": s.string(), "source": s.string(), "kept_original": s.boolean(),
+    result=s.obj({"name": s.string(), "type": s.string(), "source": s.string(), "adopted": s.array(s.string()),
                   "mesh": COUNTS, "splines": s.integer(0)},
-                 required=("name", "type", "source", "kept_original")),
-    errors=("not_found", "invalid_target", "invalid_params"),
+                 required=("name", "type", "source", "adopted")),
+    errors=("not_found", "invalid_target"),
 )
 def convert_object(ctx, params):
+    """The source stays; replacing it (delete, then rename the result) is left to the
+    caller, so that each step's delta says what it did."""
     obj = get_object(params["object"])
     target = params.get("target", "MESH")
-    keep = params.get("keep_original", False)
-    if "new_name" in params and not keep:
-        raise refuse("new_name names the converted copy; it needs keep_original true (otherwise the result keeps the source's name)")
     if target == "MESH" and obj.type not in ("CURVE", "FONT", "SURFACE", "META"):
         raise invalid_target("%s is a %s; only curves, text, surfaces and metaballs convert to a mesh" % (obj.name, obj.type))
     if target == "CURVE" and obj.type != "MESH":
         raise invalid_target("%s is a %s; only meshes convert to a curve here" % (obj.name, obj.type))
-    source_name = obj.name
-    name = params.get("new_name") or (source_name + ("_mesh" if target == "MESH" else "_curve") if keep else source_name)
+    if target == "CURVE" and not len(obj.data.edges):
+        raise invalid_target("%s has no edges to turn into a curve" % obj.name)
+    name = params.get("new_name") or obj.name + ("_mesh" if target == "MESH" else "_curve")
     if target == "MESH":
         depsgraph, ev = evaluated(obj)
         data = bpy.data.meshes.new_from_object(ev, preserve_all_data_layers=True, depsgraph=depsgraph)
-        data.name = name
     else:
-        if not len(obj.data.edges):
-            raise invalid_target("%s has no edges to turn into a curve" % obj.name)
         data = _mesh_to_curve_data(obj.data, name)
         for mat in obj.data.materials:
             data.materials.append(mat)
-    collections = list(obj.users_collection)
-    if not keep:
-        # The result takes the source's place: same name, transform, parent, collections.
-        for child in obj.children:
+    data.name = obj.name if params.get("adopt_children") else name
+    new = new_object(name, data, {}, list(obj.users_collection) or [bpy.context.scene.collection])
+    new.parent, new.matrix_parent_inverse, new.matrix_basis = obj.parent, obj.matrix_parent_inverse.copy(), obj.matrix_basis.copy()
+    ctx.delta.created(new)
+    adopted = []
+    if params.get("adopt_children"):
+        # The result sits exactly where the source does, so the children keep their
+        # parent inverse and local transform and stay put in the world.
+        for child in list(obj.children):
             ctx.delta.touch(child)
-        children = [(c, c.matrix_parent_inverse.copy()) for c in obj.children]
-        parent, parent_inverse, basis = obj.parent, obj.matrix_parent_inverse.copy(), obj.matrix_basis.copy()
-        ctx.delta.removing(obj)
-        old_data = obj.data
-        bpy.data.objects.remove(obj, do_unlink=True)
-        _drop_orphan(old_data)
-        new = new_object(name, data, {}, collections)
-        new.parent, new.matrix_parent_inverse, new.matrix_basis = parent, parent_inverse, basis
-        for child, inverse in children:
+            inverse = child.matrix_parent_inverse.copy()
             child.parent = new
             child.matrix_parent_inverse = inverse
-    else:
-        new = new_object(name, data, {}, collections)
-        new.matrix_world = obj.matrix_world.copy()
-    ctx.delta.created(new)
+            adopted.append(child.name)
     evaluated(new)  # so its bounds and dimensions read back right away
-    out = {"name": new.name, "type": new.type, "source": source_name, "kept_original": keep}
+    out = {"name": new.name, "type": new.type, "source": obj.name, "adopted": adopted}
     if new.type == "MESH":
         out["mesh"] = mesh_counts(data)
     else:

@@ -128,10 +128,10 @@ fn cases() -> Vec<Case> {
             .result(json!({ "applied": true, "cutter_deleted": true, "operation": "DIFFERENCE", "before": { "faces": 6 } }))
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "modifiers_total": 0, "dimensions": [2.0, 2.0, 2.0] })),
         Case::new("a union grows the bounding box")
-            .setup("scene.create_object", json!({ "type": "cube", "name": "Other", "location": [1.5, 0, 0] }))
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Other", "location": [1.5, 0.5, 0.25] }))
             .args(json!({ "object": "Cube", "cutter": "Other", "operation": "UNION", "solver": "FAST" }))
             .changed(&["Cube"]).removed(&[])
-            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "dimensions": [3.5, 2.0, 2.0], "modifiers_total": 0 })),
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "dimensions": [3.5, 2.5, 2.25], "modifiers_total": 0 })),
         Case::new("a live modifier when apply is false")
             .setup("scene.create_object", json!({ "type": "uv_sphere", "name": "Ball" }))
             .args(json!({ "object": "Cube", "cutter": "Ball", "operation": "INTERSECT", "apply": false }))

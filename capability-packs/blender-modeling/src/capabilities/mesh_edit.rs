@@ -30,11 +30,11 @@ fn mesh_edit(args: MeshOpParams) -> PackResult<Value> {
 
 fn cases() -> Vec<Case> {
     vec![
-        Case::new("extrude the top face by 1 m")
+        Case::new("extrude face 5 (the +y side) by 1 m")
             .args(json!({ "object": "Cube", "op": "extrude", "selection": { "kind": "faces", "indices": [5] }, "params": { "offset": 1 } }))
             .changed(&["Cube"]).fields("Cube", &["data"]).added(&[])
             .result(json!({ "op": "extrude", "before": { "vertices": 8, "faces": 6 }, "after": { "vertices": 12, "faces": 10 } }))
-            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "dimensions": [2.0, 2.0, 3.0], "mesh": { "vertices": 12, "faces": 10 } })),
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "dimensions": [2.0, 3.0, 2.0], "mesh": { "vertices": 12, "faces": 10 } })),
         Case::new("one subdivision cut over the whole cube")
             .args(json!({ "object": "Cube", "op": "subdivide", "params": { "cuts": 1 } }))
             .changed(&["Cube"]).result(json!({ "after": { "vertices": 26, "edges": 48, "faces": 24 } })),
