@@ -14,11 +14,12 @@ pub fn families() -> Vec<Family> {
             .cues(4, &["apply the", "boolean", "cut a hole", "carve", "extrude", "inset", "remesh", "voxel", "inflate", "flatten",
                        "merge by distance", "remove doubles", "purge", "clean up", "cleanup", "shade smooth", "shade flat", "auto smooth",
                        "normals", "join", "separate", "loose parts", "set origin", "origin to", "apply scale", "apply rotation",
-                       "apply transform", "bisect", "triangulate", "poke", "dissolve", "sculpt"]),
+                       "apply transform", "bisect", "triangulate", "poke", "dissolve", "sculpt", "subtract", "intersect", "shade", "pivot",
+                       "split", "per material"]),
         Family::new("object", "Objects as wholes: parents, duplicates, collections, custom properties")
-            .cues(5, &["duplicate", "clone", "copies of", "collection", "custom property", "metadata"]),
+            .cues(5, &["duplicate", "clone", "copies of", "collection", "custom property", "property", "metadata", "tag"]),
         Family::new("generation", "Procedural generation: patterns, terrain, LOD chains, scattering, geometry nodes")
             .cues(5, &["terrain", "landscape", "mountains", "hills", "scatter", "distribute", "level of detail", "lod", "geometry nodes",
-                       "node graph", "procedural", "radial pattern", "in a circle", "grid of", "row of", "ring of", "populate"]),
+                       "node graph", "geometry node", "set position", "procedural", "radial pattern", "in a circle", "grid of", "row of", "ring of", "populate"]),
     ]
 }

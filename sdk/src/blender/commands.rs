@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "553fdd1f23d7b4c60f2fdb43a9692fa8fcef6944477643f4ba360efa50739df8";
+pub const CATALOG_SHA256: &str = "0c23a34d981cf7ad2359a3dd1213f11b279dc6970d6e3eca368a86798af2cb8e";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -26,7 +26,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("create_object", Effect::Mutate),
     ("create_terrain", Effect::Mutate),
     ("create_text", Effect::Mutate),
-    ("delete_collection", Effect::Destroy),
+    ("delete_collection", Effect::Mutate),
     ("delete_object", Effect::Destroy),
     ("duplicate_object", Effect::Mutate),
     ("evaluated_stats", Effect::Read),
@@ -370,7 +370,7 @@ pub struct DeleteCollection;
 
 impl Command for DeleteCollection {
     const NAME: &'static str = "delete_collection";
-    const EFFECT: Effect = Effect::Destroy;
+    const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
     type Params = DeleteCollectionParams;
     type Result = DeleteCollectionResult;

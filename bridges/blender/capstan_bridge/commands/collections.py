@@ -165,8 +165,11 @@ def _move(ctx, objects, coll):
             coll.objects.link(obj)
 
 
+# Not "destroy": nothing but the (empty, once emptied) container goes, every object and
+# child collection is kept, and one create + move restores it; CATALOG.md marks
+# object.collection's delete non-destructive for that reason.
 @command(
-    effect="destroy",
+    effect="mutate",
     summary="Delete a collection, keeping its objects and child collections (what would be left in none goes to its parent).",
     params=s.obj({"name": COLLECTION}, required=("name",)),
     result=s.obj({"deleted": s.string(), "relinked_objects": s.array(s.string()), "relinked_collections": s.array(s.string()),

@@ -78,14 +78,14 @@ fn lod(args: LodArgs) -> PackResult<Value> {
 
 fn cases() -> Vec<Case> {
     vec![
-        Case::new("three levels of a subdivided sphere, faces falling")
+        Case::new("three levels of a sphere, triangles halving")
             .setup("scene.create_object", json!({ "type": "uv_sphere", "name": "Statue" }))
             .args(json!({ "object": "Statue", "levels": 3 }))
             .added(&["Statue_LOD1", "Statue_LOD2"]).changed(&[]).removed(&[])
             .result(json!({ "levels": [
-                { "level": 0, "name": "Statue", "ratio": 1.0, "faces": 512 },
-                { "level": 1, "name": "Statue_LOD1", "ratio": 0.5 },
-                { "level": 2, "name": "Statue_LOD2", "ratio": 0.25 } ] }))
+                { "level": 0, "name": "Statue", "ratio": 1.0, "faces": 512, "triangles": 960 },
+                { "level": 1, "name": "Statue_LOD1", "ratio": 0.5, "triangles": 480 },
+                { "level": 2, "name": "Statue_LOD2", "ratio": 0.25, "triangles": 240 } ] }))
             .reads("scene.object_info", json!({ "name": "Statue_LOD2" }), json!({ "modifiers": [{ "name": "LOD", "type": "DECIMATE" }], "mesh": { "faces": 512 } })),
         Case::new("a naming without the level number").args(json!({ "object": "Cube", "naming": "{name}_low" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("more than 8 levels").args(json!({ "object": "Cube", "levels": 9 })).error("INVALID_CAPABILITY_ARGUMENTS"),
