@@ -214,3 +214,30 @@ def test_apply_transform_and_set_origin_keep_the_world_geometry(client):
     bpy.context.view_layer.update()
     assert (child.matrix_world.translation - w).length < 1e-4
     assert client.call("apply_transform", object="Light", apply=["scale"])["error"]["code"] == "invalid_target"
+
+
+def test_the_other_variants_of_the_ops(client):
+    client.ok("create_object", type="grid", name="EDissolve")
+    r = client.ok("mesh_op", object="EDissolve", op="dissolve_limited", params={"angle": 5})
+    assert r["before"]["faces"] == 100 and r["after"]["faces"] == 1
+    verts = [[0, 0, 0], [1, 0, 0], [1.00001, 0, 0], [2, 0, 0]]
+    client.ok("create_mesh", name="EWeld", vertices=verts, edges=[[0, 1], [2, 3]])
+    r = client.ok("mesh_op", object="EWeld", op="merge", selection={"kind": "verts", "indices": [1, 2]}, params={"distance": 0.001})
+    assert r["after"]["vertices"] == 3
+    client.ok("create_mesh", name="EEdge", vertices=[[0, 0, 0], [1, 0, 0]], edges=[[0, 1]])
+    r = client.ok("mesh_op", object="EEdge", op="extrude", selection={"kind": "edges", "indices": [0]}, params={"direction": [0, 0, 1]})
+    assert r["after"] == {"vertices": 4, "edges": 4, "faces": 1}
+    obj = bpy.data.objects["EEdge"]
+    assert max(v.co.z for v in obj.data.vertices) == pytest.approx(1.0)
+    client.ok("create_mesh", name="EVert", vertices=[[0, 0, 0]])
+    r = client.ok("mesh_op", object="EVert", op="extrude", selection={"kind": "verts", "indices": [0]}, params={"offset": 2})
+    assert r["after"]["vertices"] == 2 and r["after"]["edges"] == 1
+    cube(client, "EInsetEach")
+    r = client.ok("mesh_op", object="EInsetEach", op="inset", params={"width": 0.1, "individual": True})
+    assert r["after"]["faces"] == 30
+    cube(client, "EVBevel")
+    r = client.ok("mesh_op", object="EVBevel", op="bevel", selection={"kind": "verts", "indices": [0]}, params={"width": 0.2, "vertex_only": True})
+    assert r["after"]["faces"] == 7 and r["after"]["vertices"] == 10
+    cube(client, "EDelVerts")
+    r = client.ok("mesh_op", object="EDelVerts", op="delete", selection={"kind": "verts", "indices": [0]})
+    assert r["after"]["vertices"] == 7 and r["after"]["faces"] == 3

@@ -89,7 +89,7 @@ def _select(bm, selection, want):
         return picked
     if want == "verts":
         return list({v: None for e in picked for v in e.verts})
-    chosen = set(picked) if kind != "verts" else set(picked)
+    chosen = set(picked)
     if want == "edges":
         if kind == "verts":
             return [e for e in bm.edges if all(v in chosen for v in e.verts)]

@@ -120,10 +120,15 @@ def remesh_voxel(ctx, params):
     before = mesh_counts(obj.data)
     ctx.delta.touch(obj)
     mod = obj.modifiers.new("capstan_remesh", "REMESH")
-    mod.mode = "VOXEL"
-    mod.voxel_size = size
-    mod.adaptivity = params.get("adaptivity", 0.0)
-    mesh = apply_evaluated(obj, mod)
+    try:
+        mod.mode = "VOXEL"
+        mod.voxel_size = size
+        mod.adaptivity = params.get("adaptivity", 0.0)
+        mesh = apply_evaluated(obj, mod)
+    except Exception:
+        if obj.modifiers.get(mod.name) is not None:
+            obj.modifiers.remove(mod)  # a failed remesh leaves the object as it was
+        raise
     refresh()
     return {"object": obj.name, "voxel_size": size, "before": before, "after": mesh_counts(mesh)}
 

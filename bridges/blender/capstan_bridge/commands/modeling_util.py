@@ -6,12 +6,11 @@ follow `SAFE_NAME` (letters, digits, `_`, `.`, `-`, space)."""
 
 import math
 
-import bmesh
 import bpy
 
 from .. import schema as s
 from ..errors import CommandError, invalid_target
-from .common import active_collection, get_object, rounded
+from .common import active_collection, get_object
 
 SAFE_NAME = s.string(1, s.NAME_MAX, pattern=r"^[A-Za-z0-9_. -]+$", description="Name: letters, digits, _ . - and space")
 DEGREES = s.number(-36000, 36000, description="Degrees")
@@ -61,46 +60,6 @@ def evaluated(obj):
     depsgraph = bpy.context.evaluated_depsgraph_get()
     depsgraph.update()
     return depsgraph, obj.evaluated_get(depsgraph)
-
-
-def evaluated_counts(obj):
-    depsgraph, ev = evaluated(obj)
-    if obj.type != "MESH":
-        mesh = ev.to_mesh()
-        try:
-            return mesh_counts(mesh)
-        finally:
-            ev.to_mesh_clear()
-    return mesh_counts(ev.data)
-
-
-def world_bounds(obj):
-    """(min, max) corners of the evaluated object's world-space bounding box."""
-    from mathutils import Vector
-
-    evaluated(obj)
-    corners = [obj.matrix_world @ Vector(c) for c in obj.bound_box]
-    return ([min(c[i] for c in corners) for i in range(3)], [max(c[i] for c in corners) for i in range(3)])
-
-
-def bounds_doc(obj):
-    lo, hi = world_bounds(obj)
-    return {"min": rounded(lo), "max": rounded(hi)}
-
-
-def edit_bmesh(obj, fill):
-    """Run `fill(bm)` on a bmesh of obj's mesh and write it back (only if it returns
-    without raising, so a failed op leaves the mesh as it was)."""
-    bm = bmesh.new()
-    try:
-        bm.from_mesh(obj.data)
-        out = fill(bm)
-        bm.normal_update()
-        bm.to_mesh(obj.data)
-    finally:
-        bm.free()
-    obj.data.update()
-    return out
 
 
 def refuse(message):

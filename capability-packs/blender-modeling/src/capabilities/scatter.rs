@@ -32,10 +32,12 @@ fn cases() -> Vec<Case> {
             .changed(&["Ground"]).fields("Ground", &["modifiers"]).added(&[]).datablocks_added("node_groups", &["Scatter"])
             .result(json!({ "surface": "Ground", "modifier": "Scatter", "instances": 50, "area": 100.0 }))
             .reads("scene.object_info", json!({ "name": "Ground" }), json!({ "modifiers": [{ "name": "Scatter", "type": "NODES" }] })),
-        Case::new("a low density stays under the cap")
+        Case::new("a seed gives the same points every time")
             .setup("scene.create_object", json!({ "type": "plane", "name": "Ground", "size": 10 }))
             .args(json!({ "surface": "Ground", "instance": "Cube", "density": 0.1, "seed": 1 }))
-            .changed(&["Ground"]).result(json!({ "surface": "Ground" })),
+            .changed(&["Ground"])
+            .result(json!({ "surface": "Ground", "instances": 10,
+                            "first_positions": [[0.70568, -3.87802, 0.0], [-0.985, -1.47224, 0.0], [3.74634, -2.94761, 0.0]] })),
         Case::new("a missing instance").args(json!({ "surface": "Cube", "instance": "Ghost" })).error("not_found"),
         Case::new("a light is no surface").args(json!({ "surface": "Light", "instance": "Cube" })).error("invalid_target"),
         Case::new("too dense for the cap on points")
