@@ -123,7 +123,8 @@ def test_mesh_op_refuses_foreign_params_bad_indices_and_non_meshes(client):
                    {"op": "bisect", "selection": {"kind": "faces", "indices": [0]}}, {"op": "subdivide", "selection": {"indices": [1]}}):
         doc = client.call("mesh_op", object="ERefuse", **params)
         assert doc["error"]["code"] == "invalid_params", (params, doc)
-    assert client.call("mesh_op", object="Camera", op="triangulate")["error"]["code"] == "invalid_target"
+    client.ok("create_object", type="camera", name="ECam")
+    assert client.call("mesh_op", object="ECam", op="triangulate")["error"]["code"] == "invalid_target"
     assert len(obj.data.vertices) == 8
 
 
@@ -190,7 +191,8 @@ def test_join_then_separate_by_loose_parts(client):
     assert len(r["new_objects"]) == 1 and r["delta"]["added"] == r["new_objects"]
     new = bpy.data.objects[r["new_objects"][0]]
     assert len(a.data.vertices) == 8 and len(new.data.vertices) == 8
-    assert client.call("join_objects", objects=["JA", "Camera"])["error"]["code"] == "invalid_target"
+    client.ok("create_object", type="camera", name="JCam")
+    assert client.call("join_objects", objects=["JA", "JCam"])["error"]["code"] == "invalid_target"
 
 
 def test_apply_transform_and_set_origin_keep_the_world_geometry(client):
@@ -213,7 +215,8 @@ def test_apply_transform_and_set_origin_keep_the_world_geometry(client):
     client.ok("set_origin", object="TApply", mode="world")
     bpy.context.view_layer.update()
     assert (child.matrix_world.translation - w).length < 1e-4
-    assert client.call("apply_transform", object="Light", apply=["scale"])["error"]["code"] == "invalid_target"
+    client.ok("create_object", type="light_point", name="TLamp")
+    assert client.call("apply_transform", object="TLamp", apply=["scale"])["error"]["code"] == "invalid_target"
 
 
 def test_the_other_variants_of_the_ops(client):

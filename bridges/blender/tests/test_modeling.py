@@ -87,7 +87,8 @@ def test_curves_become_meshes_and_meshes_curves(client):
     r = client.ok("convert_object", object="MRing_mesh", target="CURVE")
     obj = bpy.data.objects[r["name"]]
     assert obj.type == "CURVE" and r["splines"] == 1 and obj.data.splines[0].use_cyclic_u
-    doc = client.call("convert_object", object="Camera")
+    client.ok("create_object", type="camera", name="MCam")
+    doc = client.call("convert_object", object="MCam")
     assert doc["error"]["code"] == "invalid_target"
 
 
@@ -124,13 +125,15 @@ def test_collections_create_move_link_unlink_delete(client):
     assert [c.name for c in bpy.data.objects["MCol1"].users_collection] == ["MProps Set"]
     client.ok("manage_collection", action="create", name="MSub", parent="MProps Set")
     assert "MSub" in bpy.data.collections["MProps Set"].children
+    home = bpy.data.objects["MCol2"].users_collection[0]
+    home_name = "Scene Collection" if home == bpy.context.scene.collection else home.name
     r = client.ok("manage_collection", action="link", name="MSub", objects=["MCol2"])
-    assert sorted(c.name for c in bpy.data.objects["MCol2"].users_collection) == ["Collection", "MSub"]
+    assert sorted(c.name for c in bpy.data.objects["MCol2"].users_collection) == sorted([home.name, "MSub"])
     doc = client.call("manage_collection", action="unlink", name="MSub", objects=["MCol1"])
     assert doc["ok"]  # not in MSub: nothing to do
     doc = client.call("manage_collection", action="unlink", name="MProps Set", objects=["MCol1"])
     assert doc["error"]["code"] == "invalid_target"  # it would be in no collection
-    client.ok("manage_collection", action="unlink", name="Collection", objects=["MCol2"])
+    client.ok("manage_collection", action="unlink", name=home_name, objects=["MCol2"])
     listing = client.ok("list_collections")
     by_name = {c["name"]: c for c in listing["collections"]}
     assert by_name["MSub"]["parent"] == "MProps Set" and by_name["MSub"]["objects"] == ["MCol2"]
