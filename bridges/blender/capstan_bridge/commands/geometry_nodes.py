@@ -13,7 +13,7 @@ from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from . import rna_props
 from .common import OBJECT, get_object
-from .modeling_util import SAFE_NAME, refuse
+from .modeling_util import SAFE_NAME, refresh, refuse
 
 SHADER_NODES = frozenset({
     "ShaderNodeMath", "ShaderNodeVectorMath", "ShaderNodeMapRange", "ShaderNodeClamp", "ShaderNodeMix",
@@ -197,6 +197,7 @@ def geometry_graph_edit(ctx, params):
         ctx.delta.touch_datablock("node_groups", tree)
         tree.nodes.remove(node)
     out["links"] = len(tree.links)
+    refresh()
     return out
 
 

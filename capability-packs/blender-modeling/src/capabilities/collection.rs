@@ -88,6 +88,16 @@ fn cases() -> Vec<Case> {
             .changed(&["Cube"]).removed(&[])
             .result(json!({ "deleted": "Temp", "relinked_objects": ["Cube"], "to": "Scene Collection" }))
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "collections": ["Scene Collection"] })),
+        Case::new("move takes the cube out of its old collection")
+            .setup("object.collection", json!({ "action": "create", "name": "Props" }))
+            .args(json!({ "action": "move", "name": "Props", "objects": ["Cube"] }))
+            .changed(&["Cube"]).fields("Cube", &["collections"])
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "collections": ["Props"] })),
+        Case::new("a collection moves under another")
+            .setup("object.collection", json!({ "action": "create", "name": "Props" }))
+            .args(json!({ "action": "move", "name": "Props", "parent": "Collection" }))
+            .changed(&[]).settings(&["scene"])
+            .result(json!({ "collection": "Props", "parent": "Collection" })),
         Case::new("list shows the tree").args(json!({ "action": "list" })).changed(&[])
             .result(json!({ "collections": [
                 { "name": "Scene Collection", "parent": null, "children": ["Collection"], "objects": [] },

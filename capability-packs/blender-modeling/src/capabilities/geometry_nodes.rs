@@ -104,14 +104,15 @@ fn cases() -> Vec<Case> {
             .changed(&["Cube"]).fields("Cube", &["modifiers"]).added(&[]).datablocks_added("node_groups", &["Shape"])
             .result(json!({ "modifier": "Shape", "node_group": "Shape", "links": 1 }))
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "modifiers": [{ "name": "Shape", "type": "NODES" }] })),
-        Case::new("add a transform node, wire it in, raise the cube 2 m")
+        Case::new("add a transform node, wire it in, stretch the cube 3 times along z")
             .setup("generation.geometry_nodes", setup_gn.clone())
             .setup("generation.geometry_nodes", setup_node.clone())
             .setup("generation.geometry_nodes", json!({ "object": "Cube", "action": "connect", "from_node": "Group Input", "from_socket": "Geometry", "to_node": "Lift", "to_socket": "Geometry" }))
             .setup("generation.geometry_nodes", json!({ "object": "Cube", "action": "connect", "from_node": "Lift", "from_socket": "Geometry", "to_node": "Group Output", "to_socket": "Geometry" }))
-            .args(json!({ "object": "Cube", "action": "set_input", "node": "Lift", "socket": "Translation", "value": [0, 0, 2] }))
+            .args(json!({ "object": "Cube", "action": "set_input", "node": "Lift", "socket": "Scale", "value": [1, 1, 3] }))
             .changed(&[]).added(&[])
-            .result(json!({ "node": { "name": "Lift", "type": "GeometryNodeTransform" }, "links": 2 })),
+            .result(json!({ "node": { "name": "Lift", "type": "GeometryNodeTransform" }, "links": 2 }))
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "dimensions": [2.0, 2.0, 6.0], "mesh": { "vertices": 8 } })),
         Case::new("info reads the graph back")
             .setup("generation.geometry_nodes", setup_gn.clone())
             .setup("generation.geometry_nodes", setup_node)
