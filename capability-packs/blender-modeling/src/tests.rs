@@ -49,3 +49,80 @@ fn effects_come_from_the_commands_used() {
         assert!(by_key(k).is_destructive(), "{k}");
     }
 }
+
+fn delta() -> Value {
+    json!({ "added": [], "removed": [], "changed": [], "settings": [] })
+}
+
+fn cap(key: &str) -> capstan_sdk::Capability {
+    capabilities::all().into_iter().find(|c| c.key() == key).unwrap()
+}
+
+#[test]
+fn a_boolean_that_fails_to_apply_removes_its_modifier_again() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<AddModifier, _>(|p| {
+        assert_eq!(p.properties.as_ref().unwrap()["solver"], AddModifierParamsPropertiesValue::String("FLOAT".into()));
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": "Boolean Knife", "type": "BOOLEAN", "index": 0, "properties": {}, "delta": delta() })).unwrap())
+    });
+    bridge.on::<ApplyModifier, _>(|_| Err(capstan_sdk::BridgeError::app(AppErrorCode::InvalidTarget, "shared mesh")));
+    bridge.on::<RemoveModifier, _>(|p| {
+        assert_eq!(p.modifier, "Boolean Knife");
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": p.modifier, "type": "BOOLEAN", "modifiers": [], "delta": delta() })).unwrap())
+    });
+    match cap("mutate.boolean").run_json(r#"{"object": "Box", "cutter": "Knife", "solver": "FAST", "delete_cutter": true}"#) {
+        Err(capstan_sdk::PackError::Bridge(e)) => assert_eq!(e.app_error(), Some(AppErrorCode::InvalidTarget)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bridge.commands(), ["add_modifier", "apply_modifier", "remove_modifier"], "the cutter is not deleted after a failure");
+}
+
+#[test]
+fn converting_in_place_is_convert_then_delete_then_rename() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<ConvertObject, _>(|p| {
+        assert_eq!((p.new_name.as_deref(), p.adopt_children), (Some("Logo converting"), Some(true)));
+        Ok(serde_json::from_value(json!({ "name": "Logo converting", "type": "MESH", "source": "Logo", "adopted": [], "mesh": { "vertices": 4, "edges": 4, "faces": 1 }, "delta": delta() })).unwrap())
+    });
+    bridge.on::<DeleteObject, _>(|p| {
+        assert_eq!(p.name.as_deref(), Some("Logo"));
+        Ok(serde_json::from_value(json!({ "deleted": ["Logo"], "not_found": [], "delta": delta() })).unwrap())
+    });
+    bridge.on::<ModifyObject, _>(|p| {
+        assert_eq!((p.name.as_str(), p.new_name.as_deref()), ("Logo converting", Some("Logo")));
+        Ok(serde_json::from_value(json!({ "name": "Logo", "type": "MESH", "location": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0], "scale": [1.0, 1.0, 1.0],
+            "visible": true, "parent": null, "collections": [], "materials": [], "delta": delta() })).unwrap())
+    });
+    let out: Value = serde_json::from_str(&cap("create.convert").run_json(r#"{"object": "Logo"}"#).unwrap()).unwrap();
+    assert_eq!(out["name"], "Logo");
+    assert_eq!(bridge.commands(), ["convert_object", "delete_object", "modify_object"]);
+}
+
+#[test]
+fn a_radial_pattern_parents_its_pivot_without_keeping_the_world_transform() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<CreateObject, _>(|p| {
+        let loc = p.location.unwrap();
+        assert!((loc[0] + 2.0).abs() < 1e-9 && (loc[1] - 2.0).abs() < 1e-9, "{loc:?}");
+        Ok(serde_json::from_value(json!({ "name": "Ring Pivot", "type": "EMPTY", "location": loc, "rotation": p.rotation.unwrap(), "scale": [1.0, 1.0, 1.0],
+            "visible": true, "parent": null, "collections": [], "materials": [], "delta": delta() })).unwrap())
+    });
+    bridge.on::<ParentObjects, _>(|p| {
+        assert_eq!((p.parent.as_deref(), p.keep_transform), (Some("Ring"), Some(false)));
+        Ok(serde_json::from_value(json!({ "parent": "Ring", "children": p.children, "keep_transform": false, "delta": delta() })).unwrap())
+    });
+    bridge.on::<AddModifier, _>(|p| {
+        let props = p.properties.unwrap();
+        assert_eq!(props["offset_object"], AddModifierParamsPropertiesValue::String("Ring Pivot".into()));
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": "Pattern Radial", "type": "ARRAY", "index": 0, "properties": {}, "delta": delta() })).unwrap())
+    });
+    bridge.on::<EvaluatedStats, _>(|_| {
+        Ok(serde_json::from_value(json!({ "objects": [{ "name": "Ring", "type": "MESH", "evaluated": { "vertices": 32, "edges": 48, "faces": 24 }, "triangles": 48,
+            "instances": 0, "first_instances": [], "bounds_min": [0.0, 0.0, 0.0], "bounds_max": [1.0, 1.0, 1.0], "dimensions": [1.0, 1.0, 1.0] }] })).unwrap())
+    });
+    cap("generation.pattern").run_json(r#"{"object": "Ring", "pattern": "radial", "count": 4, "radius": 2}"#).unwrap();
+    assert_eq!(bridge.commands(), ["create_object", "parent_objects", "add_modifier", "evaluated_stats"]);
+}
