@@ -120,7 +120,8 @@ def test_poke_bisect_spin_solidify_smooth_randomize(client):
 def test_mesh_op_refuses_foreign_params_bad_indices_and_non_meshes(client):
     obj = cube(client, "ERefuse")
     for params in ({"op": "bevel", "params": {"cuts": 2}}, {"op": "extrude", "selection": {"kind": "faces", "indices": [99]}},
-                   {"op": "bisect", "selection": {"kind": "faces", "indices": [0]}}, {"op": "subdivide", "selection": {"indices": [1]}}):
+                   {"op": "bisect", "selection": {"kind": "faces", "indices": [0]}}, {"op": "subdivide", "selection": {"indices": [1]}},
+                   {"op": "extrude"}):  # a closed cube's normals cancel out: no direction to extrude along
         doc = client.call("mesh_op", object="ERefuse", **params)
         assert doc["error"]["code"] == "invalid_params", (params, doc)
     client.ok("create_object", type="camera", name="ECam")

@@ -113,8 +113,10 @@ def _run(bm, op, sel, p):
         offset = p.get("offset", 1.0)
         if kind in ("all", "faces"):
             faces = _need(_select(bm, sel, "faces"), "faces", op)
-            normal = sum((f.normal for f in faces), Vector()).normalized()
-            move = Vector(p["direction"]) if "direction" in p else normal * offset
+            normal = sum((f.normal for f in faces), Vector())
+            if "direction" not in p and normal.length < 1e-6:
+                raise refuse("the selected faces' normals cancel out (a closed region); give a direction to extrude along")
+            move = Vector(p["direction"]) if "direction" in p else normal.normalized() * offset
             geom = ops.extrude_face_region(bm, geom=faces)["geom"]
             ops.delete(bm, geom=faces, context="FACES_ONLY")
             ops.translate(bm, verts=[g for g in geom if isinstance(g, bmesh.types.BMVert)], vec=move)
