@@ -245,3 +245,16 @@ def test_the_other_variants_of_the_ops(client):
     cube(client, "EDelVerts")
     r = client.ok("mesh_op", object="EDelVerts", op="delete", selection={"kind": "verts", "indices": [0]})
     assert r["after"]["vertices"] == 7 and r["after"]["faces"] == 3
+
+
+def test_join_refuses_objects_outside_the_view_layer_and_changes_nothing(client):
+    cube(client, "JX1")
+    cube(client, "JX2", location=[3, 0, 0])
+    client.ok("manage_collection", action="create", name="JExcluded", objects=["JX2"])
+    bpy.context.view_layer.layer_collection.children["JExcluded"].exclude = True
+    try:
+        doc = client.call("join_objects", objects=["JX1", "JX2"])
+        assert doc["error"]["code"] == "invalid_target" and "view layer" in doc["error"]["message"]
+        assert "JX2" in bpy.data.objects and len(bpy.data.objects["JX1"].data.vertices) == 8
+    finally:
+        bpy.context.view_layer.layer_collection.children["JExcluded"].exclude = False

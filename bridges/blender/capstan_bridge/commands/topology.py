@@ -37,6 +37,7 @@ def join_objects(ctx, params):
         raise invalid_target("only meshes join; %s %s not" % (", ".join(bad), "is" if len(bad) == 1 else "are"))
     if into.data.users > 1 or into.data.shape_keys is not None:
         raise invalid_target("%s's mesh is shared or has shape keys; joining into it would change other objects or lose keys" % into.name)
+    bpy.context.view_layer.update()  # resyncs the layer with objects added since
     layer = bpy.context.view_layer.objects
     hidden = [o.name for o in objs if o.name not in layer]
     if hidden:
