@@ -24,8 +24,8 @@ fn cases() -> Vec<Case> {
         Case::new("the cube at 10 cm voxels")
             .args(json!({ "object": "Cube", "voxel_size": 0.1 }))
             .changed(&["Cube"]).fields("Cube", &["data"]).added(&[])
-            .result(json!({ "voxel_size": 0.1, "before": { "vertices": 8 } }))
-            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "modifiers_total": 0 })),
+            .result(json!({ "voxel_size": 0.1, "before": { "vertices": 8 }, "after": { "vertices": 2648, "faces": 2646 } }))
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "modifiers_total": 0, "dimensions": [2.0, 2.0, 2.0], "mesh": { "vertices": 2648 } })),
         Case::new("too fine for the size is refused")
             .args(json!({ "object": "Cube", "voxel_size": 0.0001 })).error("limit_exceeded"),
         Case::new("a voxel larger than 1 m").args(json!({ "object": "Cube", "voxel_size": 2 })).error("INVALID_CAPABILITY_ARGUMENTS"),

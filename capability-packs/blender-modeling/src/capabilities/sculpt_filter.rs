@@ -26,11 +26,11 @@ fn cases() -> Vec<Case> {
             .setup("scene.create_object", json!({ "type": "ico_sphere", "name": "Rock" }))
             .args(json!({ "object": "Rock", "filter": "flatten", "strength": 1 }))
             .changed(&["Rock"]).fields("Rock", &["data"]).added(&[])
-            .result(json!({ "filter": "flatten", "iterations": 1, "vertices": 42 })),
+            .result(json!({ "filter": "flatten", "iterations": 1, "vertices": 42, "max_displacement": 1.0, "mean_displacement": 0.486897 })),
         Case::new("randomize is seeded")
             .setup("scene.create_object", json!({ "type": "ico_sphere", "name": "Rock" }))
             .args(json!({ "object": "Rock", "filter": "randomize", "strength": 0.5, "seed": 4 }))
-            .changed(&["Rock"]).result(json!({ "filter": "randomize", "vertices": 42 })),
+            .changed(&["Rock"]).result(json!({ "filter": "randomize", "vertices": 42, "mean_displacement": 0.134823, "max_displacement": 0.281914 })),
         Case::new("a seed for smoothing is refused")
             .args(json!({ "object": "Cube", "filter": "smooth", "strength": 0.5, "seed": 1 })).error("invalid_params"),
         Case::new("strength above 1").args(json!({ "object": "Cube", "filter": "smooth", "strength": 2 })).error("INVALID_CAPABILITY_ARGUMENTS"),
