@@ -79,3 +79,16 @@ def test_evaluated_stats_see_modifiers(client):
     s = client.ok("evaluated_stats", objects=["GArr"])["objects"][0]
     assert s["evaluated"]["vertices"] == 24 and s["original"]["vertices"] == 8 and s["dimensions"] == pytest.approx([6, 2, 2])
     assert s["triangles"] == 36
+
+
+def test_a_refused_input_value_leaves_the_node_as_it_was(client):
+    client.ok("create_object", type="cube", name="GRevert")
+    client.ok("geometry_graph_edit", object="GRevert", action="add_modifier", name="GRevertTree")
+    client.ok("geometry_graph_edit", object="GRevert", action="add_node", node_type="ShaderNodeMath", name="M")
+    doc = client.call("geometry_graph_edit", object="GRevert", action="set_input", node="M", properties={"operation": "POWER"},
+                      socket="Value", value="not a number")
+    assert doc["error"]["code"] == "invalid_params"
+    assert bpy.data.node_groups["GRevertTree"].nodes["M"].operation == "ADD"
+    r = client.ok("geometry_graph_edit", object="GRevert", action="set_input", node="M", properties={"operation": "POWER"}, socket="Value", value=3)
+    node = bpy.data.node_groups["GRevertTree"].nodes["M"]
+    assert node.operation == "POWER" and node.inputs[0].default_value == 3 and r["node"]["inputs"][0]["value"] == 3

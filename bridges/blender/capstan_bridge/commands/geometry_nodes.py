@@ -184,11 +184,17 @@ def geometry_graph_edit(ctx, params):
         node = _node(tree, params["node"])
         if ("socket" in params) != ("value" in params) or not ("socket" in params or "properties" in params):
             raise refuse("set_input takes socket with value, and/or properties")
-        socket = _socket(node, params["socket"], False) if "socket" in params else None
         ctx.delta.touch_datablock("node_groups", tree)
-        rna_props.apply(node, params.get("properties", {}))
-        if socket is not None:
-            _set_value(socket, params["value"])
+        props = params.get("properties", {})
+        before = {k: getattr(node, k) for k in props if hasattr(node, k)}
+        rna_props.apply(node, props)  # first: a setting such as data_type decides which sockets exist
+        try:
+            if "socket" in params:
+                _set_value(_socket(node, params["socket"], False), params["value"])
+        except CommandError:
+            for k, v in before.items():  # a refused value leaves the node as it was
+                setattr(node, k, v)
+            raise
         out["node"] = _node_doc(node)
     else:
         node = _node(tree, params["node"])
