@@ -10,26 +10,50 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "e62314e75293c5fe3a0707729d352a47033c015f9010c0a832328b17e62114e9";
+pub const CATALOG_SHA256: &str = "0c23a34d981cf7ad2359a3dd1213f11b279dc6970d6e3eca368a86798af2cb8e";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
     ("add_constraint", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("apply_modifier", Effect::Destroy),
+    ("apply_transform", Effect::Destroy),
+    ("cleanup", Effect::Destroy),
+    ("convert_object", Effect::Mutate),
+    ("create_curve", Effect::Mutate),
     ("create_light", Effect::Mutate),
+    ("create_mesh", Effect::Mutate),
     ("create_object", Effect::Mutate),
+    ("create_terrain", Effect::Mutate),
+    ("create_text", Effect::Mutate),
+    ("delete_collection", Effect::Mutate),
     ("delete_object", Effect::Destroy),
+    ("duplicate_object", Effect::Mutate),
+    ("evaluated_stats", Effect::Read),
+    ("geometry_graph_edit", Effect::Mutate),
+    ("geometry_graph_info", Effect::Read),
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
     ("insert_keyframe", Effect::Mutate),
+    ("join_objects", Effect::Destroy),
+    ("list_collections", Effect::Read),
     ("list_constraints", Effect::Read),
+    ("manage_collection", Effect::Mutate),
+    ("mesh_filter", Effect::Destroy),
+    ("mesh_op", Effect::Destroy),
     ("modify_object", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
+    ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
+    ("remove_modifier", Effect::Destroy),
     ("render_image", Effect::Mutate),
+    ("scatter_instances", Effect::Mutate),
     ("scene_snapshot", Effect::Read),
+    ("separate_object", Effect::Destroy),
     ("set_camera", Effect::Mutate),
+    ("set_custom_property", Effect::Mutate),
     ("set_material", Effect::Mutate),
+    ("set_origin", Effect::Destroy),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
 ];
@@ -170,6 +194,91 @@ pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, Bri
     crate::bridge::send::<AddModifier>(params)
 }
 
+/// Apply one modifier of a mesh object: its result becomes the mesh and the modifier is removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApplyModifier;
+
+impl Command for ApplyModifier {
+    const NAME: &'static str = "apply_modifier";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ApplyModifierParams;
+    type Result = ApplyModifierResult;
+}
+
+/// Apply one modifier of a mesh object: its result becomes the mesh and the modifier is removed.
+pub fn apply_modifier(params: &ApplyModifierParams) -> Result<ApplyModifierResult, BridgeError> {
+    crate::bridge::send::<ApplyModifier>(params)
+}
+
+/// Bake an object's location, rotation and/or scale into its mesh or curve data, leaving it where it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApplyTransform;
+
+impl Command for ApplyTransform {
+    const NAME: &'static str = "apply_transform";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ApplyTransformParams;
+    type Result = ApplyTransformResult;
+}
+
+/// Bake an object's location, rotation and/or scale into its mesh or curve data, leaving it where it is.
+pub fn apply_transform(params: &ApplyTransformParams) -> Result<ApplyTransformResult, BridgeError> {
+    crate::bridge::send::<ApplyTransform>(params)
+}
+
+/// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cleanup;
+
+impl Command for Cleanup {
+    const NAME: &'static str = "cleanup";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = CleanupParams;
+    type Result = CleanupResult;
+}
+
+/// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
+pub fn cleanup(params: &CleanupParams) -> Result<CleanupResult, BridgeError> {
+    crate::bridge::send::<Cleanup>(params)
+}
+
+/// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConvertObject;
+
+impl Command for ConvertObject {
+    const NAME: &'static str = "convert_object";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ConvertObjectParams;
+    type Result = ConvertObjectResult;
+}
+
+/// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
+pub fn convert_object(params: &ConvertObjectParams) -> Result<ConvertObjectResult, BridgeError> {
+    crate::bridge::send::<ConvertObject>(params)
+}
+
+/// Add a Bezier, NURBS, poly, path or circle curve through points (metres), optionally with a round tube bevel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateCurve;
+
+impl Command for CreateCurve {
+    const NAME: &'static str = "create_curve";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = CreateCurveParams;
+    type Result = CreateCurveResult;
+}
+
+/// Add a Bezier, NURBS, poly, path or circle curve through points (metres), optionally with a round tube bevel.
+pub fn create_curve(params: &CreateCurveParams) -> Result<CreateCurveResult, BridgeError> {
+    crate::bridge::send::<CreateCurve>(params)
+}
+
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CreateLight;
@@ -185,6 +294,23 @@ impl Command for CreateLight {
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
 pub fn create_light(params: &CreateLightParams) -> Result<CreateLightResult, BridgeError> {
     crate::bridge::send::<CreateLight>(params)
+}
+
+/// Add a mesh object from explicit vertices (metres), edges and faces (vertex indices); checked and validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateMesh;
+
+impl Command for CreateMesh {
+    const NAME: &'static str = "create_mesh";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = CreateMeshParams;
+    type Result = CreateMeshResult;
+}
+
+/// Add a mesh object from explicit vertices (metres), edges and faces (vertex indices); checked and validated.
+pub fn create_mesh(params: &CreateMeshParams) -> Result<CreateMeshResult, BridgeError> {
+    crate::bridge::send::<CreateMesh>(params)
 }
 
 /// Add a primitive mesh, an empty, a camera or a light; size in metres, rotation in radians.
@@ -204,6 +330,57 @@ pub fn create_object(params: &CreateObjectParams) -> Result<CreateObjectResult, 
     crate::bridge::send::<CreateObject>(params)
 }
 
+/// Add a noise-displaced terrain: a subdivided square grid whose heights (seeded fractal noise) span exactly `height` metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateTerrain;
+
+impl Command for CreateTerrain {
+    const NAME: &'static str = "create_terrain";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = CreateTerrainParams;
+    type Result = CreateTerrainResult;
+}
+
+/// Add a noise-displaced terrain: a subdivided square grid whose heights (seeded fractal noise) span exactly `height` metres.
+pub fn create_terrain(params: &CreateTerrainParams) -> Result<CreateTerrainResult, BridgeError> {
+    crate::bridge::send::<CreateTerrain>(params)
+}
+
+/// Add a 3D text object (Blender's built-in font); size and depths in metres, rotation in degrees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateText;
+
+impl Command for CreateText {
+    const NAME: &'static str = "create_text";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = CreateTextParams;
+    type Result = CreateTextResult;
+}
+
+/// Add a 3D text object (Blender's built-in font); size and depths in metres, rotation in degrees.
+pub fn create_text(params: &CreateTextParams) -> Result<CreateTextResult, BridgeError> {
+    crate::bridge::send::<CreateText>(params)
+}
+
+/// Delete a collection, keeping its objects and child collections (what would be left in none goes to its parent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeleteCollection;
+
+impl Command for DeleteCollection {
+    const NAME: &'static str = "delete_collection";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = DeleteCollectionParams;
+    type Result = DeleteCollectionResult;
+}
+
+/// Delete a collection, keeping its objects and child collections (what would be left in none goes to its parent).
+pub fn delete_collection(params: &DeleteCollectionParams) -> Result<DeleteCollectionResult, BridgeError> {
+    crate::bridge::send::<DeleteCollection>(params)
+}
+
 /// Delete objects by name; objects that reference them (children, constraint and modifier targets) are reported changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeleteObject;
@@ -219,6 +396,74 @@ impl Command for DeleteObject {
 /// Delete objects by name; objects that reference them (children, constraint and modifier targets) are reported changed.
 pub fn delete_object(params: &DeleteObjectParams) -> Result<DeleteObjectResult, BridgeError> {
     crate::bridge::send::<DeleteObject>(params)
+}
+
+/// Duplicate an object (full copy, or linked sharing its data) one or more times, each copy offset from the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuplicateObject;
+
+impl Command for DuplicateObject {
+    const NAME: &'static str = "duplicate_object";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = DuplicateObjectParams;
+    type Result = DuplicateObjectResult;
+}
+
+/// Duplicate an object (full copy, or linked sharing its data) one or more times, each copy offset from the last.
+pub fn duplicate_object(params: &DuplicateObjectParams) -> Result<DuplicateObjectResult, BridgeError> {
+    crate::bridge::send::<DuplicateObject>(params)
+}
+
+/// Evaluated facts of objects (after modifiers and geometry nodes): mesh counts, instance counts and world bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EvaluatedStats;
+
+impl Command for EvaluatedStats {
+    const NAME: &'static str = "evaluated_stats";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = EvaluatedStatsParams;
+    type Result = EvaluatedStatsResult;
+}
+
+/// Evaluated facts of objects (after modifiers and geometry nodes): mesh counts, instance counts and world bounds.
+pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsResult, BridgeError> {
+    crate::bridge::send::<EvaluatedStats>(params)
+}
+
+/// Edit a Geometry Nodes graph: add a nodes modifier (with its own graph), add, connect, set or remove nodes; allowlisted node types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeometryGraphEdit;
+
+impl Command for GeometryGraphEdit {
+    const NAME: &'static str = "geometry_graph_edit";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = GeometryGraphEditParams;
+    type Result = GeometryGraphEditResult;
+}
+
+/// Edit a Geometry Nodes graph: add a nodes modifier (with its own graph), add, connect, set or remove nodes; allowlisted node types.
+pub fn geometry_graph_edit(params: &GeometryGraphEditParams) -> Result<GeometryGraphEditResult, BridgeError> {
+    crate::bridge::send::<GeometryGraphEdit>(params)
+}
+
+/// A Geometry Nodes modifier's graph: its nodes with their sockets and values, and its links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeometryGraphInfo;
+
+impl Command for GeometryGraphInfo {
+    const NAME: &'static str = "geometry_graph_info";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = GeometryGraphInfoParams;
+    type Result = GeometryGraphInfoResult;
+}
+
+/// A Geometry Nodes modifier's graph: its nodes with their sockets and values, and its links.
+pub fn geometry_graph_info(params: &GeometryGraphInfoParams) -> Result<GeometryGraphInfoResult, BridgeError> {
+    crate::bridge::send::<GeometryGraphInfo>(params)
 }
 
 /// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts, keyframes.
@@ -272,6 +517,40 @@ pub fn insert_keyframe(params: &InsertKeyframeParams) -> Result<InsertKeyframeRe
     crate::bridge::send::<InsertKeyframe>(params)
 }
 
+/// Join mesh objects into one (the first, or `into`); the others are removed, their geometry kept in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JoinObjects;
+
+impl Command for JoinObjects {
+    const NAME: &'static str = "join_objects";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = JoinObjectsParams;
+    type Result = JoinObjectsResult;
+}
+
+/// Join mesh objects into one (the first, or `into`); the others are removed, their geometry kept in place.
+pub fn join_objects(params: &JoinObjectsParams) -> Result<JoinObjectsResult, BridgeError> {
+    crate::bridge::send::<JoinObjects>(params)
+}
+
+/// The scene's collection tree: each collection's parent, children, object count and first objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListCollections;
+
+impl Command for ListCollections {
+    const NAME: &'static str = "list_collections";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = ListCollectionsParams;
+    type Result = ListCollectionsResult;
+}
+
+/// The scene's collection tree: each collection's parent, children, object count and first objects.
+pub fn list_collections(params: &ListCollectionsParams) -> Result<ListCollectionsResult, BridgeError> {
+    crate::bridge::send::<ListCollections>(params)
+}
+
 /// The constraints of an object or a pose bone, in evaluation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListConstraints;
@@ -287,6 +566,57 @@ impl Command for ListConstraints {
 /// The constraints of an object or a pose bone, in evaluation order.
 pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraintsResult, BridgeError> {
     crate::bridge::send::<ListConstraints>(params)
+}
+
+/// Create a collection (optionally moving objects into it), move objects or a collection, or link/unlink objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ManageCollection;
+
+impl Command for ManageCollection {
+    const NAME: &'static str = "manage_collection";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ManageCollectionParams;
+    type Result = ManageCollectionResult;
+}
+
+/// Create a collection (optionally moving objects into it), move objects or a collection, or link/unlink objects.
+pub fn manage_collection(params: &ManageCollectionParams) -> Result<ManageCollectionResult, BridgeError> {
+    crate::bridge::send::<ManageCollection>(params)
+}
+
+/// Deform a whole mesh deterministically (smooth, inflate, flatten, randomize) in place of sculpt brushes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshFilter;
+
+impl Command for MeshFilter {
+    const NAME: &'static str = "mesh_filter";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MeshFilterParams;
+    type Result = MeshFilterResult;
+}
+
+/// Deform a whole mesh deterministically (smooth, inflate, flatten, randomize) in place of sculpt brushes.
+pub fn mesh_filter(params: &MeshFilterParams) -> Result<MeshFilterResult, BridgeError> {
+    crate::bridge::send::<MeshFilter>(params)
+}
+
+/// Run one bmesh topology operation (extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...) on a mesh's selected elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshOp;
+
+impl Command for MeshOp {
+    const NAME: &'static str = "mesh_op";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MeshOpParams;
+    type Result = MeshOpResult;
+}
+
+/// Run one bmesh topology operation (extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...) on a mesh's selected elements.
+pub fn mesh_op(params: &MeshOpParams) -> Result<MeshOpResult, BridgeError> {
+    crate::bridge::send::<MeshOp>(params)
 }
 
 /// Move, rotate (radians), scale, rename, show or hide one object; only the given fields change.
@@ -323,6 +653,23 @@ pub fn parent_objects(params: &ParentObjectsParams) -> Result<ParentObjectsResul
     crate::bridge::send::<ParentObjects>(params)
 }
 
+/// Voxel-remesh a mesh into even quads (voxel size in metres, object space); replaces its topology.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemeshVoxel;
+
+impl Command for RemeshVoxel {
+    const NAME: &'static str = "remesh_voxel";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = RemeshVoxelParams;
+    type Result = RemeshVoxelResult;
+}
+
+/// Voxel-remesh a mesh into even quads (voxel size in metres, object space); replaces its topology.
+pub fn remesh_voxel(params: &RemeshVoxelParams) -> Result<RemeshVoxelResult, BridgeError> {
+    crate::bridge::send::<RemeshVoxel>(params)
+}
+
 /// Remove a constraint from an object or a pose bone by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RemoveConstraint;
@@ -338,6 +685,23 @@ impl Command for RemoveConstraint {
 /// Remove a constraint from an object or a pose bone by name.
 pub fn remove_constraint(params: &RemoveConstraintParams) -> Result<RemoveConstraintResult, BridgeError> {
     crate::bridge::send::<RemoveConstraint>(params)
+}
+
+/// Remove one modifier from an object without applying it (its settings are lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemoveModifier;
+
+impl Command for RemoveModifier {
+    const NAME: &'static str = "remove_modifier";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = RemoveModifierParams;
+    type Result = RemoveModifierResult;
+}
+
+/// Remove one modifier from an object without applying it (its settings are lost).
+pub fn remove_modifier(params: &RemoveModifierParams) -> Result<RemoveModifierResult, BridgeError> {
+    crate::bridge::send::<RemoveModifier>(params)
 }
 
 /// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
@@ -357,6 +721,23 @@ pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, Bri
     crate::bridge::send::<RenderImage>(params)
 }
 
+/// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScatterInstances;
+
+impl Command for ScatterInstances {
+    const NAME: &'static str = "scatter_instances";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = ScatterInstancesParams;
+    type Result = ScatterInstancesResult;
+}
+
+/// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
+pub fn scatter_instances(params: &ScatterInstancesParams) -> Result<ScatterInstancesResult, BridgeError> {
+    crate::bridge::send::<ScatterInstances>(params)
+}
+
 /// Save, list, diff or drop hashed scene snapshots kept by the bridge (at most 16; the oldest goes first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SceneSnapshot;
@@ -372,6 +753,23 @@ impl Command for SceneSnapshot {
 /// Save, list, diff or drop hashed scene snapshots kept by the bridge (at most 16; the oldest goes first).
 pub fn scene_snapshot(params: &SceneSnapshotParams) -> Result<SceneSnapshotResult, BridgeError> {
     crate::bridge::send::<SceneSnapshot>(params)
+}
+
+/// Split a mesh object into one object per loose part or per material; the original keeps the first part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeparateObject;
+
+impl Command for SeparateObject {
+    const NAME: &'static str = "separate_object";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = SeparateObjectParams;
+    type Result = SeparateObjectResult;
+}
+
+/// Split a mesh object into one object per loose part or per material; the original keeps the first part.
+pub fn separate_object(params: &SeparateObjectParams) -> Result<SeparateObjectResult, BridgeError> {
+    crate::bridge::send::<SeparateObject>(params)
 }
 
 /// Create or update a camera (placement, aim, lens, depth of field) and optionally make it the scene camera.
@@ -391,6 +789,23 @@ pub fn set_camera(params: &SetCameraParams) -> Result<SetCameraResult, BridgeErr
     crate::bridge::send::<SetCamera>(params)
 }
 
+/// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetCustomProperty;
+
+impl Command for SetCustomProperty {
+    const NAME: &'static str = "set_custom_property";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
+    type Params = SetCustomPropertyParams;
+    type Result = SetCustomPropertyResult;
+}
+
+/// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
+pub fn set_custom_property(params: &SetCustomPropertyParams) -> Result<SetCustomPropertyResult, BridgeError> {
+    crate::bridge::send::<SetCustomProperty>(params)
+}
+
 /// Create or update a Principled BSDF material and assign it to an object's first slot; colours are linear RGBA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetMaterial;
@@ -406,6 +821,23 @@ impl Command for SetMaterial {
 /// Create or update a Principled BSDF material and assign it to an object's first slot; colours are linear RGBA.
 pub fn set_material(params: &SetMaterialParams) -> Result<SetMaterialResult, BridgeError> {
     crate::bridge::send::<SetMaterial>(params)
+}
+
+/// Move an object's origin (to its geometry's median, its bounds centre, the 3D cursor or the world origin) without moving its geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetOrigin;
+
+impl Command for SetOrigin {
+    const NAME: &'static str = "set_origin";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = SetOriginParams;
+    type Result = SetOriginResult;
+}
+
+/// Move an object's origin (to its geometry's median, its bounds centre, the 3D cursor or the world origin) without moving its geometry.
+pub fn set_origin(params: &SetOriginParams) -> Result<SetOriginResult, BridgeError> {
+    crate::bridge::send::<SetOrigin>(params)
 }
 
 /// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
@@ -680,6 +1112,280 @@ pub struct AddModifierResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyModifierParams {
+    pub object: ObjectName,
+    pub modifier: String,
+}
+
+impl JsonSchema for ApplyModifierParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ApplyModifierParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"modifier": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "modifier"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyModifierResultBefore {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyModifierResultAfter {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyModifierResult {
+    pub object: String,
+    pub modifier: String,
+    pub r#type: String,
+    pub before: ApplyModifierResultBefore,
+    pub after: ApplyModifierResultAfter,
+    /// Modifiers left on the object
+    pub modifiers: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ApplyTransformParamsApplyItem {
+    #[serde(rename = "location")]
+    Location,
+    #[serde(rename = "rotation")]
+    Rotation,
+    #[serde(rename = "scale")]
+    Scale,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyTransformParams {
+    pub object: ObjectName,
+    pub apply: Vec<ApplyTransformParamsApplyItem>,
+}
+
+impl JsonSchema for ApplyTransformParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ApplyTransformParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"apply": {"items": {"enum": ["location", "rotation", "scale"], "type": "string"}, "maxItems": 3, "minItems": 1, "type": "array"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "apply"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyTransformResult {
+    pub object: String,
+    pub applied: Vec<String>,
+    pub location: Vec3,
+    pub rotation: Vec3,
+    pub scale: Vec3,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CleanupParamsAction {
+    #[serde(rename = "merge_by_distance")]
+    MergeByDistance,
+    #[serde(rename = "purge_orphans")]
+    PurgeOrphans,
+    #[serde(rename = "shade_smooth")]
+    ShadeSmooth,
+    #[serde(rename = "shade_flat")]
+    ShadeFlat,
+    #[serde(rename = "shade_auto_smooth")]
+    ShadeAutoSmooth,
+    #[serde(rename = "recalc_normals")]
+    RecalcNormals,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CleanupParams {
+    pub action: CleanupParamsAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectName>,
+    /// merge_by_distance: metres (default 0.0001)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
+    /// shade_auto_smooth: edges sharper than this stay sharp, degrees (default 30)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+}
+
+impl JsonSchema for CleanupParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CleanupParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["merge_by_distance", "purge_orphans", "shade_smooth", "shade_flat", "shade_auto_smooth", "recalc_normals"], "type": "string"}, "angle": {"description": "shade_auto_smooth: edges sharper than this stay sharp, degrees (default 30)", "maximum": 180, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "threshold": {"description": "merge_by_distance: metres (default 0.0001)", "maximum": 1, "minimum": 1e-06, "type": "number"}}, "required": ["action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CleanupResultBefore {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CleanupResultAfter {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CleanupResult {
+    pub action: String,
+    pub object: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<CleanupResultBefore>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<CleanupResultAfter>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed_vertices: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purged: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    pub delta: Delta,
+}
+
+/// What to convert to (default MESH)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ConvertObjectParamsTarget {
+    #[serde(rename = "MESH")]
+    Mesh,
+    #[serde(rename = "CURVE")]
+    Curve,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertObjectParams {
+    pub object: ObjectName,
+    /// What to convert to (default MESH)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<ConvertObjectParamsTarget>,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_name: Option<String>,
+    /// Move the source's children to the result, keeping where they are (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopt_children: Option<bool>,
+}
+
+impl JsonSchema for ConvertObjectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ConvertObjectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"adopt_children": {"description": "Move the source's children to the result, keeping where they are (default false)", "type": "boolean"}, "new_name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "target": {"description": "What to convert to (default MESH)", "enum": ["MESH", "CURVE"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ConvertObjectResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ConvertObjectResult {
+    pub name: String,
+    pub r#type: String,
+    pub source: String,
+    pub adopted: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<ConvertObjectResultMesh>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splines: Option<i64>,
+    pub delta: Delta,
+}
+
+/// Spline kind (default BEZIER); CIRCLE needs no points
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateCurveParamsCurveType {
+    #[serde(rename = "BEZIER")]
+    Bezier,
+    #[serde(rename = "NURBS")]
+    Nurbs,
+    #[serde(rename = "POLY")]
+    Poly,
+    #[serde(rename = "PATH")]
+    Path,
+    #[serde(rename = "CIRCLE")]
+    Circle,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateCurveParams {
+    /// Spline kind (default BEZIER); CIRCLE needs no points
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve_type: Option<CreateCurveParamsCurveType>,
+    /// Control points [x, y, z] in the object's space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<Vec3>>,
+    /// Close the curve (default false; CIRCLE is always closed)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cyclic: Option<bool>,
+    /// CIRCLE radius in metres (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    /// Tube radius in metres (default 0: a bare curve)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bevel_depth: Option<f64>,
+    /// Ribbon half-width in metres (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extrude: Option<f64>,
+    /// Segments per span (default 12)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<i64>,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+}
+
+impl JsonSchema for CreateCurveParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateCurveParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bevel_depth": {"description": "Tube radius in metres (default 0: a bare curve)", "maximum": 100, "minimum": 0, "type": "number"}, "curve_type": {"description": "Spline kind (default BEZIER); CIRCLE needs no points", "enum": ["BEZIER", "NURBS", "POLY", "PATH", "CIRCLE"], "type": "string"}, "cyclic": {"description": "Close the curve (default false; CIRCLE is always closed)", "type": "boolean"}, "extrude": {"description": "Ribbon half-width in metres (default 0)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "points": {"description": "Control points [x, y, z] in the object's space", "items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 4096, "minItems": 2, "type": "array"}, "radius": {"description": "CIRCLE radius in metres (default 1)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "resolution": {"description": "Segments per span (default 12)", "maximum": 64, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateCurveResult {
+    pub name: String,
+    pub r#type: String,
+    pub location: Vec3,
+    pub splines: i64,
+    pub points: i64,
+    /// Evaluated spline length in metres
+    pub length: f64,
+    pub cyclic: bool,
+    pub bevel_depth: f64,
+    pub extrude: f64,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CreateLightParamsType {
     #[serde(rename = "point")]
@@ -734,6 +1440,53 @@ pub struct CreateLightResult {
     pub energy: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub renamed_from: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateMeshParams {
+    /// Name: letters, digits, _ . - and space
+    pub name: String,
+    pub vertices: Vec<Vec3>,
+    /// [a, b] vertex index pairs
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<Vec<[i64; 2]>>,
+    /// Vertex indices of each face, in winding order
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<Vec<Vec<i64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    /// Smooth shading (default false: flat)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smooth: Option<bool>,
+}
+
+impl JsonSchema for CreateMeshParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateMeshParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"edges": {"description": "[a, b] vertex index pairs", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 2, "minItems": 2, "type": "array"}, "maxItems": 131072, "minItems": 0, "type": "array"}, "faces": {"description": "Vertex indices of each face, in winding order", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 256, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 0, "type": "array"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "smooth": {"description": "Smooth shading (default false: flat)", "type": "boolean"}, "vertices": {"items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 1, "type": "array"}}, "required": ["name", "vertices"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateMeshResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateMeshResult {
+    pub name: String,
+    pub r#type: String,
+    pub location: Vec3,
+    pub mesh: CreateMeshResultMesh,
+    /// Blender's validation fixed something (e.g. a duplicate edge)
+    pub repaired: bool,
     pub delta: Delta,
 }
 
@@ -820,6 +1573,167 @@ pub struct CreateObjectResult {
 
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct CreateTerrainParams {
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Edge length in metres (default 20)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// Grid cuts per side (default 64)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subdivisions: Option<i64>,
+    /// Lowest to highest point in metres (default 2)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// Size of the noise features in metres (default size / 4)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_scale: Option<f64>,
+    /// Extra noise octaves (default 4)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<i64>,
+    /// Seed (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+}
+
+impl JsonSchema for CreateTerrainParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateTerrainParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"detail": {"description": "Extra noise octaves (default 4)", "maximum": 15, "minimum": 0, "type": "integer"}, "height": {"description": "Lowest to highest point in metres (default 2)", "maximum": 1000, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "noise_scale": {"description": "Size of the noise features in metres (default size / 4)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "seed": {"description": "Seed (default 0)", "maximum": 2147483647, "minimum": 0, "type": "integer"}, "size": {"description": "Edge length in metres (default 20)", "maximum": 10000, "minimum": 1, "type": "number"}, "subdivisions": {"description": "Grid cuts per side (default 64)", "maximum": 512, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateTerrainResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateTerrainResult {
+    pub name: String,
+    pub mesh: CreateTerrainResultMesh,
+    pub z_min: f64,
+    pub z_max: f64,
+    pub size: f64,
+    pub seed: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateTextParamsAlignX {
+    #[serde(rename = "LEFT")]
+    Left,
+    #[serde(rename = "CENTER")]
+    Center,
+    #[serde(rename = "RIGHT")]
+    Right,
+    #[serde(rename = "JUSTIFY")]
+    Justify,
+    #[serde(rename = "FLUSH")]
+    Flush,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateTextParamsAlignY {
+    #[serde(rename = "TOP")]
+    Top,
+    #[serde(rename = "TOP_BASELINE")]
+    TopBaseline,
+    #[serde(rename = "CENTER")]
+    Center,
+    #[serde(rename = "BOTTOM_BASELINE")]
+    BottomBaseline,
+    #[serde(rename = "BOTTOM")]
+    Bottom,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTextParams {
+    pub text: String,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    /// [x, y, z] Euler XYZ in degrees
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<[f64; 3]>,
+    /// Letter height in metres (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// Depth of the letters in metres (default 0: flat)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extrude: Option<f64>,
+    /// Rounded edge in metres (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bevel_depth: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align_x: Option<CreateTextParamsAlignX>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align_y: Option<CreateTextParamsAlignY>,
+}
+
+impl JsonSchema for CreateTextParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateTextParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_x": {"enum": ["LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH"], "type": "string"}, "align_y": {"enum": ["TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM"], "type": "string"}, "bevel_depth": {"description": "Rounded edge in metres (default 0)", "maximum": 10, "minimum": 0, "type": "number"}, "extrude": {"description": "Depth of the letters in metres (default 0: flat)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation": {"description": "[x, y, z] Euler XYZ in degrees", "items": {"description": "Degrees", "maximum": 36000, "minimum": -36000, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Letter height in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "text": {"maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["text"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateTextResult {
+    pub name: String,
+    pub r#type: String,
+    pub text: String,
+    pub location: Vec3,
+    pub dimensions: Vec3,
+    pub size: f64,
+    pub extrude: f64,
+    pub align_x: String,
+    pub align_y: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteCollectionParams {
+    /// Collection name ("Scene Collection" is the scene's root)
+    pub name: String,
+}
+
+impl JsonSchema for DeleteCollectionParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DeleteCollectionParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"name": {"description": "Collection name (\"Scene Collection\" is the scene's root)", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DeleteCollectionResult {
+    pub deleted: String,
+    pub relinked_objects: Vec<String>,
+    pub relinked_collections: Vec<String>,
+    pub to: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteObjectParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<ObjectName>,
@@ -842,6 +1756,223 @@ pub struct DeleteObjectResult {
     pub deleted: Vec<String>,
     pub not_found: Vec<String>,
     pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicateObjectParams {
+    pub name: ObjectName,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_name: Option<String>,
+    /// Share the data (mesh, curve...) with the original (default false: copy it)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linked: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<Vec3>,
+    /// How many copies (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+}
+
+impl JsonSchema for DuplicateObjectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DuplicateObjectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"count": {"description": "How many copies (default 1)", "maximum": 100, "minimum": 1, "type": "integer"}, "linked": {"description": "Share the data (mesh, curve...) with the original (default false: copy it)", "type": "boolean"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "new_name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "offset": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DuplicateObjectResultCopiesItem {
+    pub name: String,
+    pub location: Vec3,
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DuplicateObjectResult {
+    pub source: String,
+    pub linked: bool,
+    pub copies: Vec<DuplicateObjectResultCopiesItem>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluatedStatsParams {
+    pub objects: Vec<ObjectName>,
+}
+
+impl JsonSchema for EvaluatedStatsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EvaluatedStatsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}}, "required": ["objects"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluatedStatsResultObjectsItemEvaluated {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluatedStatsResultObjectsItemOriginal {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluatedStatsResultObjectsItem {
+    pub name: String,
+    pub r#type: String,
+    pub evaluated: EvaluatedStatsResultObjectsItemEvaluated,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<EvaluatedStatsResultObjectsItemOriginal>,
+    pub triangles: i64,
+    pub instances: i64,
+    pub first_instances: Vec<Vec3>,
+    pub bounds_min: Vec3,
+    pub bounds_max: Vec3,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluatedStatsResult {
+    pub objects: Vec<EvaluatedStatsResultObjectsItem>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum GeometryGraphEditParamsAction {
+    #[serde(rename = "add_modifier")]
+    AddModifier,
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+}
+
+/// A number, boolean, vector, string, or the name of an object/material/collection for such sockets
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum GeometryGraphEditParamsValue {
+    Number(f64),
+    Boolean(bool),
+    String(String),
+    Array(Vec<f64>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum GeometryGraphEditParamsPropertiesValue {
+    Number(f64),
+    Boolean(bool),
+    String(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryGraphEditParams {
+    pub object: ObjectName,
+    pub action: GeometryGraphEditParamsAction,
+    /// The nodes modifier (default: the object's first)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifier: Option<String>,
+    /// add_node: e.g. GeometryNodeSetPosition
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_type: Option<String>,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub socket: Option<String>,
+    /// A number, boolean, vector, string, or the name of an object/material/collection for such sockets
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<GeometryGraphEditParamsValue>,
+    /// add_node/set_input: node settings by RNA identifier, e.g. {"operation": "MULTIPLY"}
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<std::collections::BTreeMap<String, GeometryGraphEditParamsPropertiesValue>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_node: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_socket: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_node: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_socket: Option<String>,
+}
+
+impl JsonSchema for GeometryGraphEditParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GeometryGraphEditParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add_modifier", "add_node", "connect", "set_input", "remove_node"], "type": "string"}, "from_node": {"maxLength": 63, "minLength": 1, "type": "string"}, "from_socket": {"maxLength": 63, "minLength": 1, "type": "string"}, "modifier": {"description": "The nodes modifier (default: the object's first)", "maxLength": 63, "minLength": 1, "type": "string"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "node": {"maxLength": 63, "minLength": 1, "type": "string"}, "node_type": {"description": "add_node: e.g. GeometryNodeSetPosition", "maxLength": 80, "minLength": 1, "pattern": "^[A-Za-z]+$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "properties": {"additionalProperties": {"oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 128, "minLength": 0, "type": "string"}]}, "description": "add_node/set_input: node settings by RNA identifier, e.g. {\"operation\": \"MULTIPLY\"}", "properties": {}, "type": "object"}, "socket": {"maxLength": 63, "minLength": 1, "type": "string"}, "to_node": {"maxLength": 63, "minLength": 1, "type": "string"}, "to_socket": {"maxLength": 63, "minLength": 1, "type": "string"}, "value": {"description": "A number, boolean, vector, string, or the name of an object/material/collection for such sockets", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 256, "minLength": 0, "type": "string"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}]}}, "required": ["object", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GeometryGraphEditResult {
+    pub object: String,
+    pub action: String,
+    pub modifier: String,
+    pub node_group: String,
+    /// The node added or set, with its sockets
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<serde_json::Value>,
+    pub links: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryGraphInfoParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifier: Option<String>,
+}
+
+impl JsonSchema for GeometryGraphInfoParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GeometryGraphInfoParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"modifier": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GeometryGraphInfoResultLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+    pub valid: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GeometryGraphInfoResult {
+    pub object: String,
+    pub modifier: String,
+    pub node_group: String,
+    pub nodes: Vec<serde_json::Value>,
+    pub links: Vec<GeometryGraphInfoResultLinksItem>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1142,6 +2273,69 @@ pub struct InsertKeyframeResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct JoinObjectsParams {
+    pub objects: Vec<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub into: Option<ObjectName>,
+}
+
+impl JsonSchema for JoinObjectsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "JoinObjectsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"into": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 2, "type": "array"}}, "required": ["objects"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JoinObjectsResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JoinObjectsResult {
+    pub object: String,
+    pub joined: Vec<String>,
+    pub mesh: JoinObjectsResultMesh,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListCollectionsParams {
+}
+
+impl JsonSchema for ListCollectionsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListCollectionsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListCollectionsResultCollectionsItem {
+    pub name: String,
+    pub parent: Option<String>,
+    pub children: Vec<String>,
+    pub objects: Vec<String>,
+    pub objects_total: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListCollectionsResult {
+    pub collections: Vec<ListCollectionsResultCollectionsItem>,
+    pub total: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ListConstraintsParams {
     pub object: ObjectName,
     /// A pose bone of the armature (constraints then apply to the bone)
@@ -1175,6 +2369,273 @@ pub struct ListConstraintsResult {
     pub bone: Option<String>,
     pub constraints: Vec<ListConstraintsResultConstraintsItem>,
     pub total: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ManageCollectionParamsAction {
+    #[serde(rename = "create")]
+    Create,
+    #[serde(rename = "move")]
+    Move,
+    #[serde(rename = "link")]
+    Link,
+    #[serde(rename = "unlink")]
+    Unlink,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManageCollectionParams {
+    pub action: ManageCollectionParamsAction,
+    /// Collection name ("Scene Collection" is the scene's root)
+    pub name: String,
+    /// Collection name ("Scene Collection" is the scene's root)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+}
+
+impl JsonSchema for ManageCollectionParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ManageCollectionParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["create", "move", "link", "unlink"], "type": "string"}, "name": {"description": "Collection name (\"Scene Collection\" is the scene's root)", "maxLength": 63, "minLength": 1, "type": "string"}, "objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}, "parent": {"description": "Collection name (\"Scene Collection\" is the scene's root)", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["action", "name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ManageCollectionResult {
+    pub action: String,
+    pub collection: String,
+    pub parent: Option<String>,
+    pub objects: Vec<String>,
+    pub created: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshFilterParamsFilter {
+    #[serde(rename = "smooth")]
+    Smooth,
+    #[serde(rename = "inflate")]
+    Inflate,
+    #[serde(rename = "flatten")]
+    Flatten,
+    #[serde(rename = "randomize")]
+    Randomize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshFilterParams {
+    pub object: ObjectName,
+    pub filter: MeshFilterParamsFilter,
+    /// 0..1; inflate and randomize move up to strength x the mean edge length per iteration
+    pub strength: f64,
+    /// Repeats (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<i64>,
+    /// randomize: seed (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+}
+
+impl JsonSchema for MeshFilterParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshFilterParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filter": {"enum": ["smooth", "inflate", "flatten", "randomize"], "type": "string"}, "iterations": {"description": "Repeats (default 1)", "maximum": 50, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "seed": {"description": "randomize: seed (default 0)", "maximum": 2147483647, "minimum": 0, "type": "integer"}, "strength": {"description": "0..1; inflate and randomize move up to strength x the mean edge length per iteration", "maximum": 1, "minimum": 0, "type": "number"}}, "required": ["object", "filter", "strength"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshFilterResult {
+    pub object: String,
+    pub filter: String,
+    pub iterations: i64,
+    pub vertices: i64,
+    pub mean_displacement: f64,
+    pub max_displacement: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshOpParamsOp {
+    #[serde(rename = "extrude")]
+    Extrude,
+    #[serde(rename = "inset")]
+    Inset,
+    #[serde(rename = "bevel")]
+    Bevel,
+    #[serde(rename = "subdivide")]
+    Subdivide,
+    #[serde(rename = "triangulate")]
+    Triangulate,
+    #[serde(rename = "tris_to_quads")]
+    TrisToQuads,
+    #[serde(rename = "merge")]
+    Merge,
+    #[serde(rename = "dissolve_limited")]
+    DissolveLimited,
+    #[serde(rename = "delete")]
+    Delete,
+    #[serde(rename = "flip_normals")]
+    FlipNormals,
+    #[serde(rename = "recalc_normals")]
+    RecalcNormals,
+    #[serde(rename = "poke")]
+    Poke,
+    #[serde(rename = "bisect")]
+    Bisect,
+    #[serde(rename = "spin")]
+    Spin,
+    #[serde(rename = "solidify")]
+    Solidify,
+    #[serde(rename = "smooth_vertices")]
+    SmoothVertices,
+    #[serde(rename = "randomize")]
+    Randomize,
+}
+
+/// What indices name (default all)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshOpParamsSelectionKind {
+    #[serde(rename = "all")]
+    All,
+    #[serde(rename = "verts")]
+    Verts,
+    #[serde(rename = "edges")]
+    Edges,
+    #[serde(rename = "faces")]
+    Faces,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeshOpParamsSelection {
+    /// What indices name (default all)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MeshOpParamsSelectionKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indices: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeshOpParamsParams {
+    /// extrude: distance along the normal (default 1); poke: centre offset (default 0); randomize: amplitude (default 0.1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Vec3>,
+    /// inset: border width (default 0.1); bevel: offset (default 0.1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    /// inset: how far the inset moves along the normal (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
+    /// inset: each face on its own (default false: as a region)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub individual: Option<bool>,
+    /// bevel: segments (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments: Option<i64>,
+    /// bevel: profile shape (default 0.5, round)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<f64>,
+    /// bevel: bevel vertices, not edges (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex_only: Option<bool>,
+    /// subdivide: cuts per edge (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuts: Option<i64>,
+    /// subdivide: smoothing of the new vertices (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smooth: Option<f64>,
+    /// Degrees. tris_to_quads: face/shape threshold (default 40); dissolve_limited: angle limit (default 5); spin: sweep (default 360)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+    /// spin: steps (default 12)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<Vec3>,
+    /// merge: merge selected vertices closer than this instead of collapsing them to their centre
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plane_co: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plane_no: Option<Vec3>,
+    /// bisect: delete what is behind the plane
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clear_inner: Option<bool>,
+    /// bisect: delete what is in front of the plane
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clear_outer: Option<bool>,
+    /// solidify: shell thickness (default 0.1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thickness: Option<f64>,
+    /// smooth_vertices: strength (default 0.5)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<f64>,
+    /// smooth_vertices: repeats (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<i64>,
+    /// randomize: seed (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshOpParams {
+    pub object: ObjectName,
+    pub op: MeshOpParamsOp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<MeshOpParamsSelection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<MeshOpParamsParams>,
+}
+
+impl JsonSchema for MeshOpParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshOpParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "op": {"enum": ["extrude", "inset", "bevel", "subdivide", "triangulate", "tris_to_quads", "merge", "dissolve_limited", "delete", "flip_normals", "recalc_normals", "poke", "bisect", "spin", "solidify", "smooth_vertices", "randomize"], "type": "string"}, "params": {"additionalProperties": false, "properties": {"angle": {"description": "Degrees. tris_to_quads: face/shape threshold (default 40); dissolve_limited: angle limit (default 5); spin: sweep (default 360)", "maximum": 3600, "minimum": -3600, "type": "number"}, "axis": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "center": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "clear_inner": {"description": "bisect: delete what is behind the plane", "type": "boolean"}, "clear_outer": {"description": "bisect: delete what is in front of the plane", "type": "boolean"}, "cuts": {"description": "subdivide: cuts per edge (default 1)", "maximum": 100, "minimum": 1, "type": "integer"}, "depth": {"description": "inset: how far the inset moves along the normal (default 0)", "maximum": 1000, "minimum": -1000, "type": "number"}, "direction": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "distance": {"description": "merge: merge selected vertices closer than this instead of collapsing them to their centre", "maximum": 10, "minimum": 1e-06, "type": "number"}, "factor": {"description": "smooth_vertices: strength (default 0.5)", "maximum": 1, "minimum": 0, "type": "number"}, "individual": {"description": "inset: each face on its own (default false: as a region)", "type": "boolean"}, "iterations": {"description": "smooth_vertices: repeats (default 1)", "maximum": 100, "minimum": 1, "type": "integer"}, "offset": {"description": "extrude: distance along the normal (default 1); poke: centre offset (default 0); randomize: amplitude (default 0.1)", "maximum": 1000, "minimum": -1000, "type": "number"}, "plane_co": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "plane_no": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "profile": {"description": "bevel: profile shape (default 0.5, round)", "maximum": 1, "minimum": 0, "type": "number"}, "seed": {"description": "randomize: seed (default 0)", "maximum": 2147483647, "minimum": 0, "type": "integer"}, "segments": {"description": "bevel: segments (default 1)", "maximum": 64, "minimum": 1, "type": "integer"}, "smooth": {"description": "subdivide: smoothing of the new vertices (default 0)", "maximum": 1, "minimum": 0, "type": "number"}, "steps": {"description": "spin: steps (default 12)", "maximum": 512, "minimum": 1, "type": "integer"}, "thickness": {"description": "solidify: shell thickness (default 0.1)", "maximum": 100, "minimum": -100, "type": "number"}, "vertex_only": {"description": "bevel: bevel vertices, not edges (default false)", "type": "boolean"}, "width": {"description": "inset: border width (default 0.1); bevel: offset (default 0.1)", "maximum": 1000, "minimum": 0, "type": "number"}}, "type": "object"}, "selection": {"additionalProperties": false, "properties": {"indices": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 100000, "minItems": 1, "type": "array"}, "kind": {"description": "What indices name (default all)", "enum": ["all", "verts", "edges", "faces"], "type": "string"}}, "type": "object"}}, "required": ["object", "op"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshOpResultBefore {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshOpResultAfter {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshOpResult {
+    pub object: String,
+    pub op: String,
+    pub before: MeshOpResultBefore,
+    pub after: MeshOpResultAfter,
+    pub delta: Delta,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1247,6 +2708,49 @@ pub struct ParentObjectsResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct RemeshVoxelParams {
+    pub object: ObjectName,
+    pub voxel_size: f64,
+    /// Reduce faces in flat areas (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptivity: Option<f64>,
+}
+
+impl JsonSchema for RemeshVoxelParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RemeshVoxelParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"adaptivity": {"description": "Reduce faces in flat areas (default 0)", "maximum": 1, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "voxel_size": {"maximum": 1, "minimum": 0.0001, "type": "number"}}, "required": ["object", "voxel_size"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemeshVoxelResultBefore {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemeshVoxelResultAfter {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemeshVoxelResult {
+    pub object: String,
+    pub voxel_size: f64,
+    pub before: RemeshVoxelResultBefore,
+    pub after: RemeshVoxelResultAfter,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RemoveConstraintParams {
     pub object: ObjectName,
     /// A pose bone of the armature (constraints then apply to the bone)
@@ -1275,6 +2779,32 @@ pub struct RemoveConstraintResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct RemoveModifierParams {
+    pub object: ObjectName,
+    pub modifier: String,
+}
+
+impl JsonSchema for RemoveModifierParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RemoveModifierParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"modifier": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "modifier"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemoveModifierResult {
+    pub object: String,
+    pub modifier: String,
+    pub r#type: String,
+    pub modifiers: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RenderImageParams {
     /// A plain PNG file name
     pub filename: String,
@@ -1297,6 +2827,58 @@ pub struct RenderImageResult {
     pub height: i64,
     pub engine: String,
     pub bytes: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScatterInstancesParams {
+    pub surface: ObjectName,
+    /// Object (or, if no object has the name, collection) to instance
+    pub instance: String,
+    /// Points per square metre of surface (default 10)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    /// Smallest random scale (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_min: Option<f64>,
+    /// Largest random scale (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_max: Option<f64>,
+    /// Random turn about the normal, as a fraction of a full turn (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_random: Option<f64>,
+    /// Point instances' Z along the surface normal (default true)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align_to_normal: Option<bool>,
+    /// At most this many instances (default 1000)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_count: Option<i64>,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl JsonSchema for ScatterInstancesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ScatterInstancesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_to_normal": {"description": "Point instances' Z along the surface normal (default true)", "type": "boolean"}, "density": {"description": "Points per square metre of surface (default 10)", "maximum": 10000, "minimum": 0.01, "type": "number"}, "instance": {"description": "Object (or, if no object has the name, collection) to instance", "maxLength": 63, "minLength": 1, "type": "string"}, "max_count": {"description": "At most this many instances (default 1000)", "maximum": 100000, "minimum": 1, "type": "integer"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation_random": {"description": "Random turn about the normal, as a fraction of a full turn (default 0)", "maximum": 1, "minimum": 0, "type": "number"}, "scale_max": {"description": "Largest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "scale_min": {"description": "Smallest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "seed": {"maximum": 2147483645, "minimum": 0, "type": "integer"}, "surface": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["surface", "instance"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ScatterInstancesResult {
+    pub surface: String,
+    pub modifier: String,
+    pub node_group: String,
+    pub instances: i64,
+    pub first_positions: Vec<Vec3>,
+    pub area: f64,
     pub delta: Delta,
 }
 
@@ -1367,6 +2949,53 @@ pub struct SceneSnapshotResult {
     pub dropped: Option<String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SeparateObjectParamsMode {
+    #[serde(rename = "LOOSE")]
+    Loose,
+    #[serde(rename = "MATERIAL")]
+    Material,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeparateObjectParams {
+    pub object: ObjectName,
+    pub mode: SeparateObjectParamsMode,
+}
+
+impl JsonSchema for SeparateObjectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SeparateObjectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"mode": {"enum": ["LOOSE", "MATERIAL"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "mode"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeparateObjectResultPartsItemMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeparateObjectResultPartsItem {
+    pub name: String,
+    pub mesh: SeparateObjectResultPartsItemMesh,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeparateObjectResult {
+    pub object: String,
+    pub mode: String,
+    pub new_objects: Vec<String>,
+    pub parts: Vec<SeparateObjectResultPartsItem>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetCameraParamsDof {
@@ -1420,6 +3049,62 @@ pub struct SetCameraResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetCustomPropertyParamsAction {
+    #[serde(rename = "get")]
+    Get,
+    #[serde(rename = "set")]
+    Set,
+    #[serde(rename = "delete")]
+    Delete,
+}
+
+/// A number, boolean or string
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SetCustomPropertyParamsValue {
+    Number(f64),
+    Boolean(bool),
+    String(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetCustomPropertyParams {
+    pub object: ObjectName,
+    /// Property identifier (letters, digits, _; not starting with _)
+    pub key: String,
+    pub action: SetCustomPropertyParamsAction,
+    /// A number, boolean or string
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<SetCustomPropertyParamsValue>,
+}
+
+impl JsonSchema for SetCustomPropertyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetCustomPropertyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["get", "set", "delete"], "type": "string"}, "key": {"description": "Property identifier (letters, digits, _; not starting with _)", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z][A-Za-z0-9_]*$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "value": {"description": "A number, boolean or string", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 1024, "minLength": 0, "type": "string"}]}}, "required": ["object", "key", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetCustomPropertyResult {
+    pub object: String,
+    pub key: String,
+    pub action: String,
+    pub exists: bool,
+    /// The value now (absent when the property does not exist)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// The value before a set or delete
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<serde_json::Value>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetMaterialParams {
@@ -1456,6 +3141,44 @@ pub struct SetMaterialResult {
     pub base_color: Rgba,
     pub metallic: f64,
     pub roughness: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetOriginParamsMode {
+    #[serde(rename = "geometry")]
+    Geometry,
+    #[serde(rename = "bounds_center")]
+    BoundsCenter,
+    #[serde(rename = "cursor")]
+    Cursor,
+    #[serde(rename = "world")]
+    World,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetOriginParams {
+    pub object: ObjectName,
+    pub mode: SetOriginParamsMode,
+}
+
+impl JsonSchema for SetOriginParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetOriginParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"mode": {"enum": ["geometry", "bounds_center", "cursor", "world"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "mode"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetOriginResult {
+    pub object: String,
+    pub mode: String,
+    pub location: Vec3,
+    pub moved_by: Vec3,
     pub delta: Delta,
 }
 

@@ -69,6 +69,8 @@ def create_object(ctx, params):
 def modify_object(ctx, params):
     obj = ctx.delta.touch(get_object(params["name"]))
     if "new_name" in params:
+        for child in obj.children:  # their parent aspect names the parent
+            ctx.delta.touch(child)
         obj.name = params["new_name"]
     place(obj, params)
     if "visible" in params:

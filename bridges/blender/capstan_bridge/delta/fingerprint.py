@@ -28,6 +28,7 @@ _SKIP = frozenset({
     "bl_width_default", "bl_width_min", "bl_width_max", "bl_height_default", "bl_height_min", "bl_height_max",
     "persistent_uid", "is_valid", "use_apply_on_spline", "internal_links", "warning_propagation",
     "use_nodes",  # deprecated in 5.0 (always on); reading it warns
+    "face_count",  # Decimate's evaluated output, updated by evaluation, not a setting
 })
 
 

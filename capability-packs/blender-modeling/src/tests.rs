@@ -1,0 +1,128 @@
+//! The pack as a whole: the manifest's command list, families and cases, and handlers
+//! run against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
+
+use crate::{capabilities, families};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+fn manifest() -> Value {
+    serde_json::from_str(include_str!("../pack.json")).unwrap()
+}
+
+/// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
+/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-modeling` to rewrite it.
+#[test]
+fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
+    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
+    let mut doc = manifest();
+    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
+        doc["servers"]["blender"]["commands"] = json!(used);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
+        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+        return;
+    }
+    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-modeling");
+}
+
+#[test]
+fn every_capability_has_a_declared_family_cases_examples_and_aliases() {
+    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    for c in capabilities::all() {
+        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
+        assert!(c.conformance_cases().len() >= 2, "{} needs a success and a failure case", c.key());
+        assert!(!c.summary_text().is_empty(), "{}", c.key());
+        assert!(c.key().starts_with(&format!("{}.", c.family())), "{} is not in its family's namespace", c.key());
+    }
+}
+
+#[test]
+fn effects_come_from_the_commands_used() {
+    let all = capabilities::all();
+    let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("no {k}"));
+    for k in ["create.curve", "create.text", "create.mesh", "object.duplicate", "object.custom_property", "object.collection", "generation.pattern",
+              "generation.terrain", "generation.lod", "generation.scatter", "generation.geometry_nodes"] {
+        assert!(by_key(k).mutates_state() && !by_key(k).is_destructive(), "{k}");
+    }
+    for k in ["create.convert", "mutate.modifier_apply", "mutate.boolean", "mutate.mesh_edit", "mutate.remesh", "mutate.sculpt_filter",
+              "mutate.cleanup", "mutate.join", "mutate.separate", "mutate.transform_apply"] {
+        assert!(by_key(k).is_destructive(), "{k}");
+    }
+}
+
+fn delta() -> Value {
+    json!({ "added": [], "removed": [], "changed": [], "settings": [] })
+}
+
+fn cap(key: &str) -> capstan_sdk::Capability {
+    capabilities::all().into_iter().find(|c| c.key() == key).unwrap()
+}
+
+#[test]
+fn a_boolean_that_fails_to_apply_removes_its_modifier_again() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<AddModifier, _>(|p| {
+        assert_eq!(p.properties.as_ref().unwrap()["solver"], AddModifierParamsPropertiesValue::String("FLOAT".into()));
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": "Boolean Knife", "type": "BOOLEAN", "index": 0, "properties": {}, "delta": delta() })).unwrap())
+    });
+    bridge.on::<ApplyModifier, _>(|_| Err(capstan_sdk::BridgeError::app(AppErrorCode::InvalidTarget, "shared mesh")));
+    bridge.on::<RemoveModifier, _>(|p| {
+        assert_eq!(p.modifier, "Boolean Knife");
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": p.modifier, "type": "BOOLEAN", "modifiers": [], "delta": delta() })).unwrap())
+    });
+    match cap("mutate.boolean").run_json(r#"{"object": "Box", "cutter": "Knife", "solver": "FAST", "delete_cutter": true}"#) {
+        Err(capstan_sdk::PackError::Bridge(e)) => assert_eq!(e.app_error(), Some(AppErrorCode::InvalidTarget)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bridge.commands(), ["add_modifier", "apply_modifier", "remove_modifier"], "the cutter is not deleted after a failure");
+}
+
+#[test]
+fn converting_in_place_is_convert_then_delete_then_rename() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<ConvertObject, _>(|p| {
+        assert_eq!((p.new_name.as_deref(), p.adopt_children), (Some("Logo converting"), Some(true)));
+        Ok(serde_json::from_value(json!({ "name": "Logo converting", "type": "MESH", "source": "Logo", "adopted": [], "mesh": { "vertices": 4, "edges": 4, "faces": 1 }, "delta": delta() })).unwrap())
+    });
+    bridge.on::<DeleteObject, _>(|p| {
+        assert_eq!(p.name.as_deref(), Some("Logo"));
+        Ok(serde_json::from_value(json!({ "deleted": ["Logo"], "not_found": [], "delta": delta() })).unwrap())
+    });
+    bridge.on::<ModifyObject, _>(|p| {
+        assert_eq!((p.name.as_str(), p.new_name.as_deref()), ("Logo converting", Some("Logo")));
+        Ok(serde_json::from_value(json!({ "name": "Logo", "type": "MESH", "location": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0], "scale": [1.0, 1.0, 1.0],
+            "visible": true, "parent": null, "collections": [], "materials": [], "delta": delta() })).unwrap())
+    });
+    let out: Value = serde_json::from_str(&cap("create.convert").run_json(r#"{"object": "Logo"}"#).unwrap()).unwrap();
+    assert_eq!(out["name"], "Logo");
+    assert_eq!(bridge.commands(), ["convert_object", "delete_object", "modify_object"]);
+}
+
+#[test]
+fn a_radial_pattern_parents_its_pivot_without_keeping_the_world_transform() {
+    use capstan_sdk::blender::*;
+    let bridge = capstan_sdk::testing::MockBridge::install();
+    bridge.on::<CreateObject, _>(|p| {
+        let loc = p.location.unwrap();
+        assert!((loc[0] + 2.0).abs() < 1e-9 && (loc[1] - 2.0).abs() < 1e-9, "{loc:?}");
+        Ok(serde_json::from_value(json!({ "name": "Ring Pivot", "type": "EMPTY", "location": loc, "rotation": p.rotation.unwrap(), "scale": [1.0, 1.0, 1.0],
+            "visible": true, "parent": null, "collections": [], "materials": [], "delta": delta() })).unwrap())
+    });
+    bridge.on::<ParentObjects, _>(|p| {
+        assert_eq!((p.parent.as_deref(), p.keep_transform), (Some("Ring"), Some(false)));
+        Ok(serde_json::from_value(json!({ "parent": "Ring", "children": p.children, "keep_transform": false, "delta": delta() })).unwrap())
+    });
+    bridge.on::<AddModifier, _>(|p| {
+        let props = p.properties.unwrap();
+        assert_eq!(props["offset_object"], AddModifierParamsPropertiesValue::String("Ring Pivot".into()));
+        Ok(serde_json::from_value(json!({ "object": p.object, "modifier": "Pattern Radial", "type": "ARRAY", "index": 0, "properties": {}, "delta": delta() })).unwrap())
+    });
+    bridge.on::<EvaluatedStats, _>(|_| {
+        Ok(serde_json::from_value(json!({ "objects": [{ "name": "Ring", "type": "MESH", "evaluated": { "vertices": 32, "edges": 48, "faces": 24 }, "triangles": 48,
+            "instances": 0, "first_instances": [], "bounds_min": [0.0, 0.0, 0.0], "bounds_max": [1.0, 1.0, 1.0], "dimensions": [1.0, 1.0, 1.0] }] })).unwrap())
+    });
+    cap("generation.pattern").run_json(r#"{"object": "Ring", "pattern": "radial", "count": 4, "radius": 2}"#).unwrap();
+    assert_eq!(bridge.commands(), ["create_object", "parent_objects", "add_modifier", "evaluated_stats"]);
+}
