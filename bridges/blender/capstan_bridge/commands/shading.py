@@ -116,6 +116,9 @@ def _build(mat, preset, p):
     bsdf.inputs["Roughness"].default_value = p["roughness"]
     bsdf.inputs["IOR"].default_value = p["ior"]
     bsdf.inputs["Base Color"].default_value = c1
+    if preset == "glass":
+        socket(bsdf.inputs, "Transmission Weight", "Transmission").default_value = 1.0
+        return bsdf
     vec = _coords(tree, p["scale"])
     if preset in ("marble", "wood"):
         wave = _node(tree, "ShaderNodeTexWave", -800, 0, Distortion=12.0 if preset == "marble" else 3.0, Detail=6.0)
@@ -131,8 +134,6 @@ def _build(mat, preset, p):
         rough = _ramp(tree, -500, -200, (p["roughness"] * 0.6,) * 3 + (1.0,), (min(1.0, p["roughness"] * 1.4),) * 3 + (1.0,))
         links.new(noise.outputs["Fac"], rough.inputs["Fac"])
         links.new(rough.outputs["Color"], bsdf.inputs["Roughness"])
-    elif preset == "glass":
-        socket(bsdf.inputs, "Transmission Weight", "Transmission").default_value = 1.0
     elif preset == "concrete":
         noise = _node(tree, "ShaderNodeTexNoise", -800, 0, Detail=12.0, Roughness=0.7)
         links.new(vec, noise.inputs["Vector"])

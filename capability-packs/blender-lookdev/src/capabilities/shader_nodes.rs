@@ -147,8 +147,8 @@ fn cases() -> Vec<Case> {
             .args(json!({ "material": "G", "action": "connect", "from_node": "Grain", "from_socket": "Fac", "to_node": "Principled BSDF", "to_socket": "Roughness" }))
             .added(&[]).changed(&[])
             .reads("material.shader_nodes", json!({ "material": "G", "action": "info" }), json!({ "links": [
-                { "from_node": "Grain", "from_socket": "Factor", "to_node": "Principled BSDF", "to_socket": "Roughness" },
                 { "from_node": "Principled BSDF", "to_node": "Material Output", "to_socket": "Surface" },
+                { "from_node": "Grain", "from_socket": "Factor", "to_node": "Principled BSDF", "to_socket": "Roughness" },
             ] })),
         Case::new("an input value is set")
             .setup("material.procedural", glass())
