@@ -19,6 +19,12 @@ def get_camera(name):
     return obj
 
 
+def _evaluated():
+    """World matrices of objects changed since the last evaluation (a location set by
+    another command) are stale until the view layer is updated."""
+    bpy.context.view_layer.update()
+
+
 def _target_point(params):
     if ("target_object" in params) == ("target_point" in params):
         raise CommandError("invalid_params", "give target_object or target_point, exactly one")
@@ -47,6 +53,7 @@ def _forward(obj):
 )
 def aim_camera(ctx, params):
     cam = get_camera(params["camera"])
+    _evaluated()
     target_obj, point = _target_point(params)
     if params.get("track") and target_obj is None:
         raise CommandError("invalid_params", "track needs target_object (a constraint follows an object, not a point)")
@@ -112,6 +119,7 @@ def frame_objects(ctx, params):
         raise CommandError("invalid_params", "the camera cannot frame itself")
     if cam.parent is not None:
         raise invalid_target("camera %r has a parent; unparent it before framing" % cam.name)
+    _evaluated()
     corners = [c for o in objs for c in _world_corners(o)]
     lo = Vector(tuple(min(c[i] for c in corners) for i in range(3)))
     hi = Vector(tuple(max(c[i] for c in corners) for i in range(3)))
