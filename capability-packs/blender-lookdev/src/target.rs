@@ -1,5 +1,6 @@
 //! Where to aim: a point, or an object by name (the bridge resolves it).
 
+use capstan_sdk::blender::{GetObjectInfoParams, get_object_info};
 use capstan_sdk::prelude::*;
 
 /// A point `[x, y, z]` in metres, or the exact name of an object.
@@ -17,6 +18,15 @@ impl Target {
             Target::Point(p) if p.iter().all(|v| v.is_finite()) => Ok((None, Some(*p))),
             Target::Point(_) => Err(PackError::invalid("a target point must be finite numbers")),
             Target::Object(name) => Ok((Some(name.clone()), None)),
+        }
+    }
+
+    /// The world-space point; asks the bridge for an object's location.
+    pub fn resolve(&self) -> PackResult<[f64; 3]> {
+        match self.split()? {
+            (_, Some(p)) => Ok(p),
+            (Some(name), None) => Ok(get_object_info(&GetObjectInfoParams { name })?.location),
+            (None, None) => unreachable!("a target is a point or a name"),
         }
     }
 }
