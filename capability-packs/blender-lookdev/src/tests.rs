@@ -46,6 +46,8 @@ fn effects_come_from_the_commands_used() {
     assert!(!by_key("material.list").mutates_state());
     assert!(by_key("material.procedural").mutates_state() && !by_key("material.procedural").is_destructive());
     assert!(by_key("material.bake").mutates_state() && !by_key("material.bake").is_destructive());
+    assert!(by_key("uv.layers").is_destructive(), "it can remove a UV map");
+    assert!(!by_key("uv.unwrap").is_destructive() && !by_key("uv.seams").is_destructive());
 }
 
 #[test]

@@ -9,8 +9,8 @@ object and the mode restored afterwards.
 import contextlib
 import math
 
-import bmesh
 import bpy
+import bmesh  # noqa: E402 (after bpy, which it needs)
 
 from .. import schema as s
 from ..command import command
