@@ -12,6 +12,7 @@
 //! their cue words, are in `families.rs`; they merge with blender-core's in the host's
 //! router. Shared pure helpers are modules of their own, tested without Blender.
 
+mod audit;
 mod color;
 mod families;
 mod target;

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "fdc75e527a7870ce8080442b87a891417298981ae981168b6ec98110e00f700d";
+pub const CATALOG_SHA256: &str = "0a5a8efc3b96fb66ee2ee09b771dafc57f169eefa06db52ea83b65ee13d10aac";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -2225,6 +2225,8 @@ pub struct RenderFramesResult {
     pub width: i64,
     pub height: i64,
     pub engine: String,
+    /// The first file
+    pub path: String,
     pub delta: Delta,
 }
 

@@ -33,8 +33,8 @@ def frame_name(pattern, frame):
     }, required=("frame_start", "frame_end")),
     result=s.obj({
         "files": s.array(s.string()), "frames": s.array(s.integer()), "folder": s.string(), "width": s.integer(1),
-        "height": s.integer(1), "engine": s.string(),
-    }, required=("files", "frames", "folder", "width", "height", "engine")),
+        "height": s.integer(1), "engine": s.string(), "path": s.string(description="The first file"),
+    }, required=("files", "frames", "folder", "width", "height", "engine", "path")),
     errors=("no_camera", "invalid_params", "limit_exceeded", "path_refused"),
     timeout_s=3600,
 )
@@ -71,7 +71,8 @@ def render_frames(ctx, params):
         raise CommandError("blender_error", "the render wrote no %s" % os.path.basename(missing[0]))
     scale = r.resolution_percentage / 100.0
     return {"files": [os.path.basename(p) for p in targets], "frames": frames, "folder": ctx.output_dir,
-            "width": int(r.resolution_x * scale), "height": int(r.resolution_y * scale), "engine": r.engine}
+            "width": int(r.resolution_x * scale), "height": int(r.resolution_y * scale), "engine": r.engine,
+            "path": targets[0]}
 
 
 VIEW_TRANSFORMS = ("AgX", "Filmic", "Standard", "Khronos PBR Neutral")
