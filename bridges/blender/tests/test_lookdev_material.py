@@ -237,3 +237,14 @@ def test_bake_refusals_change_nothing(fresh):
     assert error_code(fresh, "bake_texture", object="Cube", bake_type="ao", width=8, height=16, filename="x.png") == "invalid_params"
     assert error_code(fresh, "bake_texture", object="Cube", bake_type="ao", width=16, height=16, filename="x.png", source=["Cube"]) == "invalid_params"
     assert len(bpy.data.images) == images
+
+
+def test_list_one_material_with_its_graph(fresh):
+    build(fresh, "Gr", "wood")
+    r = fresh.ok("list_materials", material="Gr", include_graph=True)
+    assert r["total"] == 1 and "delta" not in r
+    graph = r["materials"][0]["graph"]
+    assert {"name": "Principled BSDF", "type": "ShaderNodeBsdfPrincipled"} in graph["nodes"]
+    assert {"from_node": "Principled BSDF", "from_socket": "BSDF", "to_node": "Material Output", "to_socket": "Surface"} in graph["links"]
+    assert len(graph["links"]) == len(bpy.data.materials["Gr"].node_tree.links)
+    assert error_code(fresh, "list_materials", material="Ghost") == "not_found"

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "0a5a8efc3b96fb66ee2ee09b771dafc57f169eefa06db52ea83b65ee13d10aac";
+pub const CATALOG_SHA256: &str = "fecf12dd2b00012a89023c26d350729adbff8f4b1ffd48c298f4b24cd352da87";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -21,6 +21,8 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("bake_texture", Effect::Mutate),
     ("bind_image_texture", Effect::Mutate),
     ("build_node_material", Effect::Mutate),
+    ("compositor_graph_edit", Effect::Mutate),
+    ("compositor_graph_info", Effect::Read),
     ("create_light", Effect::Mutate),
     ("create_object", Effect::Mutate),
     ("delete_object", Effect::Destroy),
@@ -277,6 +279,40 @@ impl Command for BuildNodeMaterial {
 /// Build (or rebuild) a node material from a preset: marble, wood, metal, glass, emissive, concrete, fabric, volume fog or fire.
 pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNodeMaterialResult, BridgeError> {
     crate::bridge::send::<BuildNodeMaterial>(params)
+}
+
+/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompositorGraphEdit;
+
+impl Command for CompositorGraphEdit {
+    const NAME: &'static str = "compositor_graph_edit";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = CompositorGraphEditParams;
+    type Result = CompositorGraphEditResult;
+}
+
+/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+pub fn compositor_graph_edit(params: &CompositorGraphEditParams) -> Result<CompositorGraphEditResult, BridgeError> {
+    crate::bridge::send::<CompositorGraphEdit>(params)
+}
+
+/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompositorGraphInfo;
+
+impl Command for CompositorGraphInfo {
+    const NAME: &'static str = "compositor_graph_info";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    type Params = CompositorGraphInfoParams;
+    type Result = CompositorGraphInfoResult;
+}
+
+/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+pub fn compositor_graph_info(params: &CompositorGraphInfoParams) -> Result<CompositorGraphInfoResult, BridgeError> {
+    crate::bridge::send::<CompositorGraphInfo>(params)
 }
 
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
@@ -1382,6 +1418,255 @@ pub struct BuildNodeMaterialResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "preset")]
+    Preset,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsPreset {
+    #[serde(rename = "bloom")]
+    Bloom,
+    #[serde(rename = "vignette")]
+    Vignette,
+    #[serde(rename = "glare")]
+    Glare,
+    #[serde(rename = "denoise")]
+    Denoise,
+    #[serde(rename = "color_balance")]
+    ColorBalance,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsNodeType {
+    #[serde(rename = "CompositorNodeRLayers")]
+    Compositornoderlayers,
+    #[serde(rename = "CompositorNodeGlare")]
+    Compositornodeglare,
+    #[serde(rename = "CompositorNodeDenoise")]
+    Compositornodedenoise,
+    #[serde(rename = "CompositorNodeColorBalance")]
+    Compositornodecolorbalance,
+    #[serde(rename = "CompositorNodeEllipseMask")]
+    Compositornodeellipsemask,
+    #[serde(rename = "CompositorNodeBoxMask")]
+    Compositornodeboxmask,
+    #[serde(rename = "CompositorNodeBlur")]
+    Compositornodeblur,
+    #[serde(rename = "CompositorNodeBokehBlur")]
+    Compositornodebokehblur,
+    #[serde(rename = "CompositorNodeDefocus")]
+    Compositornodedefocus,
+    #[serde(rename = "CompositorNodeExposure")]
+    Compositornodeexposure,
+    #[serde(rename = "CompositorNodeGamma")]
+    Compositornodegamma,
+    #[serde(rename = "CompositorNodeHueSat")]
+    Compositornodehuesat,
+    #[serde(rename = "CompositorNodeBrightContrast")]
+    Compositornodebrightcontrast,
+    #[serde(rename = "CompositorNodeInvert")]
+    Compositornodeinvert,
+    #[serde(rename = "CompositorNodeCurveRGB")]
+    Compositornodecurvergb,
+    #[serde(rename = "CompositorNodeLensdist")]
+    Compositornodelensdist,
+    #[serde(rename = "CompositorNodeTonemap")]
+    Compositornodetonemap,
+    #[serde(rename = "CompositorNodeAlphaOver")]
+    Compositornodealphaover,
+    #[serde(rename = "CompositorNodeSetAlpha")]
+    Compositornodesetalpha,
+    #[serde(rename = "CompositorNodeRGBToBW")]
+    Compositornodergbtobw,
+    #[serde(rename = "CompositorNodeViewer")]
+    Compositornodeviewer,
+    #[serde(rename = "ShaderNodeMix")]
+    Shadernodemix,
+    #[serde(rename = "ShaderNodeMath")]
+    Shadernodemath,
+    #[serde(rename = "ShaderNodeValue")]
+    Shadernodevalue,
+    #[serde(rename = "ShaderNodeRGB")]
+    Shadernodergb,
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsFromSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsToSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsInput {
+    String(String),
+    Integer(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsValue {
+    Number(f64),
+    Boolean(bool),
+    Array(Vec<f64>),
+    String(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompositorGraphEditParams {
+    pub op: CompositorGraphEditParamsOp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<CompositorGraphEditParamsPreset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_type: Option<CompositorGraphEditParamsNodeType>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<[f64; 2]>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_socket: Option<CompositorGraphEditParamsFromSocket>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_socket: Option<CompositorGraphEditParamsToSocket>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<CompositorGraphEditParamsInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<CompositorGraphEditParamsValue>,
+}
+
+impl JsonSchema for CompositorGraphEditParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CompositorGraphEditParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"from_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "from_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "input": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "location": {"items": {"maximum": 100000, "minimum": -100000, "type": "number"}, "maxItems": 2, "minItems": 2, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node_type": {"enum": ["CompositorNodeRLayers", "CompositorNodeGlare", "CompositorNodeDenoise", "CompositorNodeColorBalance", "CompositorNodeEllipseMask", "CompositorNodeBoxMask", "CompositorNodeBlur", "CompositorNodeBokehBlur", "CompositorNodeDefocus", "CompositorNodeExposure", "CompositorNodeGamma", "CompositorNodeHueSat", "CompositorNodeBrightContrast", "CompositorNodeInvert", "CompositorNodeCurveRGB", "CompositorNodeLensdist", "CompositorNodeTonemap", "CompositorNodeAlphaOver", "CompositorNodeSetAlpha", "CompositorNodeRGBToBW", "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "ShaderNodeRGB"], "type": "string"}, "op": {"enum": ["add_node", "remove_node", "connect", "disconnect", "set_input", "preset"], "type": "string"}, "preset": {"enum": ["bloom", "vignette", "glare", "denoise", "color_balance"], "type": "string"}, "to_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "to_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "value": {"oneOf": [{"type": "number"}, {"type": "boolean"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}, {"maxLength": 64, "minLength": 1, "type": "string"}]}}, "required": ["op"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditResultOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "preset")]
+    Preset,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraphNodesItem {
+    pub name: String,
+    pub r#type: String,
+    pub location: [f64; 2],
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraphLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraph {
+    pub tree: Option<String>,
+    pub nodes: Vec<CompositorGraphEditResultGraphNodesItem>,
+    pub links: Vec<CompositorGraphEditResultGraphLinksItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResult {
+    pub op: CompositorGraphEditResultOp,
+    pub node: Option<String>,
+    pub graph: CompositorGraphEditResultGraph,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompositorGraphInfoParams {
+}
+
+impl JsonSchema for CompositorGraphInfoParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CompositorGraphInfoParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResultNodesItem {
+    pub name: String,
+    pub r#type: String,
+    pub location: [f64; 2],
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResultLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResult {
+    pub tree: Option<String>,
+    pub nodes: Vec<CompositorGraphInfoResultNodesItem>,
+    pub links: Vec<CompositorGraphInfoResultLinksItem>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CreateLightParamsType {
     #[serde(rename = "point")]
     Point,
@@ -1917,9 +2202,14 @@ pub struct ListConstraintsResult {
 pub struct ListMaterialsParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<DatablockName>,
     /// Also materials no object uses (default true when no object is given)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_unassigned: Option<bool>,
+    /// Add each material's node names, types and links
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_graph: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
@@ -1930,8 +2220,28 @@ impl JsonSchema for ListMaterialsParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"include_unassigned": {"description": "Also materials no object uses (default true when no object is given)", "type": "boolean"}, "limit": {"maximum": 500, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"include_graph": {"description": "Add each material's node names, types and links", "type": "boolean"}, "include_unassigned": {"description": "Also materials no object uses (default true when no object is given)", "type": "boolean"}, "limit": {"maximum": 500, "minimum": 1, "type": "integer"}, "material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraphNodesItem {
+    pub name: String,
+    pub r#type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraphLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraph {
+    pub nodes: Vec<ListMaterialsResultMaterialsItemGraphNodesItem>,
+    pub links: Vec<ListMaterialsResultMaterialsItemGraphLinksItem>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -1945,6 +2255,8 @@ pub struct ListMaterialsResultMaterialsItem {
     pub principled: bool,
     pub nodes: i64,
     pub preset: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<ListMaterialsResultMaterialsItemGraph>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -247,10 +247,30 @@ def _bsdf_values(mat):
     }
 
 
+GRAPH = s.obj({
+    "nodes": s.array(s.obj({"name": s.string(), "type": s.string()}, required=("name", "type"))),
+    "links": s.array(s.obj({"from_node": s.string(), "from_socket": s.string(), "to_node": s.string(), "to_socket": s.string()},
+                           required=("from_node", "from_socket", "to_node", "to_socket"))),
+}, required=("nodes", "links"))
+MAX_GRAPH_NODES = 256
+
+
+def graph_summary(mat):
+    """Node names and types, and links, sorted (names, then (to node, to socket, from node))."""
+    tree = mat.node_tree
+    if tree is None:
+        return {"nodes": [], "links": []}
+    nodes = sorted(({"name": n.name, "type": n.bl_idname} for n in tree.nodes), key=lambda r: r["name"])[:MAX_GRAPH_NODES]
+    links = sorted(({"from_node": l.from_node.name, "from_socket": l.from_socket.name, "to_node": l.to_node.name,
+                     "to_socket": l.to_socket.name} for l in tree.links),
+                   key=lambda r: (r["to_node"], r["to_socket"], r["from_node"]))[:4 * MAX_GRAPH_NODES]
+    return {"nodes": nodes, "links": links}
+
+
 MATERIAL_ROW = s.obj({
     "name": s.string(), "users": s.integer(0), "objects": s.array(s.string()), "base_color": s.ref("rgba"),
     "metallic": s.number(), "roughness": s.number(), "principled": s.boolean(), "nodes": s.integer(0),
-    "preset": s.nullable(s.string()),
+    "preset": s.nullable(s.string()), "graph": GRAPH,
 }, required=("name", "users", "objects", "base_color", "metallic", "roughness", "principled", "nodes", "preset"))
 
 
@@ -259,7 +279,9 @@ MATERIAL_ROW = s.obj({
     summary="Materials with their Principled BSDF values and the objects using them; of one object, or all.",
     params=s.obj({
         "object": OBJECT,
+        "material": s.ref("datablock_name"),
         "include_unassigned": s.boolean(description="Also materials no object uses (default true when no object is given)"),
+        "include_graph": s.boolean(description="Add each material's node names, types and links"),
         "limit": s.integer(1, 500),
     }),
     result=s.obj({"materials": s.array(MATERIAL_ROW), "total": s.integer(0), "truncated": s.boolean()},
@@ -278,6 +300,10 @@ def list_materials(ctx, params):
         mats = [bpy.data.materials[n] for n in dict.fromkeys(names)]
     else:
         mats = list(bpy.data.materials)
+    if "material" in params:
+        mats = [m for m in mats if m.name == params["material"]]
+        if not mats and params["material"] not in bpy.data.materials:
+            raise not_found("material", params["material"])
     if not params.get("include_unassigned", "object" not in params):
         mats = [m for m in mats if m.name in users]
     mats.sort(key=lambda m: m.name)
@@ -287,6 +313,8 @@ def list_materials(ctx, params):
         row = {"name": mat.name, "users": mat.users, "objects": sorted(users.get(mat.name, ())),
                "nodes": len(mat.node_tree.nodes) if mat.node_tree else 0, "preset": mat.get("capstan_preset")}
         row.update(_bsdf_values(mat))
+        if params.get("include_graph"):
+            row["graph"] = graph_summary(mat)
         rows.append(row)
     return {"materials": rows, "total": len(mats), "truncated": len(mats) > limit}
 

@@ -80,9 +80,9 @@ fn cases() -> Vec<Case> {
             .added(&[]).changed(&[]).settings(&[]).datablocks_added("images", &["Cube_ao"])
             .result(json!({ "image": "Cube_ao", "width": 32, "height": 32, "materials": ["Material"] }))
             .png(32, 32)
-            .reads("material.shader_nodes", json!({ "material": "Material", "action": "info" }), json!({ "nodes": [
+            .reads("material.list", json!({ "material": "Material", "include_graph": true }), json!({ "materials": [{ "graph": { "nodes": [
                 { "name": "Material Output" }, { "name": "Principled BSDF" }, { "name": "capstan_bake", "type": "ShaderNodeTexImage" },
-            ] })),
+            ] } }] })),
         Case::new("a procedural material baked to a named file")
             .setup("material.procedural", json!({ "object": "Cube", "preset": "wood" }))
             .args(json!({ "object": "Cube", "bake_type": "diffuse", "width": 16, "height": 24, "samples": 1, "filename": "wood_albedo.png" }))

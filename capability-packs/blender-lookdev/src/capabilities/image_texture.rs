@@ -67,17 +67,17 @@ fn cases() -> Vec<Case> {
     let render = |name: &str| json!({ "filename": name });
     vec![
         Case::new("a render of this session becomes the base colour")
-            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution_x": 16, "resolution_y": 16, "samples": 1 }))
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [16, 16], "samples": 1 }))
             .setup("scene.render", render("albedo.png"))
             .args(json!({ "material": "Material", "image_path": "albedo.png", "input": "Base Color" }))
             .added(&[]).changed(&[]).datablocks_added("images", &["albedo.png"])
             .result(json!({ "image": "albedo.png", "size": [16, 16], "color_space": "sRGB", "node": "capstan_tex_base_color" }))
-            .reads("material.shader_nodes", json!({ "material": "Material", "action": "info" }), json!({ "links": [
+            .reads("material.list", json!({ "material": "Material", "include_graph": true }), json!({ "materials": [{ "graph": { "links": [
                 { "from_node": "Principled BSDF", "to_node": "Material Output", "to_socket": "Surface" },
                 { "from_node": "capstan_tex_base_color", "from_socket": "Color", "to_node": "Principled BSDF", "to_socket": "Base Color" },
-            ] })),
+            ] } }] })),
         Case::new("a normal map goes through a Normal Map node")
-            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution_x": 16, "resolution_y": 16, "samples": 1 }))
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [16, 16], "samples": 1 }))
             .setup("scene.render", render("bumps.png"))
             .args(json!({ "material": "Material", "image_path": "bumps.png", "input": "Normal" }))
             .result(json!({ "color_space": "Non-Color", "via": "ShaderNodeNormalMap" })),

@@ -20,9 +20,15 @@ fn list(args: ListMaterialsParams) -> PackResult<Value> {
 
 fn cases() -> Vec<Case> {
     vec![
-        Case::new("the factory material and its user")
+        Case::new("the factory materials and their users")
             .args(json!({}))
-            .result(json!({ "total": 1, "materials": [{ "name": "Material", "objects": ["Cube"], "principled": true, "metallic": 0.0 }] })),
+            .result(json!({ "total": 2, "materials": [{ "name": "Dots Stroke", "objects": [] }, { "name": "Material", "objects": ["Cube"], "principled": true, "metallic": 0.0 }] })),
+        Case::new("one material with its node graph")
+            .args(json!({ "material": "Material", "include_graph": true }))
+            .result(json!({ "total": 1, "materials": [{ "name": "Material", "graph": {
+                "nodes": [{ "name": "Material Output", "type": "ShaderNodeOutputMaterial" }, { "name": "Principled BSDF", "type": "ShaderNodeBsdfPrincipled" }],
+                "links": [{ "from_node": "Principled BSDF", "from_socket": "BSDF", "to_node": "Material Output", "to_socket": "Surface" }],
+            } }] })),
         Case::new("the materials of one object")
             .setup("material.procedural", json!({ "object": "Cube", "preset": "metal", "roughness": 0.25 }))
             .args(json!({ "object": "Cube" }))

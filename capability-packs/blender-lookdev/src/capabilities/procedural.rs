@@ -120,15 +120,15 @@ fn cases() -> Vec<Case> {
         Case::new("a glass material on its own")
             .args(json!({ "preset": "glass", "name": "Clear Glass", "ior": 1.5, "roughness": 0.05 }))
             .added(&[]).changed(&[]).datablocks_added("materials", &["Clear Glass"])
-            .reads("material.shader_nodes", json!({ "material": "Clear Glass", "action": "info" }), json!({ "links": [
+            .reads("material.list", json!({ "material": "Clear Glass", "include_graph": true }), json!({ "materials": [{ "graph": { "links": [
                 { "from_node": "Principled BSDF", "from_socket": "BSDF", "to_node": "Material Output", "to_socket": "Surface" },
-            ] })),
+            ] } }] })),
         Case::new("fog is a volume")
             .args(json!({ "object": "Cube", "preset": "volume_fog", "density": 0.2 }))
             .changed(&["Cube"]).datablocks_added("materials", &["Cube_volume_fog"])
-            .reads("material.shader_nodes", json!({ "material": "Cube_volume_fog", "action": "info" }), json!({ "links": [
+            .reads("material.list", json!({ "material": "Cube_volume_fog", "include_graph": true }), json!({ "materials": [{ "graph": { "links": [
                 { "from_node": "Principled Volume", "from_socket": "Volume", "to_node": "Material Output", "to_socket": "Volume" },
-            ] })),
+            ] } }] })),
         Case::new("a camera cannot hold a material").args(json!({ "object": "Camera", "preset": "wood" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("no such object").args(json!({ "object": "Ghost" })).error("not_found"),
     ]

@@ -48,7 +48,7 @@ fn animation(args: AnimationArgs) -> PackResult<Value> {
 }
 
 fn small() -> Value {
-    json!({ "engine": "cycles", "resolution_x": 32, "resolution_y": 32, "samples": 1 })
+    json!({ "engine": "cycles", "resolution": [32, 32], "samples": 1 })
 }
 
 fn cases() -> Vec<Case> {

@@ -56,11 +56,11 @@ fn cases() -> Vec<Case> {
             .args(json!({}))
             .result(json!({ "profile": "cinema", "passed": false, "config": { "engine": "BLENDER_EEVEE", "camera": "Camera" } })),
         Case::new("a quick Cycles preview passes")
-            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution_x": 1280, "resolution_y": 720, "samples": 32 }))
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [1280, 720], "samples": 32 }))
             .args(json!({ "profile": "preview" }))
             .result(json!({ "passed": true, "failed": [] })),
         Case::new("strict turns a missing depth of field into a failure")
-            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution_x": 1920, "resolution_y": 1080, "samples": 256 }))
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [1920, 1080], "samples": 256 }))
             .args(json!({ "profile": "cinema", "strict": true }))
             .result(json!({ "passed": false, "failed": ["depth_of_field"] })),
         Case::new("an unknown profile").args(json!({ "profile": "imax" })).error("INVALID_CAPABILITY_ARGUMENTS"),

@@ -146,15 +146,15 @@ fn cases() -> Vec<Case> {
             .setup("material.shader_nodes", json!({ "material": "G", "action": "add_node", "node_type": "ShaderNodeTexNoise", "name": "Grain" }))
             .args(json!({ "material": "G", "action": "connect", "from_node": "Grain", "from_socket": "Fac", "to_node": "Principled BSDF", "to_socket": "Roughness" }))
             .added(&[]).changed(&[])
-            .reads("material.shader_nodes", json!({ "material": "G", "action": "info" }), json!({ "links": [
+            .reads("material.list", json!({ "material": "G", "include_graph": true }), json!({ "materials": [{ "graph": { "links": [
                 { "from_node": "Principled BSDF", "to_node": "Material Output", "to_socket": "Surface" },
                 { "from_node": "Grain", "from_socket": "Factor", "to_node": "Principled BSDF", "to_socket": "Roughness" },
-            ] })),
+            ] } }] })),
         Case::new("an input value is set")
             .setup("material.procedural", glass())
             .args(json!({ "material": "G", "action": "set_input", "node": "Principled BSDF", "input": "Roughness", "value": 0.4 }))
             .result(json!({ "op": "set_input", "node": "Principled BSDF" }))
-            .reads("material.list", json!({}), json!({ "materials": [{ "name": "G", "roughness": 0.4 }] })),
+            .reads("material.list", json!({ "material": "G" }), json!({ "materials": [{ "name": "G", "roughness": 0.4 }] })),
         Case::new("a math node's operation is a setting")
             .setup("material.procedural", glass())
             .setup("material.shader_nodes", json!({ "material": "G", "action": "add_node", "node_type": "ShaderNodeMath", "name": "M" }))
