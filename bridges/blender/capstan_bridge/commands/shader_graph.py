@@ -197,7 +197,9 @@ def _set_property(node, name, value):
 )
 def shader_graph_edit(ctx, params):
     mat = get_material(params["material"])
-    tree = tree_of(mat) if mat.node_tree is None else mat.node_tree
+    if mat.node_tree is None:  # Blender < 5.0, a material without nodes yet
+        ctx.delta.touch_datablock("materials", mat)
+    tree = tree_of(mat)
     op = params["op"]
 
     def need(*keys):

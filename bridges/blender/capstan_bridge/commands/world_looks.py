@@ -13,10 +13,13 @@ from .. import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import rounded, scene, uses_legacy_node_toggle
-from .shading import image_from, input_file
+from .images import image_from, input_file
 
 HDRI_EXTENSIONS = (".hdr", ".exr")
 SKY_TYPES = ("NISHITA", "HOSEK_WILKIE", "PREETHAM")
+# Physical-sky settings and their RNA names (dust is `aerosol_density` from 5.0).
+SKY_SETTINGS = (("altitude", ("altitude",)), ("air", ("air_density",)),
+                ("dust", ("aerosol_density", "dust_density")), ("ozone", ("ozone_density",)))
 
 
 def _fresh_world(ctx):
@@ -142,6 +145,10 @@ def set_world_sky(ctx, params):
         raise CommandError("unsupported", "this Blender's sky texture has no %s model (it has %s)" % (kind, ", ".join(items)))
     if kind != "NISHITA" and any(k in params for k in ("altitude", "air", "dust", "ozone")):
         raise CommandError("invalid_params", "altitude, air, dust and ozone are settings of the NISHITA sky")
+    sky_props = bpy.types.ShaderNodeTexSky.bl_rna.properties
+    for key, names in SKY_SETTINGS:
+        if key in params and not any(n in sky_props for n in names):
+            raise CommandError("unsupported", "this Blender's sky has no %s setting" % key)
     world, tree, out = _fresh_world(ctx)
     sky = tree.nodes.new("ShaderNodeTexSky")
     sky.location = (0, 0)
@@ -150,10 +157,9 @@ def set_world_sky(ctx, params):
     rotation = params.get("sun_rotation", 0.0)
     if kind == "NISHITA":
         sky.sun_elevation, sky.sun_rotation = elevation, rotation
-        for key, names in (("altitude", ("altitude",)), ("air", ("air_density",)),
-                           ("dust", ("aerosol_density", "dust_density")), ("ozone", ("ozone_density",))):
-            if key in params and not _set_first(sky, names, params[key]):
-                raise CommandError("unsupported", "this Blender's sky has no %s setting" % key)
+        for key, names in SKY_SETTINGS:
+            if key in params:
+                _set_first(sky, names, params[key])
     else:
         sky.sun_direction = Vector((math.cos(elevation) * math.sin(rotation), -math.cos(elevation) * math.cos(rotation), math.sin(elevation)))
     strength = params.get("strength", 1.0)
