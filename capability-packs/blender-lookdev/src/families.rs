@@ -18,7 +18,7 @@ pub fn families() -> Vec<Family> {
         Family::new("world", "The world: background colour, sky, environment")
             .cues(4, &["gradient background", "physical sky", "nishita", "sun elevation", "environment map", "exr environment"]),
         Family::new("camera", "The camera: placement, aim, lens, depth of field")
-            .cues(4, &["aim the", "look at", "frame the", "fit in frame", "fit the", "zoom", "orthographic", "ortho", "fstop", "f stop", "aperture", "focus on", "sensor", "clipping"]),
+            .cues(4, &["aim the camera", "point the camera", "frame the", "fit in frame", "in the shot", "zoom", "orthographic", "ortho", "fstop", "f stop", "aperture", "focus on", "sensor", "clipping"]),
         Family::new("render", "Render settings and rendering images")
             .cues(4, &["image sequence", "render frames", "frame range", "compositor", "bloom", "vignette", "glare", "denoise", "colour management", "color management", "view transform", "filmic", "agx", "exposure", "render audit", "audit the render", "render check"]),
     ]

@@ -112,7 +112,7 @@ fn cases() -> Vec<Case> {
             .result(json!({ "name": "Key", "type": "SPOT", "energy": 800.0, "spot_blend": 0.3, "shadow": true })),
         Case::new("a sun with a 2 degree disc")
             .args(json!({ "type": "SUN", "name": "Sun", "rotation": [45, 0, 30], "energy": 3, "size": 2, "color": "#fff4e0" }))
-            .added(&["Sun"]).result(json!({ "type": "SUN", "rotation": [0.785398, 0.0, 0.523599] })),
+            .added(&["Sun"]).result(json!({ "type": "SUN", "rotation": [std::f64::consts::FRAC_PI_4, 0.0, std::f64::consts::FRAC_PI_6] })),
         Case::new("a point light has no cone").args(json!({ "type": "POINT", "spot_size": 30 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("aim at a missing object").args(json!({ "type": "AREA", "look_at": "Ghost" })).error("not_found"),
     ]

@@ -79,7 +79,7 @@ fn cases() -> Vec<Case> {
             .result(json!({ "type": "POINT", "energy": 2500.0, "color": [1.0, 0.6, 0.3] })),
         Case::new("the point light becomes a spot with a cone")
             .args(json!({ "name": "Light", "type": "SPOT", "spot_size": 60, "spot_blend": 0.5 }))
-            .changed(&["Light"]).result(json!({ "type": "SPOT", "spot_size": 1.047198, "spot_blend": 0.5 })),
+            .changed(&["Light"]).result(json!({ "type": "SPOT", "spot_size": std::f64::consts::FRAC_PI_3, "spot_blend": 0.5 })),
         Case::new("a point light has no cone").args(json!({ "name": "Light", "spot_size": 30 })).error("invalid_params"),
         Case::new("a mesh is not a light").args(json!({ "name": "Cube", "energy": 10 })).error("invalid_target"),
         Case::new("nothing to set").args(json!({ "name": "Light" })).error("INVALID_CAPABILITY_ARGUMENTS"),
