@@ -248,3 +248,20 @@ def test_list_one_material_with_its_graph(fresh):
     assert {"from_node": "Principled BSDF", "from_socket": "BSDF", "to_node": "Material Output", "to_socket": "Surface"} in graph["links"]
     assert len(graph["links"]) == len(bpy.data.materials["Gr"].node_tree.links)
     assert error_code(fresh, "list_materials", material="Ghost") == "not_found"
+
+
+def test_selected_to_active_bakes_a_source_onto_the_target(fresh):
+    fresh.ok("create_object", type="uv_sphere", name="High", location=[0, 0, 0])
+    fresh.ok("create_object", type="plane", name="Low", location=[0, 0, 0], scale=[1.5, 1.5, 1.5])
+    build(fresh, "LowMat", "metal")
+    fresh.ok("assign_material", object="Low", material="LowMat")
+    selected = {o.name for o in bpy.context.view_layer.objects if o.select_get()}
+    r = fresh.ok("bake_texture", object="Low", bake_type="normal", width=32, height=32, samples=1, source=["High"],
+                 cage_extrusion=1.5, filename="low_normal.png")
+    assert r["materials"] == ["LowMat"] and r["delta"]["changed"] == [] and r["delta"]["settings"] == []
+    assert {o.name for o in bpy.context.view_layer.objects if o.select_get()} == selected
+    assert not bpy.context.scene.render.bake.use_selected_to_active
+    _, _, px = png_pixels(r["path"])
+    reds = px[0::4]
+    assert max(reds) - min(reds) > 0.1, "the sphere's curvature shows in the plane's normal map"
+    assert error_code(fresh, "bake_texture", object="Low", bake_type="normal", width=16, height=16, source=["Light"], filename="x.png") == "invalid_target"

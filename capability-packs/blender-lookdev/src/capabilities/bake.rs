@@ -87,6 +87,13 @@ fn cases() -> Vec<Case> {
             .setup("material.procedural", json!({ "object": "Cube", "preset": "wood" }))
             .args(json!({ "object": "Cube", "bake_type": "diffuse", "width": 16, "height": 24, "samples": 1, "filename": "wood_albedo.png" }))
             .datablocks_added("images", &["wood_albedo"]).png(16, 24),
+        Case::new("a sphere's normals baked onto a plane (selected to active)")
+            .setup("scene.create_object", json!({ "type": "uv_sphere", "name": "High" }))
+            .setup("scene.create_object", json!({ "type": "plane", "name": "Low", "scale": [1.5, 1.5, 1.5] }))
+            .setup("material.procedural", json!({ "object": "Low", "preset": "metal" }))
+            .args(json!({ "object": "Low", "bake_type": "normal", "width": 32, "height": 32, "samples": 1, "source": ["High"], "cage_extrusion": 1.5 }))
+            .added(&[]).changed(&[]).settings(&[]).datablocks_added("images", &["Low_normal"])
+            .result(json!({ "materials": ["Low_metal"] })).png(32, 32),
         Case::new("a light cannot be baked").args(json!({ "object": "Light", "bake_type": "ao", "width": 16, "height": 16 })).error("invalid_target"),
         Case::new("the size is bounded").args(json!({ "object": "Cube", "bake_type": "ao", "width": 9000 })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

@@ -40,7 +40,8 @@ fn cases() -> Vec<Case> {
         Case::new("aimed at the origin")
             .args(json!({ "camera": "Camera", "target": [0, 0, 0] }))
             .changed(&["Camera"]).fields("Camera", &["transform"]).added(&[]).settings(&[])
-            .result(json!({ "forward": [-0.65376, 0.61528, -0.44049], "tracking": null })),
+            .result(json!({ "forward": [-0.65376, 0.61528, -0.44049], "tracking": null, "target": [0.0, 0.0, 0.0] }))
+            .reads("scene.object_info", json!({ "name": "Camera" }), json!({ "location": [7.35889, -6.92579, 4.95831] })),
         Case::new("following the cube")
             .args(json!({ "camera": "Camera", "target": "Cube", "track": true }))
             .changed(&["Camera"]).fields("Camera", &["constraints"])

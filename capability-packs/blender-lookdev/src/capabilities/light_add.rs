@@ -109,7 +109,8 @@ fn cases() -> Vec<Case> {
         Case::new("a soft spot aimed at the cube")
             .args(json!({ "type": "SPOT", "name": "Key", "location": [3, -3, 4], "look_at": "Cube", "energy": 800, "spot_size": 45, "spot_blend": 0.3, "shadow": true }))
             .added(&["Key"]).changed(&[]).settings(&[])
-            .result(json!({ "name": "Key", "type": "SPOT", "energy": 800.0, "spot_blend": 0.3, "shadow": true })),
+            .result(json!({ "name": "Key", "type": "SPOT", "energy": 800.0, "spot_blend": 0.3, "shadow": true }))
+            .reads("scene.object_info", json!({ "name": "Key" }), json!({ "location": [3.0, -3.0, 4.0], "light": { "type": "SPOT", "energy": 800.0 } })),
         Case::new("a sun with a 2 degree disc")
             .args(json!({ "type": "SUN", "name": "Sun", "rotation": [45, 0, 30], "energy": 3, "size": 2, "color": "#fff4e0" }))
             .added(&["Sun"]).result(json!({ "type": "SUN", "rotation": [std::f64::consts::FRAC_PI_4, 0.0, std::f64::consts::FRAC_PI_6] })),

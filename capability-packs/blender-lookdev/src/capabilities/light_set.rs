@@ -76,7 +76,8 @@ fn cases() -> Vec<Case> {
         Case::new("the factory light brighter and warmer")
             .args(json!({ "name": "Light", "energy": 2500, "color": [1.0, 0.6, 0.3] }))
             .changed(&["Light"]).fields("Light", &["data"]).added(&[]).settings(&[])
-            .result(json!({ "type": "POINT", "energy": 2500.0, "color": [1.0, 0.6, 0.3] })),
+            .result(json!({ "type": "POINT", "energy": 2500.0, "color": [1.0, 0.6, 0.3] }))
+            .reads("scene.object_info", json!({ "name": "Light" }), json!({ "light": { "type": "POINT", "energy": 2500.0, "color": [1.0, 0.6, 0.3] } })),
         Case::new("the point light becomes a spot with a cone")
             .args(json!({ "name": "Light", "type": "SPOT", "spot_size": 60, "spot_blend": 0.5 }))
             .changed(&["Light"]).result(json!({ "type": "SPOT", "spot_size": std::f64::consts::FRAC_PI_3, "spot_blend": 0.5 })),
