@@ -173,3 +173,14 @@ def test_dof_and_lens(fresh):
     assert error_code(fresh, "set_camera_lens", camera="Camera", clip_start=10, clip_end=5) == "invalid_params"
     assert error_code(fresh, "set_camera_lens", camera="Camera") == "invalid_params"
     assert data.clip_end == 500
+
+
+def test_a_baked_float_exr_of_the_session_lights_the_world(fresh, bridge):
+    r = fresh.ok("bake_texture", object="Cube", bake_type="ao", width=16, height=16, samples=1, filename="env.exr")
+    assert r["path"].endswith("env.exr") and bpy.data.images["env"].is_float
+    with open(r["path"], "rb") as f:
+        assert f.read(4) == b"\x76\x2f\x31\x01", "an OpenEXR file"
+    w = fresh.ok("set_world_hdri", path="env.exr", strength=1.5)
+    env = next(n for n in bpy.context.scene.world.node_tree.nodes if n.type == "TEX_ENVIRONMENT")
+    assert env.image.name == "env" and w["image"] == "env"
+    assert "images" not in w["delta"].get("datablocks", {}) or not w["delta"]["datablocks"]["images"]["added"], "the baked image is reused"

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "fecf12dd2b00012a89023c26d350729adbff8f4b1ffd48c298f4b24cd352da87";
+pub const CATALOG_SHA256: &str = "12a7f4f4419474e7d02904aa095089c169b5c98f061629c9ef7827ea375bf3e3";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -230,7 +230,7 @@ pub fn assign_material(params: &AssignMaterialParams) -> Result<AssignMaterialRe
     crate::bridge::send::<AssignMaterial>(params)
 }
 
-/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG in the output directory.
+/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG or EXR in the output directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BakeTexture;
 
@@ -242,7 +242,7 @@ impl Command for BakeTexture {
     type Result = BakeTextureResult;
 }
 
-/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG in the output directory.
+/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG or EXR in the output directory.
 pub fn bake_texture(params: &BakeTextureParams) -> Result<BakeTextureResult, BridgeError> {
     crate::bridge::send::<BakeTexture>(params)
 }
@@ -1250,7 +1250,7 @@ pub struct BakeTextureParams {
     pub source: Option<Vec<ObjectName>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cage_extrusion: Option<f64>,
-    /// A plain PNG file name
+    /// A plain file name: .png (8-bit) or .exr (32-bit float)
     pub filename: String,
 }
 
@@ -1260,7 +1260,7 @@ impl JsonSchema for BakeTextureParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bake_type": {"enum": ["diffuse", "normal", "roughness", "ao", "emit", "combined", "shadow", "glossy"], "type": "string"}, "cage_extrusion": {"maximum": 10, "minimum": 0, "type": "number"}, "filename": {"description": "A plain PNG file name", "maxLength": 128, "minLength": 5, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.png$", "type": "string"}, "height": {"maximum": 8192, "minimum": 16, "type": "integer"}, "margin": {"maximum": 64, "minimum": 0, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "samples": {"maximum": 4096, "minimum": 1, "type": "integer"}, "source": {"description": "Selected-to-active: bake these objects onto `object`", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "width": {"maximum": 8192, "minimum": 16, "type": "integer"}}, "required": ["object", "bake_type", "width", "height", "filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bake_type": {"enum": ["diffuse", "normal", "roughness", "ao", "emit", "combined", "shadow", "glossy"], "type": "string"}, "cage_extrusion": {"maximum": 10, "minimum": 0, "type": "number"}, "filename": {"description": "A plain file name: .png (8-bit) or .exr (32-bit float)", "maxLength": 128, "minLength": 5, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.(png|exr)$", "type": "string"}, "height": {"maximum": 8192, "minimum": 16, "type": "integer"}, "margin": {"maximum": 64, "minimum": 0, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "samples": {"maximum": 4096, "minimum": 1, "type": "integer"}, "source": {"description": "Selected-to-active: bake these objects onto `object`", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "width": {"maximum": 8192, "minimum": 16, "type": "integer"}}, "required": ["object", "bake_type", "width", "height", "filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

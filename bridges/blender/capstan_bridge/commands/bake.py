@@ -1,4 +1,5 @@
-"""Texture baking with Cycles on the CPU, into a PNG of the session output directory."""
+"""Texture baking with Cycles on the CPU, into a PNG (or a float EXR) of the session
+output directory."""
 
 import os
 
@@ -46,7 +47,7 @@ def _undo_bake_nodes(undos):
 
 @command(
     effect="mutate",
-    summary="Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG in the output directory.",
+    summary="Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG or EXR in the output directory.",
     params=s.obj({
         "object": OBJECT,
         "bake_type": s.enum(tuple(BAKE_TYPES)),
@@ -56,7 +57,8 @@ def _undo_bake_nodes(undos):
         "samples": s.integer(1, 4096),
         "source": s.array(OBJECT, 1, 64, description="Selected-to-active: bake these objects onto `object`"),
         "cage_extrusion": s.number(0, 10),
-        "filename": s.string(5, 128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.png$", description="A plain PNG file name"),
+        "filename": s.string(5, 128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(png|exr)$",
+                             description="A plain file name: .png (8-bit) or .exr (32-bit float)"),
     }, required=("object", "bake_type", "width", "height", "filename")),
     result=s.obj({
         "object": s.string(), "image": s.string(), "path": s.string(), "width": s.integer(1), "height": s.integer(1),
@@ -85,7 +87,8 @@ def bake_texture(ctx, params):
         raise CommandError("path_refused", str(e))
 
     name = os.path.splitext(params["filename"])[0]
-    image = bpy.data.images.new(name, params["width"], params["height"], alpha=False)
+    exr = params["filename"].endswith(".exr")
+    image = bpy.data.images.new(name, params["width"], params["height"], alpha=False, float_buffer=exr)
     ctx.delta.created_datablock("images", image)
     if params["bake_type"] == "normal":
         image.colorspace_settings.name = "Non-Color"
@@ -133,7 +136,7 @@ def bake_texture(ctx, params):
             o.select_set(o in saved[7])
         view_layer.objects.active = saved[6]
     image.filepath_raw = path
-    image.file_format = "PNG"
+    image.file_format = "OPEN_EXR" if exr else "PNG"
     image.save()
     if not os.path.isfile(path):
         raise CommandError("blender_error", "the bake finished but wrote no file")

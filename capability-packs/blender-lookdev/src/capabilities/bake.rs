@@ -27,8 +27,9 @@ pub struct BakeArgs {
     /// Selected-to-active ray distance in metres.
     #[schemars(range(min = 0.0, max = 10.0))]
     pub cage_extrusion: Option<f64>,
-    /// PNG file name in the session output folder (default `<object>_<bake_type>.png`).
-    #[schemars(length(min = 5, max = 128), regex(pattern = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.png$"))]
+    /// File name in the session output folder: `.png` (8-bit) or `.exr` (32-bit float);
+    /// default `<object>_<bake_type>.png`.
+    #[schemars(length(min = 5, max = 128), regex(pattern = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(png|exr)$"))]
     pub filename: Option<String>,
 }
 
@@ -46,7 +47,7 @@ pub fn default_filename(object: &str, t: BakeType) -> String {
 ///
 /// Renders one pass of the mesh into a new image on its UV map with Cycles on the CPU
 /// (the engine and samples are restored afterwards), saves it as a PNG in the session
-/// output folder, and leaves it in an Image Texture node of each of the mesh's materials.
+/// output folder (or as a float EXR), and leaves it in an Image Texture node of each of the mesh's materials.
 /// Optionally bakes other objects onto this one (selected-to-active).
 #[capability(
     key = "material.bake",

@@ -41,9 +41,17 @@ fn hdri(args: HdriArgs) -> PackResult<Value> {
 }
 
 fn cases() -> Vec<Case> {
-    // The conformance scene has no HDRI files (a render here is a PNG): the loading path
-    // is tested by the add-on's tests, the refusals here.
+    // The conformance scene has no files of its own: a float EXR baked in this session
+    // (a bare file name of the output folder) is the environment.
     vec![
+        Case::new("a baked EXR of this session as the environment")
+            .setup("material.bake", json!({ "object": "Cube", "bake_type": "ao", "width": 16, "height": 16, "samples": 1, "filename": "env.exr" }))
+            .args(json!({ "path": "env.exr", "strength": 2, "rotation": 90, "background_visible": false }))
+            .settings(&["world"]).added(&[]).changed(&[])
+            .result(json!({ "mode": "hdri", "image": "env", "strength": 2.0, "nodes": [
+                "ShaderNodeBackground", "ShaderNodeBackground", "ShaderNodeLightPath", "ShaderNodeMapping", "ShaderNodeMixShader",
+                "ShaderNodeOutputWorld", "ShaderNodeTexCoord", "ShaderNodeTexEnvironment",
+            ] })),
         Case::new("a path outside the read roots").args(json!({ "path": "/etc/studio.hdr" })).error("path_refused"),
         Case::new("a relative path").args(json!({ "path": "hdri/studio.hdr" })).error("path_refused"),
         Case::new("a path that climbs out").args(json!({ "path": "/tmp/../etc/studio.exr" })).error("path_refused"),
