@@ -94,6 +94,7 @@ class Bridge:
         self.app_version = bpy.app.version_string
         self.session = Session(undo=not bpy.app.background or _env_flag("CAPSTAN_BRIDGE_UNDO"))
         self.output_dir = self.output_dir or paths.session_output_dir()
+        paths.configure_read_roots()
         self.server = http_server.bind(self, self.port)
         self.port = self.server.server_address[1]
         thread = threading.Thread(target=self.server.serve_forever, name="capstan-bridge-http", daemon=True)

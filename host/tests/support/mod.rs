@@ -124,3 +124,14 @@ pub fn headless_blender(home: &Path) -> Option<capstan::blender::launch::Running
     let options = capstan::blender::launch::LaunchOptions { background: true, port: None };
     Some(capstan::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
 }
+
+/// How many capabilities the official packs declare (one expert tool each).
+pub fn official_capability_count() -> usize {
+    let tmp = tempfile::tempdir().unwrap();
+    runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]).capabilities().count()
+}
+
+/// How many official packs the host embeds (one compiled component each).
+pub fn official_pack_count() -> usize {
+    capstan::packs::official().len()
+}

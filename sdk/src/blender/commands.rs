@@ -10,15 +10,22 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "0c23a34d981cf7ad2359a3dd1213f11b279dc6970d6e3eca368a86798af2cb8e";
+pub const CATALOG_SHA256: &str = "7edadd17911bba3db73e1f72bb7323202597922099cd2443f7d5fae10b12d9f3";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
     ("add_constraint", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("aim_camera", Effect::Mutate),
     ("apply_modifier", Effect::Destroy),
     ("apply_transform", Effect::Destroy),
+    ("assign_material", Effect::Mutate),
+    ("bake_texture", Effect::Mutate),
+    ("bind_image_texture", Effect::Mutate),
+    ("build_node_material", Effect::Mutate),
     ("cleanup", Effect::Destroy),
+    ("compositor_graph_edit", Effect::Mutate),
+    ("compositor_graph_info", Effect::Read),
     ("convert_object", Effect::Mutate),
     ("create_curve", Effect::Mutate),
     ("create_light", Effect::Mutate),
@@ -30,6 +37,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("delete_object", Effect::Destroy),
     ("duplicate_object", Effect::Mutate),
     ("evaluated_stats", Effect::Read),
+    ("frame_objects", Effect::Mutate),
     ("geometry_graph_edit", Effect::Mutate),
     ("geometry_graph_info", Effect::Read),
     ("get_object_info", Effect::Read),
@@ -38,7 +46,11 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("join_objects", Effect::Destroy),
     ("list_collections", Effect::Read),
     ("list_constraints", Effect::Read),
+    ("list_materials", Effect::Read),
+    ("list_uv_layers", Effect::Read),
+    ("load_image", Effect::Mutate),
     ("manage_collection", Effect::Mutate),
+    ("mark_seams", Effect::Mutate),
     ("mesh_filter", Effect::Destroy),
     ("mesh_op", Effect::Destroy),
     ("modify_object", Effect::Mutate),
@@ -46,16 +58,30 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
     ("remove_modifier", Effect::Destroy),
+    ("render_config", Effect::Read),
+    ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
     ("scatter_instances", Effect::Mutate),
     ("scene_snapshot", Effect::Read),
     ("separate_object", Effect::Destroy),
     ("set_camera", Effect::Mutate),
+    ("set_camera_dof", Effect::Mutate),
+    ("set_camera_lens", Effect::Mutate),
+    ("set_color_management", Effect::Mutate),
     ("set_custom_property", Effect::Mutate),
+    ("set_light", Effect::Mutate),
     ("set_material", Effect::Mutate),
     ("set_origin", Effect::Destroy),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
+    ("set_world_gradient", Effect::Mutate),
+    ("set_world_hdri", Effect::Mutate),
+    ("set_world_sky", Effect::Mutate),
+    ("shader_graph_edit", Effect::Mutate),
+    ("shader_graph_info", Effect::Read),
+    ("uv_layers", Effect::Destroy),
+    ("uv_pack", Effect::Mutate),
+    ("uv_unwrap", Effect::Mutate),
 ];
 
 /// Every error code the bridge answers with (`capstan_bridge/errors.py`).
@@ -194,6 +220,23 @@ pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, Bri
     crate::bridge::send::<AddModifier>(params)
 }
 
+/// Aim a camera's view axis at an object or a point; with track, keep it aimed with a Track To constraint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AimCamera;
+
+impl Command for AimCamera {
+    const NAME: &'static str = "aim_camera";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AimCameraParams;
+    type Result = AimCameraResult;
+}
+
+/// Aim a camera's view axis at an object or a point; with track, keep it aimed with a Track To constraint.
+pub fn aim_camera(params: &AimCameraParams) -> Result<AimCameraResult, BridgeError> {
+    crate::bridge::send::<AimCamera>(params)
+}
+
 /// Apply one modifier of a mesh object: its result becomes the mesh and the modifier is removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApplyModifier;
@@ -228,6 +271,74 @@ pub fn apply_transform(params: &ApplyTransformParams) -> Result<ApplyTransformRe
     crate::bridge::send::<ApplyTransform>(params)
 }
 
+/// Assign an existing material to an object's slot (appending the slot when it is the next one), optionally only to some faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AssignMaterial;
+
+impl Command for AssignMaterial {
+    const NAME: &'static str = "assign_material";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AssignMaterialParams;
+    type Result = AssignMaterialResult;
+}
+
+/// Assign an existing material to an object's slot (appending the slot when it is the next one), optionally only to some faces.
+pub fn assign_material(params: &AssignMaterialParams) -> Result<AssignMaterialResult, BridgeError> {
+    crate::bridge::send::<AssignMaterial>(params)
+}
+
+/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG or EXR in the output directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BakeTexture;
+
+impl Command for BakeTexture {
+    const NAME: &'static str = "bake_texture";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::PathRefused];
+    type Params = BakeTextureParams;
+    type Result = BakeTextureResult;
+}
+
+/// Bake a pass (diffuse, normal, roughness, ao, emit, combined, shadow, glossy) of a mesh into a new image saved as a PNG or EXR in the output directory.
+pub fn bake_texture(params: &BakeTextureParams) -> Result<BakeTextureResult, BridgeError> {
+    crate::bridge::send::<BakeTexture>(params)
+}
+
+/// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BindImageTexture;
+
+impl Command for BindImageTexture {
+    const NAME: &'static str = "bind_image_texture";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = BindImageTextureParams;
+    type Result = BindImageTextureResult;
+}
+
+/// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
+pub fn bind_image_texture(params: &BindImageTextureParams) -> Result<BindImageTextureResult, BridgeError> {
+    crate::bridge::send::<BindImageTexture>(params)
+}
+
+/// Build (or rebuild) a node material from a preset: marble, wood, metal, glass, emissive, concrete, fabric, volume fog or fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildNodeMaterial;
+
+impl Command for BuildNodeMaterial {
+    const NAME: &'static str = "build_node_material";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    type Params = BuildNodeMaterialParams;
+    type Result = BuildNodeMaterialResult;
+}
+
+/// Build (or rebuild) a node material from a preset: marble, wood, metal, glass, emissive, concrete, fabric, volume fog or fire.
+pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNodeMaterialResult, BridgeError> {
+    crate::bridge::send::<BuildNodeMaterial>(params)
+}
+
 /// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cleanup;
@@ -243,6 +354,40 @@ impl Command for Cleanup {
 /// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
 pub fn cleanup(params: &CleanupParams) -> Result<CleanupResult, BridgeError> {
     crate::bridge::send::<Cleanup>(params)
+}
+
+/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompositorGraphEdit;
+
+impl Command for CompositorGraphEdit {
+    const NAME: &'static str = "compositor_graph_edit";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = CompositorGraphEditParams;
+    type Result = CompositorGraphEditResult;
+}
+
+/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+pub fn compositor_graph_edit(params: &CompositorGraphEditParams) -> Result<CompositorGraphEditResult, BridgeError> {
+    crate::bridge::send::<CompositorGraphEdit>(params)
+}
+
+/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompositorGraphInfo;
+
+impl Command for CompositorGraphInfo {
+    const NAME: &'static str = "compositor_graph_info";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    type Params = CompositorGraphInfoParams;
+    type Result = CompositorGraphInfoResult;
+}
+
+/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+pub fn compositor_graph_info(params: &CompositorGraphInfoParams) -> Result<CompositorGraphInfoResult, BridgeError> {
+    crate::bridge::send::<CompositorGraphInfo>(params)
 }
 
 /// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
@@ -432,6 +577,23 @@ pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsRe
     crate::bridge::send::<EvaluatedStats>(params)
 }
 
+/// Move a camera (keeping or choosing its direction) so the bounding boxes of the objects fit its frame with a margin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameObjects;
+
+impl Command for FrameObjects {
+    const NAME: &'static str = "frame_objects";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = FrameObjectsParams;
+    type Result = FrameObjectsResult;
+}
+
+/// Move a camera (keeping or choosing its direction) so the bounding boxes of the objects fit its frame with a margin.
+pub fn frame_objects(params: &FrameObjectsParams) -> Result<FrameObjectsResult, BridgeError> {
+    crate::bridge::send::<FrameObjects>(params)
+}
+
 /// Edit a Geometry Nodes graph: add a nodes modifier (with its own graph), add, connect, set or remove nodes; allowlisted node types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GeometryGraphEdit;
@@ -568,6 +730,57 @@ pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraint
     crate::bridge::send::<ListConstraints>(params)
 }
 
+/// Materials with their Principled BSDF values and the objects using them; of one object, or all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListMaterials;
+
+impl Command for ListMaterials {
+    const NAME: &'static str = "list_materials";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ListMaterialsParams;
+    type Result = ListMaterialsResult;
+}
+
+/// Materials with their Principled BSDF values and the objects using them; of one object, or all.
+pub fn list_materials(params: &ListMaterialsParams) -> Result<ListMaterialsResult, BridgeError> {
+    crate::bridge::send::<ListMaterials>(params)
+}
+
+/// A mesh's UV maps: names, which is active for editing and which for rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListUvLayers;
+
+impl Command for ListUvLayers {
+    const NAME: &'static str = "list_uv_layers";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ListUvLayersParams;
+    type Result = ListUvLayersResult;
+}
+
+/// A mesh's UV maps: names, which is active for editing and which for rendering.
+pub fn list_uv_layers(params: &ListUvLayersParams) -> Result<ListUvLayersResult, BridgeError> {
+    crate::bridge::send::<ListUvLayers>(params)
+}
+
+/// Load an image file from a read root as an image datablock (reused when already loaded) and set its colour space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadImage;
+
+impl Command for LoadImage {
+    const NAME: &'static str = "load_image";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = LoadImageParams;
+    type Result = LoadImageResult;
+}
+
+/// Load an image file from a read root as an image datablock (reused when already loaded) and set its colour space.
+pub fn load_image(params: &LoadImageParams) -> Result<LoadImageResult, BridgeError> {
+    crate::bridge::send::<LoadImage>(params)
+}
+
 /// Create a collection (optionally moving objects into it), move objects or a collection, or link/unlink objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ManageCollection;
@@ -583,6 +796,23 @@ impl Command for ManageCollection {
 /// Create a collection (optionally moving objects into it), move objects or a collection, or link/unlink objects.
 pub fn manage_collection(params: &ManageCollectionParams) -> Result<ManageCollectionResult, BridgeError> {
     crate::bridge::send::<ManageCollection>(params)
+}
+
+/// Mark or clear UV seams on edges by index, clear them all, or mark every edge sharper than an angle (radians).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarkSeams;
+
+impl Command for MarkSeams {
+    const NAME: &'static str = "mark_seams";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = MarkSeamsParams;
+    type Result = MarkSeamsResult;
+}
+
+/// Mark or clear UV seams on edges by index, clear them all, or mark every edge sharper than an angle (radians).
+pub fn mark_seams(params: &MarkSeamsParams) -> Result<MarkSeamsResult, BridgeError> {
+    crate::bridge::send::<MarkSeams>(params)
 }
 
 /// Deform a whole mesh deterministically (smooth, inflate, flatten, randomize) in place of sculpt brushes.
@@ -704,6 +934,40 @@ pub fn remove_modifier(params: &RemoveModifierParams) -> Result<RemoveModifierRe
     crate::bridge::send::<RemoveModifier>(params)
 }
 
+/// The render configuration an audit checks: engine, samples, resolution, output format, motion blur, compositor, colour management, camera and depth of field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderConfig;
+
+impl Command for RenderConfig {
+    const NAME: &'static str = "render_config";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = RenderConfigParams;
+    type Result = RenderConfigResult;
+}
+
+/// The render configuration an audit checks: engine, samples, resolution, output format, motion blur, compositor, colour management, camera and depth of field.
+pub fn render_config(params: &RenderConfigParams) -> Result<RenderConfigResult, BridgeError> {
+    crate::bridge::send::<RenderConfig>(params)
+}
+
+/// Render frames start..end (every step-th) of the active camera to a PNG sequence in the output directory; the current frame and render settings are restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderFrames;
+
+impl Command for RenderFrames {
+    const NAME: &'static str = "render_frames";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::PathRefused];
+    type Params = RenderFramesParams;
+    type Result = RenderFramesResult;
+}
+
+/// Render frames start..end (every step-th) of the active camera to a PNG sequence in the output directory; the current frame and render settings are restored.
+pub fn render_frames(params: &RenderFramesParams) -> Result<RenderFramesResult, BridgeError> {
+    crate::bridge::send::<RenderFrames>(params)
+}
+
 /// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderImage;
@@ -789,6 +1053,57 @@ pub fn set_camera(params: &SetCameraParams) -> Result<SetCameraResult, BridgeErr
     crate::bridge::send::<SetCamera>(params)
 }
 
+/// Depth of field of a camera: on or off, focus on an object or at a distance, f-stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetCameraDof;
+
+impl Command for SetCameraDof {
+    const NAME: &'static str = "set_camera_dof";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = SetCameraDofParams;
+    type Result = SetCameraDofResult;
+}
+
+/// Depth of field of a camera: on or off, focus on an object or at a distance, f-stop.
+pub fn set_camera_dof(params: &SetCameraDofParams) -> Result<SetCameraDofResult, BridgeError> {
+    crate::bridge::send::<SetCameraDof>(params)
+}
+
+/// Lens and sensor of a camera: projection type, focal length, ortho scale, sensor width and fit, shift, clipping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetCameraLens;
+
+impl Command for SetCameraLens {
+    const NAME: &'static str = "set_camera_lens";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = SetCameraLensParams;
+    type Result = SetCameraLensResult;
+}
+
+/// Lens and sensor of a camera: projection type, focal length, ortho scale, sensor width and fit, shift, clipping.
+pub fn set_camera_lens(params: &SetCameraLensParams) -> Result<SetCameraLensResult, BridgeError> {
+    crate::bridge::send::<SetCameraLens>(params)
+}
+
+/// Colour management of the render: view transform, look, exposure and gamma.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetColorManagement;
+
+impl Command for SetColorManagement {
+    const NAME: &'static str = "set_color_management";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::Unsupported];
+    type Params = SetColorManagementParams;
+    type Result = SetColorManagementResult;
+}
+
+/// Colour management of the render: view transform, look, exposure and gamma.
+pub fn set_color_management(params: &SetColorManagementParams) -> Result<SetColorManagementResult, BridgeError> {
+    crate::bridge::send::<SetColorManagement>(params)
+}
+
 /// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetCustomProperty;
@@ -804,6 +1119,23 @@ impl Command for SetCustomProperty {
 /// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
 pub fn set_custom_property(params: &SetCustomPropertyParams) -> Result<SetCustomPropertyResult, BridgeError> {
     crate::bridge::send::<SetCustomProperty>(params)
+}
+
+/// Change an existing light: type, energy, colour, size (area edge, point/spot radius, sun angle in radians), spot cone and blend, shadows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetLight;
+
+impl Command for SetLight {
+    const NAME: &'static str = "set_light";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = SetLightParams;
+    type Result = SetLightResult;
+}
+
+/// Change an existing light: type, energy, colour, size (area edge, point/spot radius, sun angle in radians), spot cone and blend, shadows.
+pub fn set_light(params: &SetLightParams) -> Result<SetLightResult, BridgeError> {
+    crate::bridge::send::<SetLight>(params)
 }
 
 /// Create or update a Principled BSDF material and assign it to an object's first slot; colours are linear RGBA.
@@ -872,6 +1204,142 @@ impl Command for SetWorld {
 /// Set the world background: a flat colour with strength, or a procedural sky.
 pub fn set_world(params: &SetWorldParams) -> Result<SetWorldResult, BridgeError> {
     crate::bridge::send::<SetWorld>(params)
+}
+
+/// A vertical two-colour gradient as the world background: bottom colour at the nadir, top colour at the zenith.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetWorldGradient;
+
+impl Command for SetWorldGradient {
+    const NAME: &'static str = "set_world_gradient";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = SetWorldGradientParams;
+    type Result = SetWorldGradientResult;
+}
+
+/// A vertical two-colour gradient as the world background: bottom colour at the nadir, top colour at the zenith.
+pub fn set_world_gradient(params: &SetWorldGradientParams) -> Result<SetWorldGradientResult, BridgeError> {
+    crate::bridge::send::<SetWorldGradient>(params)
+}
+
+/// Light the scene with a local HDRI (.hdr/.exr under a read root): strength, rotation about Z in radians, visible to the camera or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetWorldHdri;
+
+impl Command for SetWorldHdri {
+    const NAME: &'static str = "set_world_hdri";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = SetWorldHdriParams;
+    type Result = SetWorldHdriResult;
+}
+
+/// Light the scene with a local HDRI (.hdr/.exr under a read root): strength, rotation about Z in radians, visible to the camera or not.
+pub fn set_world_hdri(params: &SetWorldHdriParams) -> Result<SetWorldHdriResult, BridgeError> {
+    crate::bridge::send::<SetWorldHdri>(params)
+}
+
+/// A physical sky as the world: Nishita (physical), Hosek-Wilkie or Preetham, sun elevation and rotation in radians, altitude, air, dust, ozone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetWorldSky;
+
+impl Command for SetWorldSky {
+    const NAME: &'static str = "set_world_sky";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::Unsupported];
+    type Params = SetWorldSkyParams;
+    type Result = SetWorldSkyResult;
+}
+
+/// A physical sky as the world: Nishita (physical), Hosek-Wilkie or Preetham, sun elevation and rotation in radians, altitude, air, dust, ozone.
+pub fn set_world_sky(params: &SetWorldSkyParams) -> Result<SetWorldSkyResult, BridgeError> {
+    crate::bridge::send::<SetWorldSky>(params)
+}
+
+/// Edit a material's shader graph: add (allowlisted types) or remove a node, connect or disconnect sockets, set an input value or a node's enum/number property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShaderGraphEdit;
+
+impl Command for ShaderGraphEdit {
+    const NAME: &'static str = "shader_graph_edit";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = ShaderGraphEditParams;
+    type Result = ShaderGraphEditResult;
+}
+
+/// Edit a material's shader graph: add (allowlisted types) or remove a node, connect or disconnect sockets, set an input value or a node's enum/number property.
+pub fn shader_graph_edit(params: &ShaderGraphEditParams) -> Result<ShaderGraphEditResult, BridgeError> {
+    crate::bridge::send::<ShaderGraphEdit>(params)
+}
+
+/// A material's shader graph: nodes (type, location, inputs with values and links, outputs) and links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShaderGraphInfo;
+
+impl Command for ShaderGraphInfo {
+    const NAME: &'static str = "shader_graph_info";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ShaderGraphInfoParams;
+    type Result = ShaderGraphInfoResult;
+}
+
+/// A material's shader graph: nodes (type, location, inputs with values and links, outputs) and links.
+pub fn shader_graph_info(params: &ShaderGraphInfoParams) -> Result<ShaderGraphInfoResult, BridgeError> {
+    crate::bridge::send::<ShaderGraphInfo>(params)
+}
+
+/// Add, remove, rename a mesh's UV map or make it the active one (for editing and rendering); removing discards its UVs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UvLayers;
+
+impl Command for UvLayers {
+    const NAME: &'static str = "uv_layers";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = UvLayersParams;
+    type Result = UvLayersResult;
+}
+
+/// Add, remove, rename a mesh's UV map or make it the active one (for editing and rendering); removing discards its UVs.
+pub fn uv_layers(params: &UvLayersParams) -> Result<UvLayersResult, BridgeError> {
+    crate::bridge::send::<UvLayers>(params)
+}
+
+/// Pack a mesh's UV islands into the unit square with a margin, optionally rotating them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UvPack;
+
+impl Command for UvPack {
+    const NAME: &'static str = "uv_pack";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = UvPackParams;
+    type Result = UvPackResult;
+}
+
+/// Pack a mesh's UV islands into the unit square with a margin, optionally rotating them.
+pub fn uv_pack(params: &UvPackParams) -> Result<UvPackResult, BridgeError> {
+    crate::bridge::send::<UvPack>(params)
+}
+
+/// Unwrap or project a mesh's UV map (created when missing): smart project, angle based, conformal, lightmap, cube, cylinder, sphere, reset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UvUnwrap;
+
+impl Command for UvUnwrap {
+    const NAME: &'static str = "uv_unwrap";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = UvUnwrapParams;
+    type Result = UvUnwrapResult;
+}
+
+/// Unwrap or project a mesh's UV map (created when missing): smart project, angle based, conformal, lightmap, cube, cylinder, sphere, reset.
+pub fn uv_unwrap(params: &UvUnwrapParams) -> Result<UvUnwrapResult, BridgeError> {
+    crate::bridge::send::<UvUnwrap>(params)
 }
 
 // Types of params and results.
@@ -1114,6 +1582,39 @@ pub struct AddModifierResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct AimCameraParams {
+    pub camera: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_point: Option<Vec3>,
+    /// Add (or update) a Track To constraint; needs target_object
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub track: Option<bool>,
+}
+
+impl JsonSchema for AimCameraParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AimCameraParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "target_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "target_point": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "track": {"description": "Add (or update) a Track To constraint; needs target_object", "type": "boolean"}}, "required": ["camera"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AimCameraResult {
+    pub camera: String,
+    pub rotation: Vec3,
+    pub forward: Vec3,
+    pub target: Vec3,
+    pub tracking: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ApplyModifierParams {
     pub object: ObjectName,
     pub modifier: String,
@@ -1192,6 +1693,242 @@ pub struct ApplyTransformResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssignMaterialParams {
+    pub object: ObjectName,
+    pub material: DatablockName,
+    /// Slot index; one past the last appends a slot
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<i64>,
+    /// Polygon indices that use this slot (mesh only)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<Vec<i64>>,
+}
+
+impl JsonSchema for AssignMaterialParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AssignMaterialParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"faces": {"description": "Polygon indices that use this slot (mesh only)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 100000, "minItems": 1, "type": "array"}, "material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "slot": {"description": "Slot index; one past the last appends a slot", "maximum": 255, "minimum": 0, "type": "integer"}}, "required": ["object", "material"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AssignMaterialResult {
+    pub object: String,
+    pub material: String,
+    pub slot: i64,
+    pub slots: Vec<Option<String>>,
+    pub faces_assigned: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BakeTextureParamsBakeType {
+    #[serde(rename = "diffuse")]
+    Diffuse,
+    #[serde(rename = "normal")]
+    Normal,
+    #[serde(rename = "roughness")]
+    Roughness,
+    #[serde(rename = "ao")]
+    Ao,
+    #[serde(rename = "emit")]
+    Emit,
+    #[serde(rename = "combined")]
+    Combined,
+    #[serde(rename = "shadow")]
+    Shadow,
+    #[serde(rename = "glossy")]
+    Glossy,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BakeTextureParams {
+    pub object: ObjectName,
+    pub bake_type: BakeTextureParamsBakeType,
+    pub width: i64,
+    pub height: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<i64>,
+    /// Selected-to-active: bake these objects onto `object`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Vec<ObjectName>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cage_extrusion: Option<f64>,
+    /// A plain file name: .png (8-bit) or .exr (32-bit float)
+    pub filename: String,
+}
+
+impl JsonSchema for BakeTextureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BakeTextureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bake_type": {"enum": ["diffuse", "normal", "roughness", "ao", "emit", "combined", "shadow", "glossy"], "type": "string"}, "cage_extrusion": {"maximum": 10, "minimum": 0, "type": "number"}, "filename": {"description": "A plain file name: .png (8-bit) or .exr (32-bit float)", "maxLength": 128, "minLength": 5, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.(png|exr)$", "type": "string"}, "height": {"maximum": 8192, "minimum": 16, "type": "integer"}, "margin": {"maximum": 64, "minimum": 0, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "samples": {"maximum": 4096, "minimum": 1, "type": "integer"}, "source": {"description": "Selected-to-active: bake these objects onto `object`", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "width": {"maximum": 8192, "minimum": 16, "type": "integer"}}, "required": ["object", "bake_type", "width", "height", "filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BakeTextureResult {
+    pub object: String,
+    pub image: String,
+    pub path: String,
+    pub width: i64,
+    pub height: i64,
+    pub bake_type: String,
+    pub materials: Vec<String>,
+    pub bytes: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BindImageTextureParamsInput {
+    #[serde(rename = "Base Color")]
+    BaseColor,
+    #[serde(rename = "Roughness")]
+    Roughness,
+    #[serde(rename = "Metallic")]
+    Metallic,
+    #[serde(rename = "Normal")]
+    Normal,
+    #[serde(rename = "Alpha")]
+    Alpha,
+    #[serde(rename = "Emission Color")]
+    EmissionColor,
+    #[serde(rename = "Displacement")]
+    Displacement,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BindImageTextureParamsProjection {
+    #[serde(rename = "FLAT")]
+    Flat,
+    #[serde(rename = "BOX")]
+    Box,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindImageTextureParams {
+    pub material: DatablockName,
+    pub image: DatablockName,
+    pub input: BindImageTextureParamsInput,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_map: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projection: Option<BindImageTextureParamsProjection>,
+}
+
+impl JsonSchema for BindImageTextureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BindImageTextureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"image": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "input": {"enum": ["Base Color", "Roughness", "Metallic", "Normal", "Alpha", "Emission Color", "Displacement"], "type": "string"}, "material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "projection": {"enum": ["FLAT", "BOX"], "type": "string"}, "uv_map": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}}, "required": ["material", "image", "input"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BindImageTextureResult {
+    pub material: String,
+    pub image: String,
+    pub input: String,
+    pub node: String,
+    pub via: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BuildNodeMaterialParamsPreset {
+    #[serde(rename = "marble")]
+    Marble,
+    #[serde(rename = "wood")]
+    Wood,
+    #[serde(rename = "metal")]
+    Metal,
+    #[serde(rename = "glass")]
+    Glass,
+    #[serde(rename = "emissive")]
+    Emissive,
+    #[serde(rename = "concrete")]
+    Concrete,
+    #[serde(rename = "fabric")]
+    Fabric,
+    #[serde(rename = "volume_fog")]
+    VolumeFog,
+    #[serde(rename = "volume_fire")]
+    VolumeFire,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildNodeMaterialParams {
+    /// Name: letters, digits, _ . - and spaces
+    pub name: String,
+    pub preset: BuildNodeMaterialParamsPreset,
+    pub color1: Rgba,
+    pub color2: Rgba,
+    /// Texture scale (pattern repeats per metre)
+    pub scale: f64,
+    pub roughness: f64,
+    pub ior: f64,
+    /// Volume density
+    pub density: f64,
+    pub emission_strength: f64,
+}
+
+impl JsonSchema for BuildNodeMaterialParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BuildNodeMaterialParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color1": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "color2": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "density": {"description": "Volume density", "maximum": 100, "minimum": 0, "type": "number"}, "emission_strength": {"maximum": 1000, "minimum": 0, "type": "number"}, "ior": {"maximum": 3, "minimum": 1, "type": "number"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "preset": {"enum": ["marble", "wood", "metal", "glass", "emissive", "concrete", "fabric", "volume_fog", "volume_fire"], "type": "string"}, "roughness": {"maximum": 1, "minimum": 0, "type": "number"}, "scale": {"description": "Texture scale (pattern repeats per metre)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["name", "preset", "color1", "color2", "scale", "roughness", "ior", "density", "emission_strength"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BuildNodeMaterialResultPreset {
+    #[serde(rename = "marble")]
+    Marble,
+    #[serde(rename = "wood")]
+    Wood,
+    #[serde(rename = "metal")]
+    Metal,
+    #[serde(rename = "glass")]
+    Glass,
+    #[serde(rename = "emissive")]
+    Emissive,
+    #[serde(rename = "concrete")]
+    Concrete,
+    #[serde(rename = "fabric")]
+    Fabric,
+    #[serde(rename = "volume_fog")]
+    VolumeFog,
+    #[serde(rename = "volume_fire")]
+    VolumeFire,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BuildNodeMaterialResult {
+    pub material: String,
+    pub preset: BuildNodeMaterialResultPreset,
+    pub created: bool,
+    pub nodes: Vec<String>,
+    pub links: i64,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CleanupParamsAction {
     #[serde(rename = "merge_by_distance")]
@@ -1259,6 +1996,255 @@ pub struct CleanupResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purged: Option<std::collections::BTreeMap<String, Vec<String>>>,
     pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "preset")]
+    Preset,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsPreset {
+    #[serde(rename = "bloom")]
+    Bloom,
+    #[serde(rename = "vignette")]
+    Vignette,
+    #[serde(rename = "glare")]
+    Glare,
+    #[serde(rename = "denoise")]
+    Denoise,
+    #[serde(rename = "color_balance")]
+    ColorBalance,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditParamsNodeType {
+    #[serde(rename = "CompositorNodeRLayers")]
+    Compositornoderlayers,
+    #[serde(rename = "CompositorNodeGlare")]
+    Compositornodeglare,
+    #[serde(rename = "CompositorNodeDenoise")]
+    Compositornodedenoise,
+    #[serde(rename = "CompositorNodeColorBalance")]
+    Compositornodecolorbalance,
+    #[serde(rename = "CompositorNodeEllipseMask")]
+    Compositornodeellipsemask,
+    #[serde(rename = "CompositorNodeBoxMask")]
+    Compositornodeboxmask,
+    #[serde(rename = "CompositorNodeBlur")]
+    Compositornodeblur,
+    #[serde(rename = "CompositorNodeBokehBlur")]
+    Compositornodebokehblur,
+    #[serde(rename = "CompositorNodeDefocus")]
+    Compositornodedefocus,
+    #[serde(rename = "CompositorNodeExposure")]
+    Compositornodeexposure,
+    #[serde(rename = "CompositorNodeGamma")]
+    Compositornodegamma,
+    #[serde(rename = "CompositorNodeHueSat")]
+    Compositornodehuesat,
+    #[serde(rename = "CompositorNodeBrightContrast")]
+    Compositornodebrightcontrast,
+    #[serde(rename = "CompositorNodeInvert")]
+    Compositornodeinvert,
+    #[serde(rename = "CompositorNodeCurveRGB")]
+    Compositornodecurvergb,
+    #[serde(rename = "CompositorNodeLensdist")]
+    Compositornodelensdist,
+    #[serde(rename = "CompositorNodeTonemap")]
+    Compositornodetonemap,
+    #[serde(rename = "CompositorNodeAlphaOver")]
+    Compositornodealphaover,
+    #[serde(rename = "CompositorNodeSetAlpha")]
+    Compositornodesetalpha,
+    #[serde(rename = "CompositorNodeRGBToBW")]
+    Compositornodergbtobw,
+    #[serde(rename = "CompositorNodeViewer")]
+    Compositornodeviewer,
+    #[serde(rename = "ShaderNodeMix")]
+    Shadernodemix,
+    #[serde(rename = "ShaderNodeMath")]
+    Shadernodemath,
+    #[serde(rename = "ShaderNodeValue")]
+    Shadernodevalue,
+    #[serde(rename = "ShaderNodeRGB")]
+    Shadernodergb,
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsFromSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsToSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsInput {
+    String(String),
+    Integer(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompositorGraphEditParamsValue {
+    Number(f64),
+    Boolean(bool),
+    Array(Vec<f64>),
+    String(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompositorGraphEditParams {
+    pub op: CompositorGraphEditParamsOp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<CompositorGraphEditParamsPreset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_type: Option<CompositorGraphEditParamsNodeType>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<[f64; 2]>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_socket: Option<CompositorGraphEditParamsFromSocket>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_socket: Option<CompositorGraphEditParamsToSocket>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<CompositorGraphEditParamsInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<CompositorGraphEditParamsValue>,
+}
+
+impl JsonSchema for CompositorGraphEditParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CompositorGraphEditParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"from_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "from_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "input": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "location": {"items": {"maximum": 100000, "minimum": -100000, "type": "number"}, "maxItems": 2, "minItems": 2, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node_type": {"enum": ["CompositorNodeRLayers", "CompositorNodeGlare", "CompositorNodeDenoise", "CompositorNodeColorBalance", "CompositorNodeEllipseMask", "CompositorNodeBoxMask", "CompositorNodeBlur", "CompositorNodeBokehBlur", "CompositorNodeDefocus", "CompositorNodeExposure", "CompositorNodeGamma", "CompositorNodeHueSat", "CompositorNodeBrightContrast", "CompositorNodeInvert", "CompositorNodeCurveRGB", "CompositorNodeLensdist", "CompositorNodeTonemap", "CompositorNodeAlphaOver", "CompositorNodeSetAlpha", "CompositorNodeRGBToBW", "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "ShaderNodeRGB"], "type": "string"}, "op": {"enum": ["add_node", "remove_node", "connect", "disconnect", "set_input", "preset"], "type": "string"}, "preset": {"enum": ["bloom", "vignette", "glare", "denoise", "color_balance"], "type": "string"}, "to_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "to_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "value": {"oneOf": [{"type": "number"}, {"type": "boolean"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}, {"maxLength": 64, "minLength": 1, "type": "string"}]}}, "required": ["op"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CompositorGraphEditResultOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "preset")]
+    Preset,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraphNodesItem {
+    pub name: String,
+    pub r#type: String,
+    pub location: [f64; 2],
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraphLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResultGraph {
+    pub tree: Option<String>,
+    pub nodes: Vec<CompositorGraphEditResultGraphNodesItem>,
+    pub links: Vec<CompositorGraphEditResultGraphLinksItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphEditResult {
+    pub op: CompositorGraphEditResultOp,
+    pub node: Option<String>,
+    pub graph: CompositorGraphEditResultGraph,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompositorGraphInfoParams {
+}
+
+impl JsonSchema for CompositorGraphInfoParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CompositorGraphInfoParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResultNodesItem {
+    pub name: String,
+    pub r#type: String,
+    pub location: [f64; 2],
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResultLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompositorGraphInfoResult {
+    pub tree: Option<String>,
+    pub nodes: Vec<CompositorGraphInfoResultNodesItem>,
+    pub links: Vec<CompositorGraphInfoResultLinksItem>,
 }
 
 /// What to convert to (default MESH)
@@ -1850,6 +2836,40 @@ pub struct EvaluatedStatsResult {
     pub objects: Vec<EvaluatedStatsResultObjectsItem>,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameObjectsParams {
+    pub camera: ObjectName,
+    pub objects: Vec<ObjectName>,
+    /// Fraction of the frame left free around the objects
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    /// Keep the camera's view direction (default); else view from the front-right, above
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_direction: Option<bool>,
+}
+
+impl JsonSchema for FrameObjectsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FrameObjectsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "keep_direction": {"description": "Keep the camera's view direction (default); else view from the front-right, above", "type": "boolean"}, "margin": {"description": "Fraction of the frame left free around the objects", "maximum": 0.9, "minimum": 0, "type": "number"}, "objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}}, "required": ["camera", "objects"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FrameObjectsResult {
+    pub camera: String,
+    pub location: Vec3,
+    pub rotation: Vec3,
+    pub center: Vec3,
+    pub distance: f64,
+    pub ortho_scale: Option<f64>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum GeometryGraphEditParamsAction {
     #[serde(rename = "add_modifier")]
@@ -2371,6 +3391,141 @@ pub struct ListConstraintsResult {
     pub total: i64,
 }
 
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListMaterialsParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<DatablockName>,
+    /// Also materials no object uses (default true when no object is given)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_unassigned: Option<bool>,
+    /// Add each material's node names, types and links
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_graph: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for ListMaterialsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListMaterialsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"include_graph": {"description": "Add each material's node names, types and links", "type": "boolean"}, "include_unassigned": {"description": "Also materials no object uses (default true when no object is given)", "type": "boolean"}, "limit": {"maximum": 500, "minimum": 1, "type": "integer"}, "material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraphNodesItem {
+    pub name: String,
+    pub r#type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraphLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemGraph {
+    pub nodes: Vec<ListMaterialsResultMaterialsItemGraphNodesItem>,
+    pub links: Vec<ListMaterialsResultMaterialsItemGraphLinksItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItem {
+    pub name: String,
+    pub users: i64,
+    pub objects: Vec<String>,
+    pub base_color: Rgba,
+    pub metallic: f64,
+    pub roughness: f64,
+    pub principled: bool,
+    pub nodes: i64,
+    pub preset: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<ListMaterialsResultMaterialsItemGraph>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResult {
+    pub materials: Vec<ListMaterialsResultMaterialsItem>,
+    pub total: i64,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListUvLayersParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for ListUvLayersParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListUvLayersParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListUvLayersResultLayersItem {
+    pub name: String,
+    pub active: bool,
+    pub active_render: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListUvLayersResult {
+    pub object: String,
+    pub layers: Vec<ListUvLayersResultLayersItem>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum LoadImageParamsColorSpace {
+    #[serde(rename = "sRGB")]
+    Srgb,
+    #[serde(rename = "Non-Color")]
+    NonColor,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadImageParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_space: Option<LoadImageParamsColorSpace>,
+}
+
+impl JsonSchema for LoadImageParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "LoadImageParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color_space": {"enum": ["sRGB", "Non-Color"], "type": "string"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LoadImageResult {
+    pub image: String,
+    pub path: String,
+    pub size: [i64; 2],
+    pub color_space: String,
+    pub created: bool,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum ManageCollectionParamsAction {
     #[serde(rename = "create")]
@@ -2413,6 +3568,48 @@ pub struct ManageCollectionResult {
     pub parent: Option<String>,
     pub objects: Vec<String>,
     pub created: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MarkSeamsParamsAction {
+    #[serde(rename = "mark")]
+    Mark,
+    #[serde(rename = "clear")]
+    Clear,
+    #[serde(rename = "from_sharp")]
+    FromSharp,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkSeamsParams {
+    pub object: ObjectName,
+    pub action: MarkSeamsParamsAction,
+    /// Edge indices (mark, clear); clear without edges clears all
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<Vec<i64>>,
+    /// from_sharp: radians between face normals
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+}
+
+impl JsonSchema for MarkSeamsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MarkSeamsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["mark", "clear", "from_sharp"], "type": "string"}, "angle": {"description": "from_sharp: radians between face normals", "maximum": 3.1416, "minimum": 0, "type": "number"}, "edges": {"description": "Edge indices (mark, clear); clear without edges clears all", "items": {"minimum": 0, "type": "integer"}, "maxItems": 100000, "minItems": 1, "type": "array"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MarkSeamsResult {
+    pub object: String,
+    pub action: String,
+    pub seams: Vec<i64>,
+    pub total: i64,
     pub delta: Delta,
 }
 
@@ -2803,6 +4000,78 @@ pub struct RemoveModifierResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderConfigParams {
+}
+
+impl JsonSchema for RenderConfigParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenderConfigParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenderConfigResult {
+    pub engine: String,
+    pub samples: Option<i64>,
+    pub resolution: [i64; 2],
+    pub percentage: i64,
+    pub file_format: String,
+    pub color_depth: String,
+    pub film_transparent: bool,
+    pub motion_blur: bool,
+    pub denoising: Option<bool>,
+    pub compositor_nodes: i64,
+    pub view_transform: String,
+    pub look: String,
+    pub exposure: f64,
+    pub frame_range: [i64; 2],
+    pub fps: f64,
+    pub camera: Option<String>,
+    pub dof: bool,
+    pub fstop: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderFramesParams {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<i64>,
+    /// File name with #s for the frame number, no extension
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+}
+
+impl JsonSchema for RenderFramesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenderFramesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"frame_end": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "frame_start": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "pattern": {"description": "File name with #s for the frame number, no extension", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_-]{0,60}#{1,8}[A-Za-z0-9_-]{0,60}$", "type": "string"}, "step": {"maximum": 100, "minimum": 1, "type": "integer"}}, "required": ["frame_start", "frame_end"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenderFramesResult {
+    pub files: Vec<String>,
+    pub frames: Vec<i64>,
+    pub folder: String,
+    pub width: i64,
+    pub height: i64,
+    pub engine: String,
+    /// The first file
+    pub path: String,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RenderImageParams {
@@ -3049,6 +4318,157 @@ pub struct SetCameraResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetCameraDofParams {
+    pub camera: ObjectName,
+    pub enabled: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus_object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus_distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fstop: Option<f64>,
+}
+
+impl JsonSchema for SetCameraDofParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetCameraDofParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "enabled": {"type": "boolean"}, "focus_distance": {"maximum": 100000, "minimum": 0, "type": "number"}, "focus_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "fstop": {"maximum": 64, "minimum": 0.5, "type": "number"}}, "required": ["camera", "enabled"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetCameraDofResult {
+    pub camera: String,
+    pub enabled: bool,
+    pub focus_object: Option<String>,
+    pub focus_distance: f64,
+    pub fstop: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetCameraLensParamsType {
+    #[serde(rename = "PERSP")]
+    Persp,
+    #[serde(rename = "ORTHO")]
+    Ortho,
+    #[serde(rename = "PANO")]
+    Pano,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetCameraLensParamsSensorFit {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "HORIZONTAL")]
+    Horizontal,
+    #[serde(rename = "VERTICAL")]
+    Vertical,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetCameraLensParams {
+    pub camera: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<SetCameraLensParamsType>,
+    /// Focal length in millimetres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ortho_scale: Option<f64>,
+    /// Millimetres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensor_width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensor_fit: Option<SetCameraLensParamsSensorFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shift_x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shift_y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip_start: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip_end: Option<f64>,
+}
+
+impl JsonSchema for SetCameraLensParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetCameraLensParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 2, "properties": {"camera": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "clip_end": {"exclusiveMinimum": 0, "maximum": 1000000, "type": "number"}, "clip_start": {"exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "lens": {"description": "Focal length in millimetres", "maximum": 5000, "minimum": 1, "type": "number"}, "ortho_scale": {"exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "sensor_fit": {"enum": ["AUTO", "HORIZONTAL", "VERTICAL"], "type": "string"}, "sensor_width": {"description": "Millimetres", "maximum": 100, "minimum": 1, "type": "number"}, "shift_x": {"maximum": 2, "minimum": -2, "type": "number"}, "shift_y": {"maximum": 2, "minimum": -2, "type": "number"}, "type": {"enum": ["PERSP", "ORTHO", "PANO"], "type": "string"}}, "required": ["camera"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetCameraLensResult {
+    pub r#type: String,
+    pub lens: f64,
+    pub ortho_scale: f64,
+    pub sensor_width: f64,
+    pub sensor_fit: String,
+    pub shift_x: f64,
+    pub shift_y: f64,
+    pub clip_start: f64,
+    pub clip_end: f64,
+    pub camera: String,
+    /// Field of view in radians
+    pub angle: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetColorManagementParamsViewTransform {
+    #[serde(rename = "AgX")]
+    Agx,
+    #[serde(rename = "Filmic")]
+    Filmic,
+    #[serde(rename = "Standard")]
+    Standard,
+    #[serde(rename = "Khronos PBR Neutral")]
+    KhronosPbrNeutral,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetColorManagementParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view_transform: Option<SetColorManagementParamsViewTransform>,
+    /// A look of the view transform, e.g. 'Punchy' (or 'AgX - Punchy'), or 'None'
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gamma: Option<f64>,
+}
+
+impl JsonSchema for SetColorManagementParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetColorManagementParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"exposure": {"maximum": 10, "minimum": -10, "type": "number"}, "gamma": {"maximum": 5, "minimum": 0, "type": "number"}, "look": {"description": "A look of the view transform, e.g. 'Punchy' (or 'AgX - Punchy'), or 'None'", "maxLength": 64, "minLength": 1, "pattern": "^[A-Za-z0-9 _+().-]{1,64}$", "type": "string"}, "view_transform": {"enum": ["AgX", "Filmic", "Standard", "Khronos PBR Neutral"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetColorManagementResult {
+    pub view_transform: String,
+    pub look: String,
+    pub exposure: f64,
+    pub gamma: f64,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum SetCustomPropertyParamsAction {
     #[serde(rename = "get")]
@@ -3102,6 +4522,75 @@ pub struct SetCustomPropertyResult {
     /// The value before a set or delete
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetLightParamsType {
+    #[serde(rename = "POINT")]
+    Point,
+    #[serde(rename = "SUN")]
+    Sun,
+    #[serde(rename = "SPOT")]
+    Spot,
+    #[serde(rename = "AREA")]
+    Area,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetLightParams {
+    pub name: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<SetLightParamsType>,
+    /// Watts (sun: irradiance in W/m2)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Color3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// Spot cone angle in radians
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_blend: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow: Option<bool>,
+}
+
+impl JsonSchema for SetLightParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetLightParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 2, "properties": {"color": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "energy": {"description": "Watts (sun: irradiance in W/m2)", "maximum": 1000000, "minimum": 0, "type": "number"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "shadow": {"type": "boolean"}, "size": {"maximum": 1000, "minimum": 0, "type": "number"}, "spot_blend": {"maximum": 1, "minimum": 0, "type": "number"}, "spot_size": {"description": "Spot cone angle in radians", "maximum": 3.1416, "minimum": 0.01745, "type": "number"}, "type": {"enum": ["POINT", "SUN", "SPOT", "AREA"], "type": "string"}}, "required": ["name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetLightResultType {
+    #[serde(rename = "POINT")]
+    Point,
+    #[serde(rename = "SUN")]
+    Sun,
+    #[serde(rename = "SPOT")]
+    Spot,
+    #[serde(rename = "AREA")]
+    Area,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetLightResult {
+    pub name: String,
+    pub r#type: SetLightResultType,
+    pub energy: f64,
+    pub color: Vec3,
+    pub size: f64,
+    pub spot_size: Option<f64>,
+    pub spot_blend: Option<f64>,
+    pub shadow: bool,
     pub delta: Delta,
 }
 
@@ -3275,5 +4764,591 @@ pub struct SetWorldResult {
     pub mode: SetWorldResultMode,
     pub color: Vec3,
     pub strength: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetWorldGradientParams {
+    pub top: Color3,
+    pub bottom: Color3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+}
+
+impl JsonSchema for SetWorldGradientParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetWorldGradientParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bottom": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "strength": {"maximum": 100, "minimum": 0, "type": "number"}, "top": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}}, "required": ["top", "bottom"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetWorldGradientResultMode {
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "sky")]
+    Sky,
+    #[serde(rename = "gradient")]
+    Gradient,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetWorldGradientResult {
+    pub world: String,
+    pub mode: SetWorldGradientResultMode,
+    pub nodes: Vec<String>,
+    pub strength: f64,
+    pub image: Option<String>,
+    pub sky_type: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetWorldHdriParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+    /// Radians about the vertical axis
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_visible: Option<bool>,
+}
+
+impl JsonSchema for SetWorldHdriParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetWorldHdriParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"background_visible": {"type": "boolean"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}, "rotation": {"description": "Radians about the vertical axis", "maximum": 6.2832, "minimum": 0, "type": "number"}, "strength": {"maximum": 100, "minimum": 0, "type": "number"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetWorldHdriResultMode {
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "sky")]
+    Sky,
+    #[serde(rename = "gradient")]
+    Gradient,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetWorldHdriResult {
+    pub world: String,
+    pub mode: SetWorldHdriResultMode,
+    pub nodes: Vec<String>,
+    pub strength: f64,
+    pub image: Option<String>,
+    pub sky_type: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetWorldSkyParamsSkyType {
+    #[serde(rename = "NISHITA")]
+    Nishita,
+    #[serde(rename = "HOSEK_WILKIE")]
+    HosekWilkie,
+    #[serde(rename = "PREETHAM")]
+    Preetham,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetWorldSkyParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sky_type: Option<SetWorldSkyParamsSkyType>,
+    /// Radians above the horizon (-10..90 degrees)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun_elevation: Option<f64>,
+    /// Radians about the vertical axis
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun_rotation: Option<f64>,
+    /// Metres (physical sky)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub altitude: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dust: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ozone: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+}
+
+impl JsonSchema for SetWorldSkyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetWorldSkyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"air": {"maximum": 10, "minimum": 0, "type": "number"}, "altitude": {"description": "Metres (physical sky)", "maximum": 60000, "minimum": 0, "type": "number"}, "dust": {"maximum": 10, "minimum": 0, "type": "number"}, "ozone": {"maximum": 10, "minimum": 0, "type": "number"}, "sky_type": {"enum": ["NISHITA", "HOSEK_WILKIE", "PREETHAM"], "type": "string"}, "strength": {"maximum": 100, "minimum": 0, "type": "number"}, "sun_elevation": {"description": "Radians above the horizon (-10..90 degrees)", "maximum": 1.5708, "minimum": -0.17454, "type": "number"}, "sun_rotation": {"description": "Radians about the vertical axis", "maximum": 6.2832, "minimum": 0, "type": "number"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetWorldSkyResultMode {
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "sky")]
+    Sky,
+    #[serde(rename = "gradient")]
+    Gradient,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetWorldSkyResult {
+    pub world: String,
+    pub mode: SetWorldSkyResultMode,
+    pub nodes: Vec<String>,
+    pub strength: f64,
+    pub image: Option<String>,
+    pub sky_type: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShaderGraphEditParamsOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "set_property")]
+    SetProperty,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShaderGraphEditParamsNodeType {
+    #[serde(rename = "ShaderNodeBsdfPrincipled")]
+    Shadernodebsdfprincipled,
+    #[serde(rename = "ShaderNodeBsdfDiffuse")]
+    Shadernodebsdfdiffuse,
+    #[serde(rename = "ShaderNodeBsdfAnisotropic")]
+    Shadernodebsdfanisotropic,
+    #[serde(rename = "ShaderNodeBsdfMetallic")]
+    Shadernodebsdfmetallic,
+    #[serde(rename = "ShaderNodeBsdfGlass")]
+    Shadernodebsdfglass,
+    #[serde(rename = "ShaderNodeBsdfRefraction")]
+    Shadernodebsdfrefraction,
+    #[serde(rename = "ShaderNodeBsdfTranslucent")]
+    Shadernodebsdftranslucent,
+    #[serde(rename = "ShaderNodeBsdfTransparent")]
+    Shadernodebsdftransparent,
+    #[serde(rename = "ShaderNodeBsdfSheen")]
+    Shadernodebsdfsheen,
+    #[serde(rename = "ShaderNodeEmission")]
+    Shadernodeemission,
+    #[serde(rename = "ShaderNodeMixShader")]
+    Shadernodemixshader,
+    #[serde(rename = "ShaderNodeAddShader")]
+    Shadernodeaddshader,
+    #[serde(rename = "ShaderNodeSubsurfaceScattering")]
+    Shadernodesubsurfacescattering,
+    #[serde(rename = "ShaderNodeVolumePrincipled")]
+    Shadernodevolumeprincipled,
+    #[serde(rename = "ShaderNodeVolumeAbsorption")]
+    Shadernodevolumeabsorption,
+    #[serde(rename = "ShaderNodeVolumeScatter")]
+    Shadernodevolumescatter,
+    #[serde(rename = "ShaderNodeHoldout")]
+    Shadernodeholdout,
+    #[serde(rename = "ShaderNodeTexNoise")]
+    Shadernodetexnoise,
+    #[serde(rename = "ShaderNodeTexVoronoi")]
+    Shadernodetexvoronoi,
+    #[serde(rename = "ShaderNodeTexWave")]
+    Shadernodetexwave,
+    #[serde(rename = "ShaderNodeTexMagic")]
+    Shadernodetexmagic,
+    #[serde(rename = "ShaderNodeTexGradient")]
+    Shadernodetexgradient,
+    #[serde(rename = "ShaderNodeTexChecker")]
+    Shadernodetexchecker,
+    #[serde(rename = "ShaderNodeTexBrick")]
+    Shadernodetexbrick,
+    #[serde(rename = "ShaderNodeTexWhiteNoise")]
+    Shadernodetexwhitenoise,
+    #[serde(rename = "ShaderNodeMix")]
+    Shadernodemix,
+    #[serde(rename = "ShaderNodeValToRGB")]
+    Shadernodevaltorgb,
+    #[serde(rename = "ShaderNodeHueSaturation")]
+    Shadernodehuesaturation,
+    #[serde(rename = "ShaderNodeBrightContrast")]
+    Shadernodebrightcontrast,
+    #[serde(rename = "ShaderNodeGamma")]
+    Shadernodegamma,
+    #[serde(rename = "ShaderNodeInvert")]
+    Shadernodeinvert,
+    #[serde(rename = "ShaderNodeRGBToBW")]
+    Shadernodergbtobw,
+    #[serde(rename = "ShaderNodeBlackbody")]
+    Shadernodeblackbody,
+    #[serde(rename = "ShaderNodeMath")]
+    Shadernodemath,
+    #[serde(rename = "ShaderNodeVectorMath")]
+    Shadernodevectormath,
+    #[serde(rename = "ShaderNodeMapRange")]
+    Shadernodemaprange,
+    #[serde(rename = "ShaderNodeClamp")]
+    Shadernodeclamp,
+    #[serde(rename = "ShaderNodeSeparateXYZ")]
+    Shadernodeseparatexyz,
+    #[serde(rename = "ShaderNodeCombineXYZ")]
+    Shadernodecombinexyz,
+    #[serde(rename = "ShaderNodeSeparateColor")]
+    Shadernodeseparatecolor,
+    #[serde(rename = "ShaderNodeCombineColor")]
+    Shadernodecombinecolor,
+    #[serde(rename = "ShaderNodeMapping")]
+    Shadernodemapping,
+    #[serde(rename = "ShaderNodeBump")]
+    Shadernodebump,
+    #[serde(rename = "ShaderNodeNormalMap")]
+    Shadernodenormalmap,
+    #[serde(rename = "ShaderNodeDisplacement")]
+    Shadernodedisplacement,
+    #[serde(rename = "ShaderNodeVectorRotate")]
+    Shadernodevectorrotate,
+    #[serde(rename = "ShaderNodeTexCoord")]
+    Shadernodetexcoord,
+    #[serde(rename = "ShaderNodeUVMap")]
+    Shadernodeuvmap,
+    #[serde(rename = "ShaderNodeRGB")]
+    Shadernodergb,
+    #[serde(rename = "ShaderNodeValue")]
+    Shadernodevalue,
+    #[serde(rename = "ShaderNodeFresnel")]
+    Shadernodefresnel,
+    #[serde(rename = "ShaderNodeLayerWeight")]
+    Shadernodelayerweight,
+    #[serde(rename = "ShaderNodeLightPath")]
+    Shadernodelightpath,
+    #[serde(rename = "ShaderNodeObjectInfo")]
+    Shadernodeobjectinfo,
+    #[serde(rename = "ShaderNodeNewGeometry")]
+    Shadernodenewgeometry,
+    #[serde(rename = "ShaderNodeAmbientOcclusion")]
+    Shadernodeambientocclusion,
+    #[serde(rename = "ShaderNodeOutputMaterial")]
+    Shadernodeoutputmaterial,
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ShaderGraphEditParamsFromSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ShaderGraphEditParamsToSocket {
+    String(String),
+    Integer(i64),
+}
+
+/// Socket name or index
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ShaderGraphEditParamsInput {
+    String(String),
+    Integer(i64),
+}
+
+/// A number, a boolean, or 2-4 numbers
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ShaderGraphEditParamsValueVariant0 {
+    Number(f64),
+    Boolean(bool),
+    Array(Vec<f64>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ShaderGraphEditParamsValue {
+    Variant0(ShaderGraphEditParamsValueVariant0),
+    String(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShaderGraphEditParams {
+    pub material: DatablockName,
+    pub op: ShaderGraphEditParamsOp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_type: Option<ShaderGraphEditParamsNodeType>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<[f64; 2]>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_socket: Option<ShaderGraphEditParamsFromSocket>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_node: Option<String>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_socket: Option<ShaderGraphEditParamsToSocket>,
+    /// Socket name or index
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<ShaderGraphEditParamsInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<ShaderGraphEditParamsValue>,
+}
+
+impl JsonSchema for ShaderGraphEditParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ShaderGraphEditParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"from_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "from_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "input": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "location": {"items": {"maximum": 100000, "minimum": -100000, "type": "number"}, "maxItems": 2, "minItems": 2, "type": "array"}, "material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node_type": {"enum": ["ShaderNodeBsdfPrincipled", "ShaderNodeBsdfDiffuse", "ShaderNodeBsdfAnisotropic", "ShaderNodeBsdfMetallic", "ShaderNodeBsdfGlass", "ShaderNodeBsdfRefraction", "ShaderNodeBsdfTranslucent", "ShaderNodeBsdfTransparent", "ShaderNodeBsdfSheen", "ShaderNodeEmission", "ShaderNodeMixShader", "ShaderNodeAddShader", "ShaderNodeSubsurfaceScattering", "ShaderNodeVolumePrincipled", "ShaderNodeVolumeAbsorption", "ShaderNodeVolumeScatter", "ShaderNodeHoldout", "ShaderNodeTexNoise", "ShaderNodeTexVoronoi", "ShaderNodeTexWave", "ShaderNodeTexMagic", "ShaderNodeTexGradient", "ShaderNodeTexChecker", "ShaderNodeTexBrick", "ShaderNodeTexWhiteNoise", "ShaderNodeMix", "ShaderNodeValToRGB", "ShaderNodeHueSaturation", "ShaderNodeBrightContrast", "ShaderNodeGamma", "ShaderNodeInvert", "ShaderNodeRGBToBW", "ShaderNodeBlackbody", "ShaderNodeMath", "ShaderNodeVectorMath", "ShaderNodeMapRange", "ShaderNodeClamp", "ShaderNodeSeparateXYZ", "ShaderNodeCombineXYZ", "ShaderNodeSeparateColor", "ShaderNodeCombineColor", "ShaderNodeMapping", "ShaderNodeBump", "ShaderNodeNormalMap", "ShaderNodeDisplacement", "ShaderNodeVectorRotate", "ShaderNodeTexCoord", "ShaderNodeUVMap", "ShaderNodeRGB", "ShaderNodeValue", "ShaderNodeFresnel", "ShaderNodeLayerWeight", "ShaderNodeLightPath", "ShaderNodeObjectInfo", "ShaderNodeNewGeometry", "ShaderNodeAmbientOcclusion", "ShaderNodeOutputMaterial"], "type": "string"}, "op": {"enum": ["add_node", "remove_node", "connect", "disconnect", "set_input", "set_property"], "type": "string"}, "property": {"maxLength": 64, "minLength": 1, "pattern": "^[a-z][a-z0-9_]*$", "type": "string"}, "to_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "to_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "value": {"oneOf": [{"description": "A number, a boolean, or 2-4 numbers", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}]}, {"maxLength": 64, "minLength": 1, "type": "string"}]}}, "required": ["material", "op"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShaderGraphEditResultOp {
+    #[serde(rename = "add_node")]
+    AddNode,
+    #[serde(rename = "remove_node")]
+    RemoveNode,
+    #[serde(rename = "connect")]
+    Connect,
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    #[serde(rename = "set_input")]
+    SetInput,
+    #[serde(rename = "set_property")]
+    SetProperty,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShaderGraphEditResult {
+    pub material: String,
+    pub op: ShaderGraphEditResultOp,
+    pub node: Option<String>,
+    pub links: i64,
+    pub nodes: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShaderGraphInfoParams {
+    pub material: DatablockName,
+}
+
+impl JsonSchema for ShaderGraphInfoParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ShaderGraphInfoParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"material": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["material"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShaderGraphInfoResultNodesItemInputsItem {
+    pub name: String,
+    pub identifier: String,
+    pub r#type: String,
+    pub linked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShaderGraphInfoResultNodesItem {
+    pub name: String,
+    pub r#type: String,
+    pub location: [f64; 2],
+    pub inputs: Vec<ShaderGraphInfoResultNodesItemInputsItem>,
+    pub outputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShaderGraphInfoResultLinksItem {
+    pub from_node: String,
+    pub from_socket: String,
+    pub to_node: String,
+    pub to_socket: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShaderGraphInfoResult {
+    pub material: String,
+    pub nodes: Vec<ShaderGraphInfoResultNodesItem>,
+    pub links: Vec<ShaderGraphInfoResultLinksItem>,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum UvLayersParamsAction {
+    #[serde(rename = "add")]
+    Add,
+    #[serde(rename = "remove")]
+    Remove,
+    #[serde(rename = "rename")]
+    Rename,
+    #[serde(rename = "set_active")]
+    SetActive,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvLayersParams {
+    pub object: ObjectName,
+    pub action: UvLayersParamsAction,
+    /// Name: letters, digits, _ . - and spaces
+    pub name: String,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_name: Option<String>,
+}
+
+impl JsonSchema for UvLayersParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UvLayersParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add", "remove", "rename", "set_active"], "type": "string"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "new_name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "action", "name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UvLayersResultLayersItem {
+    pub name: String,
+    pub active: bool,
+    pub active_render: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UvLayersResult {
+    pub object: String,
+    pub action: String,
+    pub layers: Vec<UvLayersResultLayersItem>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvPackParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotate: Option<bool>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_map: Option<String>,
+}
+
+impl JsonSchema for UvPackParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UvPackParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"margin": {"maximum": 1, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "rotate": {"type": "boolean"}, "uv_map": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UvPackResult {
+    pub object: String,
+    pub uv_map: String,
+    /// [u min, v min, u max, v max]
+    pub bounds: [f64; 4],
+    pub islands: i64,
+    pub method: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum UvUnwrapParamsMethod {
+    #[serde(rename = "smart_project")]
+    SmartProject,
+    #[serde(rename = "angle_based")]
+    AngleBased,
+    #[serde(rename = "conformal")]
+    Conformal,
+    #[serde(rename = "lightmap_pack")]
+    LightmapPack,
+    #[serde(rename = "cube_project")]
+    CubeProject,
+    #[serde(rename = "cylinder_project")]
+    CylinderProject,
+    #[serde(rename = "sphere_project")]
+    SphereProject,
+    #[serde(rename = "reset")]
+    Reset,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvUnwrapParams {
+    pub object: ObjectName,
+    pub method: UvUnwrapParamsMethod,
+    /// Smart project: radians (1..89 degrees)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle_limit: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub island_margin: Option<f64>,
+    /// Name: letters, digits, _ . - and spaces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_map: Option<String>,
+}
+
+impl JsonSchema for UvUnwrapParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UvUnwrapParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"angle_limit": {"description": "Smart project: radians (1..89 degrees)", "maximum": 1.5533, "minimum": 0.01745, "type": "number"}, "island_margin": {"maximum": 1, "minimum": 0, "type": "number"}, "method": {"enum": ["smart_project", "angle_based", "conformal", "lightmap_pack", "cube_project", "cylinder_project", "sphere_project", "reset"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "uv_map": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}}, "required": ["object", "method"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UvUnwrapResult {
+    pub object: String,
+    pub uv_map: String,
+    /// [u min, v min, u max, v max]
+    pub bounds: [f64; 4],
+    pub islands: i64,
+    pub method: String,
     pub delta: Delta,
 }

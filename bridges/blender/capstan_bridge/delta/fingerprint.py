@@ -105,7 +105,18 @@ def mesh_values(mesh):
         tuple(layer.name for layer in mesh.uv_layers),
         tuple(sorted(a.name for a in mesh.attributes)),
         tuple(m.name if m else None for m in mesh.materials),
+        # UV coordinates, the active/render UV layer and the seams (uv.* commands).
+        tuple(digest(_floats(layer.uv, "vector", 2)) for layer in mesh.uv_layers),
+        mesh.uv_layers.active_index, tuple(layer.active_render for layer in mesh.uv_layers),
+        digest(_bools(mesh.edges, "use_seam")),
     )
+
+
+def _bools(collection, attribute):
+    buf = array.array("b", [0]) * len(collection)
+    if len(collection):
+        collection.foreach_get(attribute, buf)
+    return buf
 
 
 def curve_values(curve):

@@ -1,0 +1,124 @@
+use capstan_sdk::blender::{
+    CompositorGraphEdit, CompositorGraphEditParams, CompositorGraphEditParamsFromSocket as FromSocket,
+    CompositorGraphEditParamsInput as InputSocket, CompositorGraphEditParamsNodeType as NodeType, CompositorGraphEditParamsOp as Op,
+    CompositorGraphEditParamsPreset as Preset, CompositorGraphEditParamsToSocket as ToSocket, CompositorGraphEditParamsValue as NodeValue,
+    CompositorGraphInfo, CompositorGraphInfoParams, compositor_graph_edit, compositor_graph_info,
+};
+use capstan_sdk::prelude::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Info,
+    Preset,
+    AddNode,
+    RemoveNode,
+    Connect,
+    Disconnect,
+    SetInput,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompositorArgs {
+    pub action: Action,
+    /// preset: a chain inserted before the output (bloom, vignette, glare, denoise, color_balance).
+    pub preset: Option<Preset>,
+    /// add_node: an allowlisted compositor node (no File Output, no Image or Movie Clip).
+    pub node_type: Option<NodeType>,
+    /// The node to remove or set.
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub node: Option<String>,
+    /// add_node: the new node's name.
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub name: Option<String>,
+    pub location: Option<[f64; 2]>,
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub from_node: Option<String>,
+    pub from_socket: Option<FromSocket>,
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub to_node: Option<String>,
+    pub to_socket: Option<ToSocket>,
+    /// set_input: the input socket.
+    pub input: Option<InputSocket>,
+    /// set_input: a number, boolean, 2-4 numbers, or a menu item (a Glare node's Type: "Bloom").
+    pub value: Option<NodeValue>,
+}
+
+fn op(a: Action) -> Option<Op> {
+    Some(match a {
+        Action::Info => return None,
+        Action::Preset => Op::Preset,
+        Action::AddNode => Op::AddNode,
+        Action::RemoveNode => Op::RemoveNode,
+        Action::Connect => Op::Connect,
+        Action::Disconnect => Op::Disconnect,
+        Action::SetInput => Op::SetInput,
+    })
+}
+
+/// Post-process the render in the compositor: bloom, vignette, glare, denoise, colour balance, or node edits.
+///
+/// `info` reads the compositor graph and changes nothing. `preset` inserts a chain before
+/// the output (creating the compositor graph, Render Layers to output, when the scene
+/// has none). The other actions add allowlisted nodes, remove, connect or disconnect
+/// them, or set an input. Blender 5.0 or newer.
+#[capability(
+    key = "render.compositor",
+    family = "render",
+    tags = ["render", "compositor", "compositing", "post", "bloom", "vignette", "glare", "denoise", "color balance"],
+    aliases = ["compositor_graph_edit", "compositor", "post_processing", "render_compositor"],
+    examples = ["add bloom to the render", "put a vignette on the image", "denoise the render in the compositor", "show the compositor nodes"],
+    uses = [CompositorGraphInfo, CompositorGraphEdit],
+    cases = cases,
+)]
+fn compositor(args: CompositorArgs) -> PackResult<Value> {
+    let Some(op) = op(args.action) else {
+        return Ok(json!(compositor_graph_info(&CompositorGraphInfoParams {})?));
+    };
+    Ok(json!(compositor_graph_edit(&CompositorGraphEditParams {
+        op,
+        preset: args.preset,
+        node_type: args.node_type,
+        node: args.node.clone(),
+        name: args.name.clone(),
+        location: args.location,
+        from_node: args.from_node.clone(),
+        from_socket: args.from_socket.clone(),
+        to_node: args.to_node.clone(),
+        to_socket: args.to_socket.clone(),
+        input: args.input.clone(),
+        value: args.value.clone(),
+    })?))
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case::new("the factory scene has no compositor graph")
+            .args(json!({ "action": "info" }))
+            .result(json!({ "tree": null, "nodes": [], "links": [] })),
+        Case::new("bloom between the render and the output")
+            .args(json!({ "action": "preset", "preset": "bloom" }))
+            .added(&[]).changed(&[]).settings(&[]).datablocks_added("node_groups", &["Compositing"])
+            .result(json!({ "node": "capstan_bloom", "graph": { "tree": "Compositing", "links": [
+                { "from_node": "capstan_bloom", "from_socket": "Image", "to_node": "Group Output", "to_socket": "Image" },
+                { "from_node": "Render Layers", "from_socket": "Image", "to_node": "capstan_bloom", "to_socket": "Image" },
+            ] } }))
+            .reads("render.audit", json!({ "profile": "preview", "require_compositor": true }), json!({ "config": { "compositor_nodes": 3 } })),
+        Case::new("a vignette after the bloom")
+            .setup("render.compositor", json!({ "action": "preset", "preset": "bloom" }))
+            .args(json!({ "action": "preset", "preset": "vignette" }))
+            .result(json!({ "node": "capstan_vignette" }))
+            .reads("render.audit", json!({ "profile": "preview" }), json!({ "config": { "compositor_nodes": 6 } })),
+        Case::new("a Glare node set to fog glow")
+            .setup("render.compositor", json!({ "action": "add_node", "node_type": "CompositorNodeGlare", "name": "Glow" }))
+            .args(json!({ "action": "set_input", "node": "Glow", "input": "Type", "value": "Fog Glow" }))
+            .result(json!({ "node": "Glow" })),
+        Case::new("File Output nodes are not allowed").args(json!({ "action": "add_node", "node_type": "CompositorNodeOutputFile" })).error("INVALID_CAPABILITY_ARGUMENTS"),
+        Case::new("a menu item that does not exist")
+            .setup("render.compositor", json!({ "action": "add_node", "node_type": "CompositorNodeGlare", "name": "Glow" }))
+            .args(json!({ "action": "set_input", "node": "Glow", "input": "Type", "value": "Laser" }))
+            .error("invalid_params"),
+        Case::new("connecting without a graph").args(json!({ "action": "connect", "from_node": "A", "from_socket": 0, "to_node": "B", "to_socket": 0 })).error("invalid_params"),
+    ]
+}
