@@ -10,28 +10,41 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "e62314e75293c5fe3a0707729d352a47033c015f9010c0a832328b17e62114e9";
+pub const CATALOG_SHA256: &str = "6f79ff62144266a72c2ff25ffadfdc64dfa541d6c145349cf5b316d508924914";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
     ("add_constraint", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("bounds_world", Effect::Read),
+    ("check_overlap", Effect::Read),
+    ("clear_keyframes", Effect::Destroy),
     ("create_light", Effect::Mutate),
     ("create_object", Effect::Mutate),
     ("delete_object", Effect::Destroy),
+    ("follow_path", Effect::Mutate),
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
     ("insert_keyframe", Effect::Mutate),
     ("list_constraints", Effect::Read),
+    ("list_shape_keys", Effect::Read),
+    ("mesh_stats", Effect::Read),
+    ("min_distance", Effect::Read),
     ("modify_object", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
+    ("place_on", Effect::Mutate),
+    ("place_relative", Effect::Mutate),
+    ("raycast", Effect::Read),
     ("remove_constraint", Effect::Destroy),
     ("render_image", Effect::Mutate),
     ("scene_snapshot", Effect::Read),
     ("set_camera", Effect::Mutate),
+    ("set_frame_range", Effect::Mutate),
+    ("set_interpolation", Effect::Mutate),
     ("set_material", Effect::Mutate),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
+    ("shape_keys", Effect::Mutate),
 ];
 
 /// Every error code the bridge answers with (`capstan_bridge/errors.py`).
@@ -170,6 +183,57 @@ pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, Bri
     crate::bridge::send::<AddModifier>(params)
 }
 
+/// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundsWorld;
+
+impl Command for BoundsWorld {
+    const NAME: &'static str = "bounds_world";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = BoundsWorldParams;
+    type Result = BoundsWorldResult;
+}
+
+/// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
+pub fn bounds_world(params: &BoundsWorldParams) -> Result<BoundsWorldResult, BridgeError> {
+    crate::bridge::send::<BoundsWorld>(params)
+}
+
+/// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckOverlap;
+
+impl Command for CheckOverlap {
+    const NAME: &'static str = "check_overlap";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = CheckOverlapParams;
+    type Result = CheckOverlapResult;
+}
+
+/// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
+pub fn check_overlap(params: &CheckOverlapParams) -> Result<CheckOverlapResult, BridgeError> {
+    crate::bridge::send::<CheckOverlap>(params)
+}
+
+/// Remove an object's keyframes: every F-curve, or those of one data path; the action is unassigned when none are left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClearKeyframes;
+
+impl Command for ClearKeyframes {
+    const NAME: &'static str = "clear_keyframes";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ClearKeyframesParams;
+    type Result = ClearKeyframesResult;
+}
+
+/// Remove an object's keyframes: every F-curve, or those of one data path; the action is unassigned when none are left.
+pub fn clear_keyframes(params: &ClearKeyframesParams) -> Result<ClearKeyframesResult, BridgeError> {
+    crate::bridge::send::<ClearKeyframes>(params)
+}
+
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CreateLight;
@@ -219,6 +283,23 @@ impl Command for DeleteObject {
 /// Delete objects by name; objects that reference them (children, constraint and modifier targets) are reported changed.
 pub fn delete_object(params: &DeleteObjectParams) -> Result<DeleteObjectResult, BridgeError> {
     crate::bridge::send::<DeleteObject>(params)
+}
+
+/// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FollowPath;
+
+impl Command for FollowPath {
+    const NAME: &'static str = "follow_path";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = FollowPathParams;
+    type Result = FollowPathResult;
+}
+
+/// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
+pub fn follow_path(params: &FollowPathParams) -> Result<FollowPathResult, BridgeError> {
+    crate::bridge::send::<FollowPath>(params)
 }
 
 /// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts, keyframes.
@@ -289,6 +370,57 @@ pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraint
     crate::bridge::send::<ListConstraints>(params)
 }
 
+/// The shape keys of a mesh, curve or lattice, with their values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListShapeKeys;
+
+impl Command for ListShapeKeys {
+    const NAME: &'static str = "list_shape_keys";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ListShapeKeysParams;
+    type Result = ListShapeKeysResult;
+}
+
+/// The shape keys of a mesh, curve or lattice, with their values.
+pub fn list_shape_keys(params: &ListShapeKeysParams) -> Result<ListShapeKeysResult, BridgeError> {
+    crate::bridge::send::<ListShapeKeys>(params)
+}
+
+/// Counts of an object's evaluated mesh: vertices, edges, faces, triangles, largest face, watertightness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshStats;
+
+impl Command for MeshStats {
+    const NAME: &'static str = "mesh_stats";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MeshStatsParams;
+    type Result = MeshStatsResult;
+}
+
+/// Counts of an object's evaluated mesh: vertices, edges, faces, triangles, largest face, watertightness.
+pub fn mesh_stats(params: &MeshStatsParams) -> Result<MeshStatsResult, BridgeError> {
+    crate::bridge::send::<MeshStats>(params)
+}
+
+/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinDistance;
+
+impl Command for MinDistance {
+    const NAME: &'static str = "min_distance";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MinDistanceParams;
+    type Result = MinDistanceResult;
+}
+
+/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+pub fn min_distance(params: &MinDistanceParams) -> Result<MinDistanceResult, BridgeError> {
+    crate::bridge::send::<MinDistance>(params)
+}
+
 /// Move, rotate (radians), scale, rename, show or hide one object; only the given fields change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModifyObject;
@@ -321,6 +453,57 @@ impl Command for ParentObjects {
 /// Parent objects to another (or unparent them with parent null), keeping where they are in the world unless keep_transform is false.
 pub fn parent_objects(params: &ParentObjectsParams) -> Result<ParentObjectsResult, BridgeError> {
     crate::bridge::send::<ParentObjects>(params)
+}
+
+/// Rest an object on the top surface of a support, found by ray casts over the object's footprint; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceOn;
+
+impl Command for PlaceOn {
+    const NAME: &'static str = "place_on";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = PlaceOnParams;
+    type Result = PlaceOnResult;
+}
+
+/// Rest an object on the top surface of a support, found by ray casts over the object's footprint; metres.
+pub fn place_on(params: &PlaceOnParams) -> Result<PlaceOnResult, BridgeError> {
+    crate::bridge::send::<PlaceOn>(params)
+}
+
+/// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceRelative;
+
+impl Command for PlaceRelative {
+    const NAME: &'static str = "place_relative";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = PlaceRelativeParams;
+    type Result = PlaceRelativeResult;
+}
+
+/// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
+pub fn place_relative(params: &PlaceRelativeParams) -> Result<PlaceRelativeResult, BridgeError> {
+    crate::bridge::send::<PlaceRelative>(params)
+}
+
+/// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raycast;
+
+impl Command for Raycast {
+    const NAME: &'static str = "raycast";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = RaycastParams;
+    type Result = RaycastResult;
+}
+
+/// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
+pub fn raycast(params: &RaycastParams) -> Result<RaycastResult, BridgeError> {
+    crate::bridge::send::<Raycast>(params)
 }
 
 /// Remove a constraint from an object or a pose bone by name.
@@ -391,6 +574,40 @@ pub fn set_camera(params: &SetCameraParams) -> Result<SetCameraResult, BridgeErr
     crate::bridge::send::<SetCamera>(params)
 }
 
+/// Set the scene's frame range, frame rate and current frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetFrameRange;
+
+impl Command for SetFrameRange {
+    const NAME: &'static str = "set_frame_range";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = SetFrameRangeParams;
+    type Result = SetFrameRangeResult;
+}
+
+/// Set the scene's frame range, frame rate and current frame.
+pub fn set_frame_range(params: &SetFrameRangeParams) -> Result<SetFrameRangeResult, BridgeError> {
+    crate::bridge::send::<SetFrameRange>(params)
+}
+
+/// Set interpolation, easing, handle type and extrapolation on an object's F-curves (all, one data path, or one channel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetInterpolation;
+
+impl Command for SetInterpolation {
+    const NAME: &'static str = "set_interpolation";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
+    type Params = SetInterpolationParams;
+    type Result = SetInterpolationResult;
+}
+
+/// Set interpolation, easing, handle type and extrapolation on an object's F-curves (all, one data path, or one channel).
+pub fn set_interpolation(params: &SetInterpolationParams) -> Result<SetInterpolationResult, BridgeError> {
+    crate::bridge::send::<SetInterpolation>(params)
+}
+
 /// Create or update a Principled BSDF material and assign it to an object's first slot; colours are linear RGBA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetMaterial;
@@ -440,6 +657,23 @@ impl Command for SetWorld {
 /// Set the world background: a flat colour with strength, or a procedural sky.
 pub fn set_world(params: &SetWorldParams) -> Result<SetWorldResult, BridgeError> {
     crate::bridge::send::<SetWorld>(params)
+}
+
+/// Shape keys: add the basis, add a key (optionally moving vertices by an offset), set a key's value, or key its value at a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeKeys;
+
+impl Command for ShapeKeys {
+    const NAME: &'static str = "shape_keys";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ShapeKeysParams;
+    type Result = ShapeKeysResult;
+}
+
+/// Shape keys: add the basis, add a key (optionally moving vertices by an offset), set a key's value, or key its value at a frame.
+pub fn shape_keys(params: &ShapeKeysParams) -> Result<ShapeKeysResult, BridgeError> {
+    crate::bridge::send::<ShapeKeys>(params)
 }
 
 // Types of params and results.
@@ -680,6 +914,135 @@ pub struct AddModifierResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundsWorldParams {
+    /// Default: every visible object with geometry
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+}
+
+impl JsonSchema for BoundsWorldParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BoundsWorldParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"objects": {"description": "Default: every visible object with geometry", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResultObjectsItemAxes {
+    pub x: Vec3,
+    pub y: Vec3,
+    pub z: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResultObjectsItem {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+    pub name: String,
+    pub r#type: String,
+    pub origin: Vec3,
+    pub axes: BoundsWorldResultObjectsItemAxes,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResult {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimensions: Option<Vec3>,
+    pub empty: bool,
+    pub objects: Vec<BoundsWorldResultObjectsItem>,
+    pub objects_total: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CheckOverlapParamsMethod {
+    #[serde(rename = "bvh")]
+    Bvh,
+    #[serde(rename = "aabb")]
+    Aabb,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckOverlapParams {
+    pub a: ObjectName,
+    pub b: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<CheckOverlapParamsMethod>,
+    /// Metres; contacts shallower than this are touching, not intersecting (default 0.001)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+}
+
+impl JsonSchema for CheckOverlapParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CheckOverlapParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"a": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "b": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "method": {"enum": ["bvh", "aabb"], "type": "string"}, "tolerance": {"description": "Metres; contacts shallower than this are touching, not intersecting (default 0.001)", "maximum": 10, "minimum": 0, "type": "number"}}, "required": ["a", "b"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckOverlapResult {
+    pub a: String,
+    pub b: String,
+    pub method: String,
+    pub tolerance: f64,
+    pub intersects: bool,
+    pub aabb_intersects: bool,
+    /// surfaces_cross, a_inside_b, b_inside_a or aabb_overlap; null when apart
+    pub how: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClearKeyframesParams {
+    pub object: ObjectName,
+    /// An F-curve's data path: location, rotation_euler, scale, or constraints["Name"].influence ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_path: Option<String>,
+}
+
+impl JsonSchema for ClearKeyframesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ClearKeyframesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"data_path": {"description": "An F-curve's data path: location, rotation_euler, scale, or constraints[\"Name\"].influence ...", "maxLength": 256, "minLength": 1, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\[\\\"[A-Za-z0-9_. -]{1,63}\\\"\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClearKeyframesResultRemovedItem {
+    pub data_path: String,
+    pub index: i64,
+    pub keys: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClearKeyframesResult {
+    pub object: String,
+    pub removed: Vec<ClearKeyframesResultRemovedItem>,
+    pub remaining_fcurves: i64,
+    pub action_unassigned: bool,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CreateLightParamsType {
     #[serde(rename = "point")]
@@ -841,6 +1204,57 @@ impl JsonSchema for DeleteObjectParams {
 pub struct DeleteObjectResult {
     pub deleted: Vec<String>,
     pub not_found: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum FollowPathParamsForwardAxis {
+    #[serde(rename = "FORWARD_X")]
+    ForwardX,
+    #[serde(rename = "FORWARD_Y")]
+    ForwardY,
+    #[serde(rename = "FORWARD_Z")]
+    ForwardZ,
+    #[serde(rename = "TRACK_NEGATIVE_X")]
+    TrackNegativeX,
+    #[serde(rename = "TRACK_NEGATIVE_Y")]
+    TrackNegativeY,
+    #[serde(rename = "TRACK_NEGATIVE_Z")]
+    TrackNegativeZ,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FollowPathParams {
+    pub object: ObjectName,
+    pub curve: ObjectName,
+    pub frames: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_frame: Option<i64>,
+    /// Turn the object along the curve (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow_curve: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_axis: Option<FollowPathParamsForwardAxis>,
+}
+
+impl JsonSchema for FollowPathParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FollowPathParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"curve": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "follow_curve": {"description": "Turn the object along the curve (default false)", "type": "boolean"}, "forward_axis": {"enum": ["FORWARD_X", "FORWARD_Y", "FORWARD_Z", "TRACK_NEGATIVE_X", "TRACK_NEGATIVE_Y", "TRACK_NEGATIVE_Z"], "type": "string"}, "frames": {"maximum": 100000, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "start_frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}}, "required": ["object", "curve", "frames"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FollowPathResult {
+    pub object: String,
+    pub curve: String,
+    pub constraint: String,
+    pub frame_start: i64,
+    pub frame_end: i64,
     pub delta: Delta,
 }
 
@@ -1179,6 +1593,94 @@ pub struct ListConstraintsResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct ListShapeKeysParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for ListShapeKeysParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListShapeKeysParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListShapeKeysResultKeysItem {
+    pub name: String,
+    pub value: f64,
+    pub mute: bool,
+    pub relative_to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListShapeKeysResult {
+    pub object: String,
+    pub keys: Vec<ListShapeKeysResultKeysItem>,
+    pub total: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshStatsParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for MeshStatsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshStatsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshStatsResult {
+    pub object: String,
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub triangles: i64,
+    pub max_face_sides: i64,
+    pub non_triangle_faces: i64,
+    pub closed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinDistanceParams {
+    pub a: ObjectName,
+    pub b: ObjectName,
+}
+
+impl JsonSchema for MinDistanceParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MinDistanceParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"a": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "b": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["a", "b"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MinDistanceResult {
+    pub a: String,
+    pub b: String,
+    pub distance: f64,
+    pub intersects: bool,
+    /// a_inside_b or b_inside_a when one surface encloses the other
+    pub contained: Option<String>,
+    pub point_a: Option<[f64; 3]>,
+    pub point_b: Option<[f64; 3]>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ModifyObjectParams {
     pub name: ObjectName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1243,6 +1745,158 @@ pub struct ParentObjectsResult {
     pub children: Vec<String>,
     pub keep_transform: bool,
     pub delta: Delta,
+}
+
+/// center: over the support's centre (default); keep_xy: where it is
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceOnParamsAlign {
+    #[serde(rename = "center")]
+    Center,
+    #[serde(rename = "keep_xy")]
+    KeepXy,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceOnParams {
+    pub object: ObjectName,
+    pub target: ObjectName,
+    /// Gap above the surface in metres (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_z: Option<f64>,
+    /// center: over the support's centre (default); keep_xy: where it is
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align: Option<PlaceOnParamsAlign>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl JsonSchema for PlaceOnParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlaceOnParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align": {"description": "center: over the support's centre (default); keep_xy: where it is", "enum": ["center", "keep_xy"], "type": "string"}, "dry_run": {"type": "boolean"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset_z": {"description": "Gap above the surface in metres (default 0)", "maximum": 1000, "minimum": -1000, "type": "number"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceOnResultBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceOnResult {
+    pub object: String,
+    pub target: String,
+    pub location: Vec3,
+    pub moved_by: Vec3,
+    pub dry_run: bool,
+    pub bounds: PlaceOnResultBounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+/// next_to is right_of (+X); in_front_of is -Y
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceRelativeParamsRelation {
+    #[serde(rename = "next_to")]
+    NextTo,
+    #[serde(rename = "right_of")]
+    RightOf,
+    #[serde(rename = "left_of")]
+    LeftOf,
+    #[serde(rename = "behind")]
+    Behind,
+    #[serde(rename = "in_front_of")]
+    InFrontOf,
+    #[serde(rename = "below")]
+    Below,
+    #[serde(rename = "inside")]
+    Inside,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceRelativeParams {
+    pub object: ObjectName,
+    pub target: ObjectName,
+    /// next_to is right_of (+X); in_front_of is -Y
+    pub relation: PlaceRelativeParamsRelation,
+    /// Gap in metres (default 0.05); inside: the clearance it needs
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl JsonSchema for PlaceRelativeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlaceRelativeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"dry_run": {"type": "boolean"}, "margin": {"description": "Gap in metres (default 0.05); inside: the clearance it needs", "maximum": 1000, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "relation": {"description": "next_to is right_of (+X); in_front_of is -Y", "enum": ["next_to", "right_of", "left_of", "behind", "in_front_of", "below", "inside"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "target", "relation"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceRelativeResultBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceRelativeResult {
+    pub object: String,
+    pub target: String,
+    pub location: Vec3,
+    pub moved_by: Vec3,
+    pub dry_run: bool,
+    pub bounds: PlaceRelativeResultBounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaycastParams {
+    pub origin: Vec3,
+    pub direction: Vec3,
+    /// Metres (default 1000)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_distance: Option<f64>,
+    /// Only these objects can be hit
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+}
+
+impl JsonSchema for RaycastParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RaycastParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"direction": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "max_distance": {"description": "Metres (default 1000)", "exclusiveMinimum": 0, "maximum": 1000000.0, "type": "number"}, "objects": {"description": "Only these objects can be hit", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "origin": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["origin", "direction"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RaycastResult {
+    pub hit: bool,
+    pub location: Option<[f64; 3]>,
+    pub normal: Option<[f64; 3]>,
+    pub object: Option<String>,
+    pub face_index: Option<i64>,
+    pub distance: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1420,6 +2074,141 @@ pub struct SetCameraResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetFrameRangeParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_start: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_end: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_current: Option<i64>,
+}
+
+impl JsonSchema for SetFrameRangeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetFrameRangeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"fps": {"maximum": 240, "minimum": 1, "type": "integer"}, "frame_current": {"maximum": 1048574, "minimum": -1048574, "type": "integer"}, "frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetFrameRangeResult {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub fps: f64,
+    pub frame_current: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsInterpolation {
+    #[serde(rename = "CONSTANT")]
+    Constant,
+    #[serde(rename = "LINEAR")]
+    Linear,
+    #[serde(rename = "BEZIER")]
+    Bezier,
+    #[serde(rename = "SINE")]
+    Sine,
+    #[serde(rename = "QUAD")]
+    Quad,
+    #[serde(rename = "CUBIC")]
+    Cubic,
+    #[serde(rename = "EXPO")]
+    Expo,
+    #[serde(rename = "CIRC")]
+    Circ,
+    #[serde(rename = "BACK")]
+    Back,
+    #[serde(rename = "BOUNCE")]
+    Bounce,
+    #[serde(rename = "ELASTIC")]
+    Elastic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsEasing {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "EASE_IN")]
+    EaseIn,
+    #[serde(rename = "EASE_OUT")]
+    EaseOut,
+    #[serde(rename = "EASE_IN_OUT")]
+    EaseInOut,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsHandleType {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "AUTO_CLAMPED")]
+    AutoClamped,
+    #[serde(rename = "VECTOR")]
+    Vector,
+    #[serde(rename = "ALIGNED")]
+    Aligned,
+    #[serde(rename = "FREE")]
+    Free,
+}
+
+/// CYCLIC adds a Cycles F-curve modifier
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsExtrapolation {
+    #[serde(rename = "CONSTANT")]
+    Constant,
+    #[serde(rename = "LINEAR")]
+    Linear,
+    #[serde(rename = "CYCLIC")]
+    Cyclic,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetInterpolationParams {
+    pub object: ObjectName,
+    /// An F-curve's data path: location, rotation_euler, scale, or constraints["Name"].influence ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_path: Option<String>,
+    /// Channel (-1: all, the default)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interpolation: Option<SetInterpolationParamsInterpolation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub easing: Option<SetInterpolationParamsEasing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle_type: Option<SetInterpolationParamsHandleType>,
+    /// CYCLIC adds a Cycles F-curve modifier
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extrapolation: Option<SetInterpolationParamsExtrapolation>,
+}
+
+impl JsonSchema for SetInterpolationParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetInterpolationParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"data_path": {"description": "An F-curve's data path: location, rotation_euler, scale, or constraints[\"Name\"].influence ...", "maxLength": 256, "minLength": 1, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\[\\\"[A-Za-z0-9_. -]{1,63}\\\"\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$", "type": "string"}, "easing": {"enum": ["AUTO", "EASE_IN", "EASE_OUT", "EASE_IN_OUT"], "type": "string"}, "extrapolation": {"description": "CYCLIC adds a Cycles F-curve modifier", "enum": ["CONSTANT", "LINEAR", "CYCLIC"], "type": "string"}, "handle_type": {"enum": ["AUTO", "AUTO_CLAMPED", "VECTOR", "ALIGNED", "FREE"], "type": "string"}, "index": {"description": "Channel (-1: all, the default)", "maximum": 3, "minimum": -1, "type": "integer"}, "interpolation": {"enum": ["CONSTANT", "LINEAR", "BEZIER", "SINE", "QUAD", "CUBIC", "EXPO", "CIRC", "BACK", "BOUNCE", "ELASTIC"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetInterpolationResult {
+    pub object: String,
+    pub fcurves: i64,
+    pub keyframes: i64,
+    pub data_paths: Vec<String>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetMaterialParams {
@@ -1552,5 +2341,63 @@ pub struct SetWorldResult {
     pub mode: SetWorldResultMode,
     pub color: Vec3,
     pub strength: f64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShapeKeysParamsAction {
+    #[serde(rename = "add_basis")]
+    AddBasis,
+    #[serde(rename = "add")]
+    Add,
+    #[serde(rename = "set_value")]
+    SetValue,
+    #[serde(rename = "keyframe")]
+    Keyframe,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeKeysParams {
+    pub object: ObjectName,
+    pub action: ShapeKeysParamsAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<i64>,
+    /// add: vertex indices to move (default all)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    /// add: how far the vertices move in the key, object space metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<Vec3>,
+}
+
+impl JsonSchema for ShapeKeysParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ShapeKeysParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add_basis", "add", "set_value", "keyframe"], "type": "string"}, "frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset": {"description": "add: how far the vertices move in the key, object space metres", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "value": {"maximum": 1, "minimum": 0, "type": "number"}, "vertices": {"description": "add: vertex indices to move (default all)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 65536, "minItems": 1, "type": "array"}}, "required": ["object", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShapeKeysResultKeysItem {
+    pub name: String,
+    pub value: f64,
+    pub mute: bool,
+    pub relative_to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShapeKeysResult {
+    pub object: String,
+    pub keys: Vec<ShapeKeysResultKeysItem>,
+    pub total: i64,
+    pub key: String,
     pub delta: Delta,
 }
