@@ -156,7 +156,9 @@ def animation_values(id_block):
 
     curves = tuple(
         (fc.data_path, fc.array_index, len(fc.keyframe_points), digest(_floats(fc.keyframe_points, "co", 2)),
-         tuple(k.interpolation for k in fc.keyframe_points))
+         tuple(k.interpolation for k in fc.keyframe_points), tuple(k.easing for k in fc.keyframe_points),
+         tuple((k.handle_left_type, k.handle_right_type) for k in fc.keyframe_points),
+         fc.extrapolation, tuple(m.type for m in fc.modifiers))
         for fc in fcurves_of(id_block)
     )
     return (ad.action.name if ad.action else None, curves, len(ad.drivers), len(ad.nla_tracks))
