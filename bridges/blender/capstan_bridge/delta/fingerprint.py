@@ -198,6 +198,17 @@ def custom_values(id_block):
     return tuple((k, repr(id_block[k])[:256]) for k in sorted(keys))
 
 
+def weights_digest(obj):
+    """Digest of a mesh's vertex-group weights; only meshes with groups pay for it."""
+    if obj.type != "MESH" or not obj.vertex_groups:
+        return None
+    h = hashlib.blake2b(digest_size=8)
+    for v in obj.data.vertices:
+        for g in v.groups:
+            h.update(b"%d:%d:%.5f;" % (v.index, g.group, g.weight))
+    return h.hexdigest()
+
+
 def object_aspects(obj):
     """Every aspect of one object, by name."""
     return {
@@ -216,7 +227,7 @@ def object_aspects(obj):
         "constraints": tuple((c.name, c.type) + rna_values(c) for c in obj.constraints),
         "materials": tuple((s.link, s.material.name if s.material else None) for s in obj.material_slots),
         "data": data_values(obj),
-        "vertex_groups": tuple(g.name for g in obj.vertex_groups),
+        "vertex_groups": (tuple(g.name for g in obj.vertex_groups), weights_digest(obj)),
         "shape_keys": shape_key_values(obj),
         "animation": animation_values(obj),
         "physics": physics_values(obj),
