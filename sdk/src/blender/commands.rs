@@ -10,30 +10,35 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "6f79ff62144266a72c2ff25ffadfdc64dfa541d6c145349cf5b316d508924914";
+pub const CATALOG_SHA256: &str = "f0f3920faa27cc5164f5fc43c709806e78ee9109eaffd06b65cccafe37646b10";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
     ("add_constraint", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("bind_armature", Effect::Mutate),
     ("bounds_world", Effect::Read),
     ("check_overlap", Effect::Read),
     ("clear_keyframes", Effect::Destroy),
+    ("create_armature", Effect::Mutate),
     ("create_light", Effect::Mutate),
     ("create_object", Effect::Mutate),
     ("delete_object", Effect::Destroy),
+    ("edit_bone", Effect::Destroy),
     ("follow_path", Effect::Mutate),
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
     ("insert_keyframe", Effect::Mutate),
     ("list_constraints", Effect::Read),
     ("list_shape_keys", Effect::Read),
+    ("list_vertex_groups", Effect::Read),
     ("mesh_stats", Effect::Read),
     ("min_distance", Effect::Read),
     ("modify_object", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
     ("place_on", Effect::Mutate),
     ("place_relative", Effect::Mutate),
+    ("pose_bone", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remove_constraint", Effect::Destroy),
     ("render_image", Effect::Mutate),
@@ -45,6 +50,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("shape_keys", Effect::Mutate),
+    ("vertex_group", Effect::Mutate),
 ];
 
 /// Every error code the bridge answers with (`capstan_bridge/errors.py`).
@@ -183,6 +189,23 @@ pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, Bri
     crate::bridge::send::<AddModifier>(params)
 }
 
+/// Skin a mesh to an armature: automatic (heat) weights, envelope weights, or empty groups; parents it and adds the Armature modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BindArmature;
+
+impl Command for BindArmature {
+    const NAME: &'static str = "bind_armature";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = BindArmatureParams;
+    type Result = BindArmatureResult;
+}
+
+/// Skin a mesh to an armature: automatic (heat) weights, envelope weights, or empty groups; parents it and adds the Armature modifier.
+pub fn bind_armature(params: &BindArmatureParams) -> Result<BindArmatureResult, BridgeError> {
+    crate::bridge::send::<BindArmature>(params)
+}
+
 /// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundsWorld;
@@ -234,6 +257,23 @@ pub fn clear_keyframes(params: &ClearKeyframesParams) -> Result<ClearKeyframesRe
     crate::bridge::send::<ClearKeyframes>(params)
 }
 
+/// Create an armature object with a list of bones (head, tail, parent, connected, roll); metres, radians.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateArmature;
+
+impl Command for CreateArmature {
+    const NAME: &'static str = "create_armature";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = CreateArmatureParams;
+    type Result = CreateArmatureResult;
+}
+
+/// Create an armature object with a list of bones (head, tail, parent, connected, roll); metres, radians.
+pub fn create_armature(params: &CreateArmatureParams) -> Result<CreateArmatureResult, BridgeError> {
+    crate::bridge::send::<CreateArmature>(params)
+}
+
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CreateLight;
@@ -283,6 +323,23 @@ impl Command for DeleteObject {
 /// Delete objects by name; objects that reference them (children, constraint and modifier targets) are reported changed.
 pub fn delete_object(params: &DeleteObjectParams) -> Result<DeleteObjectResult, BridgeError> {
     crate::bridge::send::<DeleteObject>(params)
+}
+
+/// Edit one bone of an armature: add it, remove it, or set its parent; metres, radians.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EditBone;
+
+impl Command for EditBone {
+    const NAME: &'static str = "edit_bone";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = EditBoneParams;
+    type Result = EditBoneResult;
+}
+
+/// Edit one bone of an armature: add it, remove it, or set its parent; metres, radians.
+pub fn edit_bone(params: &EditBoneParams) -> Result<EditBoneResult, BridgeError> {
+    crate::bridge::send::<EditBone>(params)
 }
 
 /// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
@@ -387,6 +444,23 @@ pub fn list_shape_keys(params: &ListShapeKeysParams) -> Result<ListShapeKeysResu
     crate::bridge::send::<ListShapeKeys>(params)
 }
 
+/// The vertex groups of a mesh, with how many vertices each holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListVertexGroups;
+
+impl Command for ListVertexGroups {
+    const NAME: &'static str = "list_vertex_groups";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ListVertexGroupsParams;
+    type Result = ListVertexGroupsResult;
+}
+
+/// The vertex groups of a mesh, with how many vertices each holds.
+pub fn list_vertex_groups(params: &ListVertexGroupsParams) -> Result<ListVertexGroupsResult, BridgeError> {
+    crate::bridge::send::<ListVertexGroups>(params)
+}
+
 /// Counts of an object's evaluated mesh: vertices, edges, faces, triangles, largest face, watertightness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeshStats;
@@ -487,6 +561,23 @@ impl Command for PlaceRelative {
 /// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
 pub fn place_relative(params: &PlaceRelativeParams) -> Result<PlaceRelativeResult, BridgeError> {
     crate::bridge::send::<PlaceRelative>(params)
+}
+
+/// Pose one bone (location, Euler XYZ rotation in radians, scale, all in bone space), optionally keyed at a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoseBone;
+
+impl Command for PoseBone {
+    const NAME: &'static str = "pose_bone";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = PoseBoneParams;
+    type Result = PoseBoneResult;
+}
+
+/// Pose one bone (location, Euler XYZ rotation in radians, scale, all in bone space), optionally keyed at a frame.
+pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError> {
+    crate::bridge::send::<PoseBone>(params)
 }
 
 /// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
@@ -674,6 +765,23 @@ impl Command for ShapeKeys {
 /// Shape keys: add the basis, add a key (optionally moving vertices by an offset), set a key's value, or key its value at a frame.
 pub fn shape_keys(params: &ShapeKeysParams) -> Result<ShapeKeysResult, BridgeError> {
     crate::bridge::send::<ShapeKeys>(params)
+}
+
+/// Vertex groups by vertex index: create a group, assign weights (replace, add, subtract), or remove vertices from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexGroup;
+
+impl Command for VertexGroup {
+    const NAME: &'static str = "vertex_group";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = VertexGroupParams;
+    type Result = VertexGroupResult;
+}
+
+/// Vertex groups by vertex index: create a group, assign weights (replace, add, subtract), or remove vertices from it.
+pub fn vertex_group(params: &VertexGroupParams) -> Result<VertexGroupResult, BridgeError> {
+    crate::bridge::send::<VertexGroup>(params)
 }
 
 // Types of params and results.
@@ -914,6 +1022,52 @@ pub struct AddModifierResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BindArmatureParamsMode {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "ENVELOPE")]
+    Envelope,
+    #[serde(rename = "EMPTY")]
+    Empty,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindArmatureParams {
+    pub mesh: ObjectName,
+    pub armature: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<BindArmatureParamsMode>,
+}
+
+impl JsonSchema for BindArmatureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BindArmatureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "mesh": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "mode": {"enum": ["AUTO", "ENVELOPE", "EMPTY"], "type": "string"}}, "required": ["mesh", "armature"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BindArmatureResultGroupsItem {
+    pub name: String,
+    pub vertices: i64,
+    pub max_weight: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BindArmatureResult {
+    pub mesh: String,
+    pub armature: String,
+    pub mode: String,
+    pub modifier: String,
+    pub groups: Vec<BindArmatureResultGroupsItem>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoundsWorldParams {
@@ -1040,6 +1194,58 @@ pub struct ClearKeyframesResult {
     pub removed: Vec<ClearKeyframesResultRemovedItem>,
     pub remaining_fcurves: i64,
     pub action_unassigned: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArmatureParamsBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
+    /// Radians
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArmatureParams {
+    pub name: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    pub bones: Vec<CreateArmatureParamsBonesItem>,
+}
+
+impl JsonSchema for CreateArmatureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateArmatureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bones": {"items": {"additionalProperties": false, "properties": {"connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "parent": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "roll": {"description": "Radians", "maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["name", "head", "tail"], "type": "object"}, "maxItems": 256, "minItems": 1, "type": "array"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["name", "bones"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateArmatureResultBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    pub parent: Option<String>,
+    pub connected: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateArmatureResult {
+    pub name: String,
+    pub bones: Vec<CreateArmatureResultBonesItem>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
     pub delta: Delta,
 }
 
@@ -1204,6 +1410,61 @@ impl JsonSchema for DeleteObjectParams {
 pub struct DeleteObjectResult {
     pub deleted: Vec<String>,
     pub not_found: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum EditBoneParamsAction {
+    #[serde(rename = "add")]
+    Add,
+    #[serde(rename = "remove")]
+    Remove,
+    #[serde(rename = "set_parent")]
+    SetParent,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditBoneParams {
+    pub armature: ObjectName,
+    pub action: EditBoneParamsAction,
+    pub bone: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<f64>,
+}
+
+impl JsonSchema for EditBoneParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EditBoneParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add", "remove", "set_parent"], "type": "string"}, "armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "parent": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": ["string", "null"]}, "roll": {"maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "action", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EditBoneResultBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    pub parent: Option<String>,
+    pub connected: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EditBoneResult {
+    pub armature: String,
+    pub bones: Vec<EditBoneResultBonesItem>,
+    pub total: i64,
     pub delta: Delta,
 }
 
@@ -1624,6 +1885,35 @@ pub struct ListShapeKeysResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct ListVertexGroupsParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for ListVertexGroupsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListVertexGroupsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListVertexGroupsResultGroupsItem {
+    pub name: String,
+    pub index: i64,
+    pub vertices: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListVertexGroupsResult {
+    pub object: String,
+    pub groups: Vec<ListVertexGroupsResultGroupsItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MeshStatsParams {
     pub object: ObjectName,
 }
@@ -1863,6 +2153,42 @@ pub struct PlaceRelativeResult {
     pub bounds: PlaceRelativeResultBounds,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseBoneParams {
+    pub armature: ObjectName,
+    pub bone: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<PositiveVec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<i64>,
+}
+
+impl JsonSchema for PoseBoneParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PoseBoneParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 3, "properties": {"armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "scale": {"description": "[x, y, z], each above 0", "items": {"exclusiveMinimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PoseBoneResult {
+    pub armature: String,
+    pub bone: String,
+    pub location: Vec3,
+    pub rotation: Vec3,
+    pub scale: Vec3,
+    pub keyed: Vec<String>,
     pub delta: Delta,
 }
 
@@ -2399,5 +2725,65 @@ pub struct ShapeKeysResult {
     pub keys: Vec<ShapeKeysResultKeysItem>,
     pub total: i64,
     pub key: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum VertexGroupParamsAction {
+    #[serde(rename = "create")]
+    Create,
+    #[serde(rename = "assign")]
+    Assign,
+    #[serde(rename = "remove")]
+    Remove,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum VertexGroupParamsMode {
+    #[serde(rename = "REPLACE")]
+    Replace,
+    #[serde(rename = "ADD")]
+    Add,
+    #[serde(rename = "SUBTRACT")]
+    Subtract,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VertexGroupParams {
+    pub object: ObjectName,
+    pub action: VertexGroupParamsAction,
+    pub group: String,
+    /// Vertex indices (assign: required; remove: default all)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<VertexGroupParamsMode>,
+}
+
+impl JsonSchema for VertexGroupParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "VertexGroupParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["create", "assign", "remove"], "type": "string"}, "group": {"maxLength": 63, "minLength": 1, "type": "string"}, "mode": {"enum": ["REPLACE", "ADD", "SUBTRACT"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "vertices": {"description": "Vertex indices (assign: required; remove: default all)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 1000000, "minItems": 1, "type": "array"}, "weight": {"maximum": 1, "minimum": 0, "type": "number"}}, "required": ["object", "action", "group"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VertexGroupResultGroupsItem {
+    pub name: String,
+    pub index: i64,
+    pub vertices: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VertexGroupResult {
+    pub object: String,
+    pub group: String,
+    pub groups: Vec<VertexGroupResultGroupsItem>,
     pub delta: Delta,
 }
