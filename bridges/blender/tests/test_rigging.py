@@ -57,6 +57,8 @@ def test_edit_bones_add_reparent_remove(client):
     r = client.ok("edit_bone", armature="RgEdit", action="set_parent", bone="Side", parent="Tip")
     assert {b["name"]: b["parent"] for b in r["bones"]}["Side"] == "Tip"
     assert client.call("edit_bone", armature="RgEdit", action="set_parent", bone="Root", parent="Side")["error"]["code"] == "invalid_target"
+    r = client.ok("edit_bone", armature="RgEdit", action="set_parent", bone="Side")
+    assert {b["name"]: b["parent"] for b in r["bones"]}["Side"] is None
     r = client.ok("edit_bone", armature="RgEdit", action="remove", bone="Side")
     assert r["total"] == 2 and "Side" not in bpy.data.objects["RgEdit"].data.bones
     assert client.call("edit_bone", armature="RgEdit", action="remove", bone="Ghost")["error"]["code"] == "not_found"

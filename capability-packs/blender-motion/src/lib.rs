@@ -6,6 +6,7 @@
 //! are in `families.rs`.
 
 mod angles;
+mod bones;
 mod families;
 
 include!(concat!(env!("OUT_DIR"), "/capabilities.rs"));

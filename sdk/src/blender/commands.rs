@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "f0f3920faa27cc5164f5fc43c709806e78ee9109eaffd06b65cccafe37646b10";
+pub const CATALOG_SHA256: &str = "1ca06694d3012eeb9991e9ce140c097882252dcacb2405a843cffdc4e497f844";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -1433,6 +1433,7 @@ pub struct EditBoneParams {
     pub head: Option<Vec3>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tail: Option<Vec3>,
+    /// The parent bone; set_parent without it clears the parent
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1447,7 +1448,7 @@ impl JsonSchema for EditBoneParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add", "remove", "set_parent"], "type": "string"}, "armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "parent": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": ["string", "null"]}, "roll": {"maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "action", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add", "remove", "set_parent"], "type": "string"}, "armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "parent": {"description": "The parent bone; set_parent without it clears the parent", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "roll": {"maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "action", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -111,7 +111,8 @@ def create_armature(ctx, params):
     summary="Edit one bone of an armature: add it, remove it, or set its parent; metres, radians.",
     params=s.obj({
         "armature": OBJECT, "action": s.enum(("add", "remove", "set_parent")), "bone": BONE_NAME,
-        "head": VEC3, "tail": VEC3, "parent": s.nullable(BONE_NAME), "connected": s.boolean(), "roll": s.number(-7, 7),
+        "head": VEC3, "tail": VEC3, "parent": dict(BONE_NAME, description="The parent bone; set_parent without it clears the parent"),
+        "connected": s.boolean(), "roll": s.number(-7, 7),
     }, required=("armature", "action", "bone")),
     result=s.obj({"armature": s.string(), "bones": s.array(BONE_OUT, max_items=256), "total": s.integer(0)},
                  required=("armature", "bones", "total")),
@@ -146,7 +147,7 @@ def edit_bone(ctx, params):
             eb = edit.new(name) if action == "add" else edit[name]
             if action == "add":
                 eb.head, eb.tail, eb.roll = params["head"], params["tail"], params.get("roll", 0.0)
-            if "parent" in params:
+            if action == "set_parent" or parent is not None:
                 eb.parent = edit[parent] if parent is not None else None
             if "connected" in params:
                 eb.use_connect = params["connected"] and eb.parent is not None
