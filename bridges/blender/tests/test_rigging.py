@@ -78,6 +78,7 @@ def test_bind_auto_weights_then_pose_moves_the_mesh(client):
     assert r["keyed"] == ["rotation_euler"] and r["delta"]["changed"] == ["RgRig"]
     assert evaluated_reach_y(mesh) > before + 0.5
     assert client.call("pose_bone", armature="RgRig", bone="Ghost", location=[0, 0, 1])["error"]["code"] == "not_found"
+    assert client.call("pose_bone", armature="RgRig", bone="Tip", location=[0, 1, 0])["error"]["code"] == "invalid_target"
     assert client.call("bind_armature", mesh="RgRig", armature="RgRig")["error"]["code"] == "invalid_target"
 
 

@@ -10,12 +10,18 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "1ca06694d3012eeb9991e9ce140c097882252dcacb2405a843cffdc4e497f844";
+pub const CATALOG_SHA256: &str = "59c03cbeeda4a25074f669a4e9642b96e4fac30a26126d82a92aa9160cab6a90";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
+    ("add_cloth", Effect::Mutate),
+    ("add_collision", Effect::Mutate),
     ("add_constraint", Effect::Mutate),
+    ("add_fluid", Effect::Mutate),
+    ("add_force_field", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("add_particle_system", Effect::Mutate),
+    ("add_rigid_body", Effect::Mutate),
     ("bind_armature", Effect::Mutate),
     ("bounds_world", Effect::Read),
     ("check_overlap", Effect::Read),
@@ -41,6 +47,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("pose_bone", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remove_constraint", Effect::Destroy),
+    ("remove_particle_system", Effect::Destroy),
     ("render_image", Effect::Mutate),
     ("scene_snapshot", Effect::Read),
     ("set_camera", Effect::Mutate),
@@ -50,6 +57,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("shape_keys", Effect::Mutate),
+    ("simulate", Effect::Mutate),
     ("vertex_group", Effect::Mutate),
 ];
 
@@ -155,6 +163,40 @@ impl AppErrorCode {
     }
 }
 
+/// Make a mesh cloth with a fabric preset, a quality, an optional pin vertex group and self collision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddCloth;
+
+impl Command for AddCloth {
+    const NAME: &'static str = "add_cloth";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddClothParams;
+    type Result = AddClothResult;
+}
+
+/// Make a mesh cloth with a fabric preset, a quality, an optional pin vertex group and self collision.
+pub fn add_cloth(params: &AddClothParams) -> Result<AddClothResult, BridgeError> {
+    crate::bridge::send::<AddCloth>(params)
+}
+
+/// Make a mesh a collider for cloth and particles: outer thickness, friction, damping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddCollision;
+
+impl Command for AddCollision {
+    const NAME: &'static str = "add_collision";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddCollisionParams;
+    type Result = AddCollisionResult;
+}
+
+/// Make a mesh a collider for cloth and particles: outer thickness, friction, damping.
+pub fn add_collision(params: &AddCollisionParams) -> Result<AddCollisionResult, BridgeError> {
+    crate::bridge::send::<AddCollision>(params)
+}
+
 /// Add a constraint to an object or a pose bone, with a target and properties checked against Blender's RNA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddConstraint;
@@ -172,6 +214,40 @@ pub fn add_constraint(params: &AddConstraintParams) -> Result<AddConstraintResul
     crate::bridge::send::<AddConstraint>(params)
 }
 
+/// Mantaflow: make a mesh a fluid domain (gas or liquid, resolution), a flow (smoke, fire, liquid) or an effector; cache in the session folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddFluid;
+
+impl Command for AddFluid {
+    const NAME: &'static str = "add_fluid";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddFluidParams;
+    type Result = AddFluidResult;
+}
+
+/// Mantaflow: make a mesh a fluid domain (gas or liquid, resolution), a flow (smoke, fire, liquid) or an effector; cache in the session folder.
+pub fn add_fluid(params: &AddFluidParams) -> Result<AddFluidResult, BridgeError> {
+    crate::bridge::send::<AddFluid>(params)
+}
+
+/// Add a force field (an empty carrying the field): force, wind, vortex, magnetic, turbulence, drag or harmonic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddForceField;
+
+impl Command for AddForceField {
+    const NAME: &'static str = "add_force_field";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = AddForceFieldParams;
+    type Result = AddForceFieldResult;
+}
+
+/// Add a force field (an empty carrying the field): force, wind, vortex, magnetic, turbulence, drag or harmonic.
+pub fn add_force_field(params: &AddForceFieldParams) -> Result<AddForceFieldResult, BridgeError> {
+    crate::bridge::send::<AddForceField>(params)
+}
+
 /// Add a modifier to an object, with properties checked against Blender's RNA (an unknown property is an error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddModifier;
@@ -187,6 +263,40 @@ impl Command for AddModifier {
 /// Add a modifier to an object, with properties checked against Blender's RNA (an unknown property is an error).
 pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, BridgeError> {
     crate::bridge::send::<AddModifier>(params)
+}
+
+/// Add a particle system (emitter or hair) to a mesh: count, lifetime, source, frame range, render type, instance object, seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddParticleSystem;
+
+impl Command for AddParticleSystem {
+    const NAME: &'static str = "add_particle_system";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddParticleSystemParams;
+    type Result = AddParticleSystemResult;
+}
+
+/// Add a particle system (emitter or hair) to a mesh: count, lifetime, source, frame range, render type, instance object, seed.
+pub fn add_particle_system(params: &AddParticleSystemParams) -> Result<AddParticleSystemResult, BridgeError> {
+    crate::bridge::send::<AddParticleSystem>(params)
+}
+
+/// Make a mesh a rigid body (active or passive), creating the scene's rigid body world if there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddRigidBody;
+
+impl Command for AddRigidBody {
+    const NAME: &'static str = "add_rigid_body";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddRigidBodyParams;
+    type Result = AddRigidBodyResult;
+}
+
+/// Make a mesh a rigid body (active or passive), creating the scene's rigid body world if there is none.
+pub fn add_rigid_body(params: &AddRigidBodyParams) -> Result<AddRigidBodyResult, BridgeError> {
+    crate::bridge::send::<AddRigidBody>(params)
 }
 
 /// Skin a mesh to an armature: automatic (heat) weights, envelope weights, or empty groups; parents it and adds the Armature modifier.
@@ -614,6 +724,23 @@ pub fn remove_constraint(params: &RemoveConstraintParams) -> Result<RemoveConstr
     crate::bridge::send::<RemoveConstraint>(params)
 }
 
+/// Remove a particle system (and its modifier) from a mesh by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemoveParticleSystem;
+
+impl Command for RemoveParticleSystem {
+    const NAME: &'static str = "remove_particle_system";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = RemoveParticleSystemParams;
+    type Result = RemoveParticleSystemResult;
+}
+
+/// Remove a particle system (and its modifier) from a mesh by name.
+pub fn remove_particle_system(params: &RemoveParticleSystemParams) -> Result<RemoveParticleSystemResult, BridgeError> {
+    crate::bridge::send::<RemoveParticleSystem>(params)
+}
+
 /// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderImage;
@@ -767,6 +894,23 @@ pub fn shape_keys(params: &ShapeKeysParams) -> Result<ShapeKeysResult, BridgeErr
     crate::bridge::send::<ShapeKeys>(params)
 }
 
+/// Run the simulation frame by frame from frame_start to frame_end (at most 500 frames) and sample evaluated transforms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simulate;
+
+impl Command for Simulate {
+    const NAME: &'static str = "simulate";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = SimulateParams;
+    type Result = SimulateResult;
+}
+
+/// Run the simulation frame by frame from frame_start to frame_end (at most 500 frames) and sample evaluated transforms.
+pub fn simulate(params: &SimulateParams) -> Result<SimulateResult, BridgeError> {
+    crate::bridge::send::<Simulate>(params)
+}
+
 /// Vertex groups by vertex index: create a group, assign weights (replace, add, subtract), or remove vertices from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VertexGroup;
@@ -834,6 +978,88 @@ pub struct Delta {
     pub datablocks: Option<std::collections::BTreeMap<String, DeltaDatablocksValue>>,
     /// Scene-level domains that changed: render, world, scene, ...
     pub settings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddClothParamsFabric {
+    #[serde(rename = "cotton")]
+    Cotton,
+    #[serde(rename = "denim")]
+    Denim,
+    #[serde(rename = "leather")]
+    Leather,
+    #[serde(rename = "rubber")]
+    Rubber,
+    #[serde(rename = "silk")]
+    Silk,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddClothParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fabric: Option<AddClothParamsFabric>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin_group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_collision: Option<bool>,
+}
+
+impl JsonSchema for AddClothParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddClothParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"fabric": {"enum": ["cotton", "denim", "leather", "rubber", "silk"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "pin_group": {"maxLength": 63, "minLength": 1, "type": "string"}, "quality": {"maximum": 20, "minimum": 1, "type": "integer"}, "self_collision": {"type": "boolean"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddClothResult {
+    pub object: String,
+    pub modifier: String,
+    pub fabric: String,
+    pub mass: f64,
+    pub quality: i64,
+    pub pin_group: Option<String>,
+    pub self_collision: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddCollisionParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thickness_outer: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damping: Option<f64>,
+}
+
+impl JsonSchema for AddCollisionParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddCollisionParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"damping": {"maximum": 1, "minimum": 0, "type": "number"}, "friction": {"maximum": 80, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "thickness_outer": {"maximum": 1, "minimum": 0.001, "type": "number"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddCollisionResult {
+    pub object: String,
+    pub modifier: String,
+    pub thickness_outer: f64,
+    pub friction: f64,
+    pub damping: f64,
+    pub delta: Delta,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -935,6 +1161,149 @@ pub struct AddConstraintResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsRole {
+    #[serde(rename = "domain")]
+    Domain,
+    #[serde(rename = "flow")]
+    Flow,
+    #[serde(rename = "effector")]
+    Effector,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsDomainType {
+    #[serde(rename = "GAS")]
+    Gas,
+    #[serde(rename = "LIQUID")]
+    Liquid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsFlowType {
+    #[serde(rename = "SMOKE")]
+    Smoke,
+    #[serde(rename = "FIRE")]
+    Fire,
+    #[serde(rename = "BOTH")]
+    Both,
+    #[serde(rename = "LIQUID")]
+    Liquid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsFlowBehavior {
+    #[serde(rename = "INFLOW")]
+    Inflow,
+    #[serde(rename = "OUTFLOW")]
+    Outflow,
+    #[serde(rename = "GEOMETRY")]
+    Geometry,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddFluidParams {
+    pub object: ObjectName,
+    pub role: AddFluidParamsRole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_type: Option<AddFluidParamsDomainType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_type: Option<AddFluidParamsFlowType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_behavior: Option<AddFluidParamsFlowBehavior>,
+}
+
+impl JsonSchema for AddFluidParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddFluidParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"domain_type": {"enum": ["GAS", "LIQUID"], "type": "string"}, "flow_behavior": {"enum": ["INFLOW", "OUTFLOW", "GEOMETRY"], "type": "string"}, "flow_type": {"enum": ["SMOKE", "FIRE", "BOTH", "LIQUID"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "resolution": {"maximum": 256, "minimum": 16, "type": "integer"}, "role": {"enum": ["domain", "flow", "effector"], "type": "string"}}, "required": ["object", "role"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddFluidResult {
+    pub object: String,
+    pub modifier: String,
+    pub role: String,
+    pub settings: std::collections::BTreeMap<String, serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddForceFieldParamsType {
+    #[serde(rename = "FORCE")]
+    Force,
+    #[serde(rename = "WIND")]
+    Wind,
+    #[serde(rename = "VORTEX")]
+    Vortex,
+    #[serde(rename = "MAGNETIC")]
+    Magnetic,
+    #[serde(rename = "TURBULENCE")]
+    Turbulence,
+    #[serde(rename = "DRAG")]
+    Drag,
+    #[serde(rename = "HARMONIC")]
+    Harmonic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddForceFieldParamsFalloff {
+    #[serde(rename = "SPHERE")]
+    Sphere,
+    #[serde(rename = "TUBE")]
+    Tube,
+    #[serde(rename = "CONE")]
+    Cone,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddForceFieldParams {
+    pub r#type: AddForceFieldParamsType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub falloff: Option<AddForceFieldParamsFalloff>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+}
+
+impl JsonSchema for AddForceFieldParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddForceFieldParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"falloff": {"enum": ["SPHERE", "TUBE", "CONE"], "type": "string"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "noise": {"maximum": 10, "minimum": 0, "type": "number"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "strength": {"maximum": 1000, "minimum": -1000, "type": "number"}, "type": {"enum": ["FORCE", "WIND", "VORTEX", "MAGNETIC", "TURBULENCE", "DRAG", "HARMONIC"], "type": "string"}}, "required": ["type"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddForceFieldResult {
+    pub name: String,
+    pub r#type: String,
+    pub strength: f64,
+    pub falloff: String,
+    pub noise: f64,
+    pub location: Vec3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum AddModifierParamsType {
     #[serde(rename = "SUBSURF")]
     Subsurf,
@@ -1019,6 +1388,163 @@ pub struct AddModifierResult {
     pub r#type: String,
     pub index: i64,
     pub properties: std::collections::BTreeMap<String, serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsType {
+    #[serde(rename = "EMITTER")]
+    Emitter,
+    #[serde(rename = "HAIR")]
+    Hair,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsEmitFrom {
+    #[serde(rename = "VERT")]
+    Vert,
+    #[serde(rename = "FACE")]
+    Face,
+    #[serde(rename = "VOLUME")]
+    Volume,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsRenderType {
+    #[serde(rename = "HALO")]
+    Halo,
+    #[serde(rename = "LINE")]
+    Line,
+    #[serde(rename = "PATH")]
+    Path,
+    #[serde(rename = "OBJECT")]
+    Object,
+    #[serde(rename = "COLLECTION")]
+    Collection,
+    #[serde(rename = "NONE")]
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddParticleSystemParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<AddParticleSystemParamsType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifetime: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emit_from: Option<AddParticleSystemParamsEmitFrom>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_start: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_end: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_type: Option<AddParticleSystemParamsRenderType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+}
+
+impl JsonSchema for AddParticleSystemParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddParticleSystemParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"count": {"maximum": 1000000, "minimum": 1, "type": "integer"}, "emit_from": {"enum": ["VERT", "FACE", "VOLUME"], "type": "string"}, "frame_end": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "frame_start": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "instance_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "lifetime": {"maximum": 10000, "minimum": 1, "type": "number"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "render_type": {"enum": ["HALO", "LINE", "PATH", "OBJECT", "COLLECTION", "NONE"], "type": "string"}, "seed": {"maximum": 2147483647, "minimum": 0, "type": "integer"}, "type": {"enum": ["EMITTER", "HAIR"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddParticleSystemResultSystem {
+    pub name: String,
+    pub r#type: String,
+    pub count: i64,
+    pub lifetime: f64,
+    pub emit_from: String,
+    pub frame_start: f64,
+    pub frame_end: f64,
+    pub render_type: String,
+    pub seed: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddParticleSystemResult {
+    pub object: String,
+    pub system: AddParticleSystemResultSystem,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddRigidBodyParamsType {
+    #[serde(rename = "ACTIVE")]
+    Active,
+    #[serde(rename = "PASSIVE")]
+    Passive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddRigidBodyParamsShape {
+    #[serde(rename = "BOX")]
+    Box,
+    #[serde(rename = "SPHERE")]
+    Sphere,
+    #[serde(rename = "CAPSULE")]
+    Capsule,
+    #[serde(rename = "CYLINDER")]
+    Cylinder,
+    #[serde(rename = "CONE")]
+    Cone,
+    #[serde(rename = "CONVEX_HULL")]
+    ConvexHull,
+    #[serde(rename = "MESH")]
+    Mesh,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddRigidBodyParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<AddRigidBodyParamsType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<AddRigidBodyParamsShape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinematic: Option<bool>,
+}
+
+impl JsonSchema for AddRigidBodyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddRigidBodyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"friction": {"maximum": 1, "minimum": 0, "type": "number"}, "kinematic": {"type": "boolean"}, "mass": {"exclusiveMinimum": 0, "maximum": 1000000.0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "restitution": {"maximum": 1, "minimum": 0, "type": "number"}, "shape": {"enum": ["BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE", "CONVEX_HULL", "MESH"], "type": "string"}, "type": {"enum": ["ACTIVE", "PASSIVE"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddRigidBodyResult {
+    pub object: String,
+    pub r#type: String,
+    pub mass: f64,
+    pub friction: f64,
+    pub restitution: f64,
+    pub shape: String,
+    pub kinematic: bool,
+    pub world_created: bool,
     pub delta: Delta,
 }
 
@@ -2256,6 +2782,31 @@ pub struct RemoveConstraintResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct RemoveParticleSystemParams {
+    pub object: ObjectName,
+    pub name: String,
+}
+
+impl JsonSchema for RemoveParticleSystemParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RemoveParticleSystemParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemoveParticleSystemResult {
+    pub object: String,
+    pub removed: String,
+    pub remaining: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RenderImageParams {
     /// A plain PNG file name
     pub filename: String,
@@ -2726,6 +3277,47 @@ pub struct ShapeKeysResult {
     pub keys: Vec<ShapeKeysResultKeysItem>,
     pub total: i64,
     pub key: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateParams {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substeps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_objects: Option<Vec<ObjectName>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_every: Option<i64>,
+}
+
+impl JsonSchema for SimulateParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SimulateParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "gravity": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "report_objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 16, "minItems": 1, "type": "array"}, "sample_every": {"maximum": 500, "minimum": 1, "type": "integer"}, "substeps": {"maximum": 100, "minimum": 1, "type": "integer"}}, "required": ["frame_start", "frame_end"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SimulateResultSamplesItem {
+    pub frame: i64,
+    pub objects: std::collections::BTreeMap<String, std::collections::BTreeMap<String, serde_json::Value>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SimulateResult {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub frames_stepped: i64,
+    pub samples: Vec<SimulateResultSamplesItem>,
+    pub r#final: std::collections::BTreeMap<String, std::collections::BTreeMap<String, serde_json::Value>>,
     pub delta: Delta,
 }
 

@@ -219,6 +219,8 @@ def pose_bone(ctx, params):
         raise not_found("bone", params["bone"])
     if not any(k in params for k in ("location", "rotation", "scale")):
         raise CommandError("invalid_params", "give location, rotation or scale")
+    if "location" in params and pb.bone.use_connect:
+        raise invalid_target("bone %r is connected to its parent, so it cannot move; rotate it or move the parent" % pb.name)
     ctx.delta.touch(arm)
     had = arm.animation_data is not None and arm.animation_data.action is not None
     if had and "frame" in params:
@@ -235,7 +237,7 @@ def pose_bone(ctx, params):
     if keyed and not had:
         ctx.delta.created_datablock("actions", arm.animation_data.action)
     return {"armature": arm.name, "bone": pb.name, "location": [round(v, 5) for v in pb.location],
-            "rotation": [round(v, 5) for v in pb.rotation_euler], "scale": [round(v, 5) for v in pb.scale], "keyed": keyed}
+            "rotation": [round(v, 7) for v in pb.rotation_euler], "scale": [round(v, 5) for v in pb.scale], "keyed": keyed}
 
 
 GROUP = s.obj({"name": s.string(), "index": s.integer(0), "vertices": s.integer(0)}, required=("name", "index", "vertices"))

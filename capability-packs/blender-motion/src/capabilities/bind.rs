@@ -42,7 +42,7 @@ fn cases() -> Vec<Case> {
             .setup("rig.armature", rig.clone())
             .args(json!({ "mesh": "Cube", "armature": "Rig" }))
             .changed(&["Cube"]).fields("Cube", &["parent", "modifiers", "vertex_groups"])
-            .result(json!({ "mode": "AUTO", "modifier": "Armature", "groups": [{ "name": "Root", "vertices": 4, "max_weight": 1.0 }, { "name": "Tip", "vertices": 4, "max_weight": 1.0 }] }))
+            .result(json!({ "mode": "AUTO", "modifier": "Armature", "groups": [{ "name": "Root", "vertices": 8, "max_weight": 0.85969 }, { "name": "Tip", "vertices": 8, "max_weight": 0.85969 }] }))
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "parent": "Rig", "modifiers": [{ "type": "ARMATURE" }] })),
         Case::new("empty groups to paint")
             .setup("rig.armature", rig)

@@ -11,7 +11,8 @@ pub struct PoseArgs {
     /// The bone to pose.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
     pub bone: String,
-    /// Offset in the bone's own space, metres (its Y runs along the bone).
+    /// Offset in the bone's own space, metres (its Y runs along the bone); a bone
+    /// connected to its parent cannot move.
     pub location: Option<[f64; 3]>,
     /// Euler XYZ rotation in the bone's space, degrees (X bends, Y twists).
     pub rotation: Option<[f64; 3]>,
@@ -45,7 +46,7 @@ fn pose(args: PoseArgs) -> PackResult<Value> {
     })?);
     if let Some(r) = out["rotation"].as_array().map(|r| r.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect::<Vec<_>>()) {
         if r.len() == 3 {
-            out["rotation_deg"] = json!(angles::degrees([r[0], r[1], r[2]]).map(|v| (v * 1e4).round() / 1e4));
+            out["rotation_deg"] = json!(angles::degrees([r[0], r[1], r[2]]).map(|v| (v * 1e3).round() / 1e3));
         }
     }
     Ok(out)
@@ -55,17 +56,19 @@ fn cases() -> Vec<Case> {
     let rig = json!({ "name": "Rig", "bones": super::armature::chain() });
     let bind = json!({ "mesh": "Cube", "armature": "Rig" });
     vec![
-        Case::new("moving the tip bone lifts the top of the bound cube")
+        Case::new("moving the root bone lifts the whole bound cube")
             .setup("rig.armature", rig.clone()).setup("rig.bind", bind.clone())
-            .args(json!({ "armature": "Rig", "bone": "Tip", "location": [0, 0.5, 0] }))
+            .args(json!({ "armature": "Rig", "bone": "Root", "location": [0, 0.5, 0] }))
             .changed(&["Rig"]).fields("Rig", &["pose"])
-            .result(json!({ "bone": "Tip", "location": [0.0, 0.5, 0.0], "keyed": [] }))
-            .reads("spatial.bounds", json!({ "objects": ["Cube"] }), json!({ "min": [-1.0, -1.0, -1.0], "max": [1.0, 1.0, 1.5] })),
+            .result(json!({ "bone": "Root", "location": [0.0, 0.5, 0.0], "keyed": [] }))
+            .reads("spatial.bounds", json!({ "objects": ["Cube"] }), json!({ "min": [-1.0, -1.0, -0.5], "max": [1.0, 1.0, 1.5] })),
         Case::new("a keyed bend")
             .setup("rig.armature", rig.clone()).setup("rig.bind", bind)
             .args(json!({ "armature": "Rig", "bone": "Tip", "rotation": [45, 0, 0], "frame": 1 }))
             .changed(&["Rig"]).fields("Rig", &["pose", "animation"]).datablocks_added("actions", &["RigAction"])
             .result(json!({ "keyed": ["rotation_euler"], "rotation_deg": [45.0, 0.0, 0.0] })),
+        Case::new("a connected bone cannot move").setup("rig.armature", rig.clone())
+            .args(json!({ "armature": "Rig", "bone": "Tip", "location": [0, 1, 0] })).error("invalid_target"),
         Case::new("a missing bone").setup("rig.armature", rig.clone()).args(json!({ "armature": "Rig", "bone": "Ghost", "location": [0, 0, 1] })).error("not_found"),
         Case::new("nothing to pose").setup("rig.armature", rig).args(json!({ "armature": "Rig", "bone": "Tip" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
