@@ -62,6 +62,16 @@ def test_force_field_is_an_empty_with_a_field(client):
     assert r["delta"]["added"] == ["PhWind"]
     f = bpy.data.objects["PhWind"].field
     assert (f.type, f.strength) == ("WIND", 12)
+    r = client.ok("add_force_field", type="VORTEX", name="PhSwirl", falloff="TUBE", noise=1)
+    assert bpy.data.objects["PhSwirl"].field.falloff_type == "TUBE"
+
+
+def test_hair_and_refused_render_types(client):
+    client.ok("create_object", type="cube", name="PhFur", location=[350, 0, 0])
+    r = client.ok("add_particle_system", object="PhFur", type="HAIR", count=50)
+    assert r["system"]["render_type"] == "PATH"
+    doc = client.call("add_particle_system", object="PhFur", type="HAIR", render_type="HALO")
+    assert doc["error"]["code"] == "invalid_params" and len(bpy.data.objects["PhFur"].particle_systems) == 1
 
 
 def test_fluid_domain_flow_and_effector_settings(client, bridge):

@@ -33,3 +33,27 @@ fn every_capability_has_a_declared_family_and_conformance_cases() {
         assert!(!c.summary_text().is_empty(), "{}", c.key());
     }
 }
+
+#[test]
+fn effects_come_from_the_commands_used() {
+    let all = capabilities::all();
+    let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("{k}"));
+    for key in ["animation.clear", "rig.bone", "physics.particles"] {
+        assert!(by_key(key).is_destructive(), "{key} removes data");
+    }
+    for key in ["animation.frame_range", "animation.interpolation", "animation.shape_keys", "animation.follow_path", "animation.turntable",
+                "rig.armature", "rig.bind", "rig.pose", "rig.vertex_group", "physics.rigid_body", "physics.cloth", "physics.collision",
+                "physics.fluid", "physics.force_field", "physics.bake"] {
+        assert!(by_key(key).mutates_state() && !by_key(key).is_destructive(), "{key}");
+    }
+    assert_eq!(all.len(), 18);
+}
+
+#[test]
+fn every_key_is_family_prefixed_as_the_catalog_has_it() {
+    for c in capabilities::all() {
+        let prefix = c.key().split('.').next().unwrap();
+        let expected = match prefix { "animation" => "animation", "rig" => "rigging", "physics" => "physics", other => panic!("{other}") };
+        assert_eq!(c.family(), expected, "{}", c.key());
+    }
+}

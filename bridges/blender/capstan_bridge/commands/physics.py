@@ -199,19 +199,23 @@ def add_particle_system(ctx, params):
     start, end = params.get("frame_start", 1), params.get("frame_end", 200)
     if end < start:
         raise CommandError("invalid_params", "frame_end is before frame_start")
+    kind = params.get("type", "EMITTER")
+    render = params.get("render_type", "HALO" if kind == "EMITTER" else "PATH")
+    if kind == "HAIR" and render in ("HALO", "LINE"):
+        raise CommandError("invalid_params", "hair renders as PATH, OBJECT, COLLECTION or NONE, not %s" % render)
     ctx.delta.touch(obj)
     mod = obj.modifiers.new(params.get("name", "ParticleSystem"), "PARTICLE_SYSTEM")
     ps = mod.particle_system
     if params.get("name"):
         ps.name = params["name"]
     st = ps.settings
-    st.type = params.get("type", "EMITTER")
+    st.type = kind
     st.count = params.get("count", 1000)
     st.emit_from = params.get("emit_from", "FACE")
     if st.type == "EMITTER":
         st.frame_start, st.frame_end = start, end
         st.lifetime = params.get("lifetime", 50)
-    st.render_type = params.get("render_type", "HALO")
+    st.render_type = render
     if instance is not None:
         st.instance_object = instance
     ps.seed = params.get("seed", 0)
@@ -268,11 +272,15 @@ def add_force_field(ctx, params):
         with bpy.context.temp_override(object=obj, active_object=obj, selected_objects=[obj]):
             bpy.ops.object.forcefield_toggle()
     f = obj.field
-    f.type = params["type"]
-    f.strength = params.get("strength", 5.0)
-    f.shape = "POINT" if params.get("falloff", "SPHERE") == "SPHERE" else "LINE"
-    f.falloff_type = params.get("falloff", "SPHERE")
-    f.noise = params.get("noise", 0.0)
+    try:
+        f.type = params["type"]
+        f.strength = params.get("strength", 5.0)
+        f.falloff_type = params.get("falloff", "SPHERE")
+        f.noise = params.get("noise", 0.0)
+    except Exception:
+        ctx.delta.removing(obj)
+        bpy.data.objects.remove(obj)
+        raise
     out.update({"name": obj.name, "type": f.type, "strength": round(f.strength, 5), "falloff": f.falloff_type,
                 "noise": round(f.noise, 5), "location": rounded(obj.location)})
     return out

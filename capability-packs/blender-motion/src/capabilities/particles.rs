@@ -77,6 +77,9 @@ fn particles(args: ParticlesArgs) -> PackResult<Value> {
             return Err(PackError::invalid("frame_end is before frame_start"));
         }
     }
+    if args.kind == Some(Kind::Hair) && matches!(args.render_type, Some(RenderType::Halo | RenderType::Line)) {
+        return Err(PackError::invalid("hair renders as PATH, OBJECT, COLLECTION or NONE"));
+    }
     if args.render_type == Some(RenderType::Object) && args.instance_object.is_none() {
         return Err(PackError::invalid("render_type OBJECT needs instance_object"));
     }
@@ -96,7 +99,8 @@ fn cases() -> Vec<Case> {
             .result(json!({ "system": { "name": "Sparks", "type": "EMITTER", "count": 100, "lifetime": 100.0, "frame_end": 10.0, "seed": 7 } })),
         Case::new("hair")
             .args(json!({ "object": "Cube", "type": "HAIR", "count": 50, "emit_from": "FACE" }))
-            .changed(&["Cube"]).result(json!({ "system": { "type": "HAIR", "count": 50 } })),
+            .changed(&["Cube"]).result(json!({ "system": { "type": "HAIR", "count": 50, "render_type": "PATH" } })),
+        Case::new("hair is not drawn as halos").args(json!({ "object": "Cube", "type": "HAIR", "render_type": "HALO" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("remove it again")
             .setup("physics.particles", sparks)
             .args(json!({ "object": "Cube", "action": "remove", "name": "Sparks" }))
