@@ -9,6 +9,13 @@ import bmesh  # after bpy, which loads it
 import pytest
 
 
+
+def empty(client, name="RgEmpty"):
+    """An object without geometry (the factory camera may be gone: other tests reset the scene)."""
+    if name not in bpy.data.objects:
+        client.ok("create_object", type="empty", name=name)
+    return name
+
 def column(client, name, x):
     """A 1 x 1 x 4 m column standing at x, cut into 16 rings so it can bend (built with
     bmesh here: no command makes such a mesh)."""
@@ -51,6 +58,7 @@ def test_create_armature_with_a_chain(client):
 
 
 def test_edit_bones_add_reparent_remove(client):
+    empty(client)
     client.ok("create_armature", name="RgEdit", bones=two_bones(0))
     r = client.ok("edit_bone", armature="RgEdit", action="add", bone="Side", head=[0, 0, 2], tail=[1, 0, 2], parent="Root")
     assert r["total"] == 3 and r["delta"]["changed"] == ["RgEdit"]
@@ -62,7 +70,7 @@ def test_edit_bones_add_reparent_remove(client):
     r = client.ok("edit_bone", armature="RgEdit", action="remove", bone="Side")
     assert r["total"] == 2 and "Side" not in bpy.data.objects["RgEdit"].data.bones
     assert client.call("edit_bone", armature="RgEdit", action="remove", bone="Ghost")["error"]["code"] == "not_found"
-    assert client.call("edit_bone", armature="Camera", action="remove", bone="Root")["error"]["code"] == "invalid_target"
+    assert client.call("edit_bone", armature="RgEmpty", action="remove", bone="Root")["error"]["code"] == "invalid_target"
 
 
 def test_bind_auto_weights_then_pose_moves_the_mesh(client):

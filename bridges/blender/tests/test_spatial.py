@@ -9,6 +9,13 @@ import bpy
 import pytest
 
 
+
+def empty(client, name="SpEmpty"):
+    """An object without geometry (the factory camera may be gone: other tests reset the scene)."""
+    if name not in bpy.data.objects:
+        client.ok("create_object", type="empty", name=name)
+    return name
+
 def cube(client, name, location, size=2.0, rotation=(0, 0, 0)):
     client.ok("create_object", type="cube", name=name, size=size, location=list(location), rotation=list(rotation))
 
@@ -100,6 +107,7 @@ def test_overlapping_and_touching_and_contained_cubes(client):
 
 
 def test_place_on_rests_on_the_surface_found_by_raycast(client):
+    empty(client)
     plane(client, "SpGround", (140, 0, 0))
     cube(client, "SpTable", (140, 0, 0.5), size=1.0)
     cube(client, "SpCup", (143, 2, 5), size=0.2)
@@ -114,7 +122,7 @@ def test_place_on_rests_on_the_surface_found_by_raycast(client):
     assert client.ok("check_overlap", a="SpCup", b="SpTable")["intersects"] is False
     r = client.ok("place_on", object="SpCup", target="SpGround", align="keep_xy", offset_z=0.5)
     assert tuple(cup.location) == pytest.approx((140, 0, 0.6), abs=1e-6)
-    doc = client.call("place_on", object="SpCup", target="Camera")
+    doc = client.call("place_on", object="SpCup", target="SpEmpty")
     assert doc["error"]["code"] == "invalid_target"
 
 
@@ -135,6 +143,7 @@ def test_place_relative_by_world_bounds(client):
 
 
 def test_mesh_stats_of_the_evaluated_mesh(client):
+    empty(client)
     cube(client, "SpStats", (170, 0, 1))
     r = client.ok("mesh_stats", object="SpStats")
     assert (r["vertices"], r["faces"], r["triangles"], r["max_face_sides"], r["non_triangle_faces"], r["closed"]) == (8, 6, 12, 4, 6, True)
@@ -146,4 +155,4 @@ def test_mesh_stats_of_the_evaluated_mesh(client):
         bpy.data.objects["SpStats"].modifiers.clear()
     plane(client, "SpOpen", (170, 5, 0))
     assert client.ok("mesh_stats", object="SpOpen")["closed"] is False
-    assert client.call("mesh_stats", object="Camera")["error"]["code"] == "invalid_target"
+    assert client.call("mesh_stats", object="SpEmpty")["error"]["code"] == "invalid_target"
