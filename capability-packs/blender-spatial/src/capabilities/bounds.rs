@@ -19,7 +19,7 @@ pub struct BoundsArgs {
     family = "spatial",
     tags = ["bounds", "bounding box", "aabb", "extent", "size", "dimensions", "measure"],
     aliases = ["bounding_box", "bounds_world", "scene_bounds", "get_bounding_box"],
-    examples = ["what is the bounding box of the table", "how big is the whole scene", "where does the chair end"],
+    examples = ["what is the bounding box of the table", "what is the bounding box of the whole scene", "where does the chair end"],
     uses = [BoundsWorld],
     cases = cases,
 )]

@@ -31,7 +31,7 @@ pub struct PlaceOnArgs {
     family = "spatial",
     tags = ["place on", "rest on", "put on top", "on top of", "drop onto", "support", "snap to surface"],
     aliases = ["place_on", "put_on", "snap_to_surface", "find_placement_position"],
-    examples = ["put the cup on the table", "rest the box on the floor", "place the lamp on top of the desk"],
+    examples = ["rest the cup on the table", "drop the box onto the floor", "place the lamp on top of the desk"],
     uses = [PlaceOn],
     cases = cases,
 )]
