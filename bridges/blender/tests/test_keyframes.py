@@ -1,11 +1,8 @@
 """Animation commands against real Blender (CATALOG §3 animation): frame_set drives
 evaluation, and matrix_world is compared with the expected interpolation."""
 
-import math
-
 import bpy
 import pytest
-from mathutils import Vector
 
 
 

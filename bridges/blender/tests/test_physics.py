@@ -2,8 +2,6 @@
 frames from the start, so `simulate` steps them; a cube dropped on a passive plane
 rests about half its height above it, cloth drops, particles are born."""
 
-import os
-
 import bpy
 import pytest
 

@@ -10,7 +10,7 @@ from mathutils import Vector
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
-from .common import OBJECT, VEC3, claim_name, get_object, link, scene
+from .common import OBJECT, VEC3, claim_name, get_object, link
 
 BONE_NAME = s.string(1, 63, pattern=r"^[A-Za-z0-9_. -]{1,63}$")
 BONE = s.obj({
