@@ -29,6 +29,13 @@ def test_rigid_body_cube_falls_onto_a_passive_plane(client):
     assert z == pytest.approx(0.5, abs=0.05), r["final"]
     ev = bpy.data.objects["PhBox"].evaluated_get(bpy.context.evaluated_depsgraph_get())
     assert ev.matrix_world.translation.z == pytest.approx(z, abs=1e-4)
+    assert r["mode"] == "step" and r["from_bake"] is False
+    baked = client.ok("simulate", frame_start=1, frame_end=60, mode="bake", report_objects=["PhBox"], sample_every=10)
+    assert baked["from_bake"] is True and [s["frame"] for s in baked["samples"]] == [1, 11, 21, 31, 41, 51, 60]
+    assert baked["final"]["PhBox"]["location"][2] == pytest.approx(z, abs=1e-3)
+    assert bpy.context.scene.rigidbody_world.point_cache.is_baked
+    with bpy.context.temp_override(scene=bpy.context.scene):
+        bpy.ops.ptcache.free_bake_all()
     assert client.call("simulate", frame_start=1, frame_end=600)["error"]["code"] == "invalid_params"
     assert client.call("add_rigid_body", object="PhEmpty")["error"]["code"] == "invalid_target"
     bpy.context.scene.frame_set(1)

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "59c03cbeeda4a25074f669a4e9642b96e4fac30a26126d82a92aa9160cab6a90";
+pub const CATALOG_SHA256: &str = "6dbc0b9b8f68e5b323d3e80ee84eb7406f0c045a3bd45eae3139c58c1a4820d1";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -901,7 +901,7 @@ pub struct Simulate;
 impl Command for Simulate {
     const NAME: &'static str = "simulate";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
     type Params = SimulateParams;
     type Result = SimulateResult;
 }
@@ -3280,6 +3280,15 @@ pub struct ShapeKeysResult {
     pub delta: Delta,
 }
 
+/// step: frames in order (default); bake: bake every cache over the range, then sample
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SimulateParamsMode {
+    #[serde(rename = "step")]
+    Step,
+    #[serde(rename = "bake")]
+    Bake,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimulateParams {
@@ -3293,6 +3302,9 @@ pub struct SimulateParams {
     pub report_objects: Option<Vec<ObjectName>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_every: Option<i64>,
+    /// step: frames in order (default); bake: bake every cache over the range, then sample
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SimulateParamsMode>,
 }
 
 impl JsonSchema for SimulateParams {
@@ -3301,7 +3313,7 @@ impl JsonSchema for SimulateParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "gravity": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "report_objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 16, "minItems": 1, "type": "array"}, "sample_every": {"maximum": 500, "minimum": 1, "type": "integer"}, "substeps": {"maximum": 100, "minimum": 1, "type": "integer"}}, "required": ["frame_start", "frame_end"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "gravity": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "mode": {"description": "step: frames in order (default); bake: bake every cache over the range, then sample", "enum": ["step", "bake"], "type": "string"}, "report_objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 16, "minItems": 1, "type": "array"}, "sample_every": {"maximum": 500, "minimum": 1, "type": "integer"}, "substeps": {"maximum": 100, "minimum": 1, "type": "integer"}}, "required": ["frame_start", "frame_end"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -3316,6 +3328,9 @@ pub struct SimulateResult {
     pub frame_start: i64,
     pub frame_end: i64,
     pub frames_stepped: i64,
+    pub mode: String,
+    /// The samples come from baked caches (a bake made now or earlier)
+    pub from_bake: bool,
     pub samples: Vec<SimulateResultSamplesItem>,
     pub r#final: std::collections::BTreeMap<String, std::collections::BTreeMap<String, serde_json::Value>>,
     pub delta: Delta,

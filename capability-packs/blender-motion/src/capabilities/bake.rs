@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{Simulate, SimulateParams, simulate};
+use capstan_sdk::blender::{Simulate, SimulateParams, SimulateParamsMode as BridgeMode, simulate};
 use capstan_sdk::prelude::*;
 
 pub const MAX_FRAMES: i64 = 500;
@@ -8,6 +8,9 @@ pub const MAX_FRAMES: i64 = 500;
 pub enum Mode {
     /// Step every frame in order from frame_start; the caches fill as it goes.
     Step,
+    /// Bake every simulation cache over the range (replacing earlier bakes), then sample.
+    /// Baked caches stay: later steps read the bake until it is baked again.
+    Bake,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -19,7 +22,7 @@ pub struct BakeArgs {
     /// Last frame, at most frame_start + 500.
     #[schemars(range(min = 0, max = 1048574))]
     pub frame_end: i64,
-    /// step (the only mode: frames in order; a cache bake operator is not offered).
+    /// step (default) or bake.
     pub mode: Option<Mode>,
     /// Gravity [x, y, z] m/s² (default the scene's, [0, 0, -9.81]).
     pub gravity: Option<[f64; 3]>,
@@ -37,8 +40,8 @@ pub struct BakeArgs {
 /// Run the physics simulation over a frame range and report where objects end up.
 ///
 /// Rigid bodies, cloth and particles are stepped frame by frame from frame_start
-/// (simulations need frames in order), at most 500 frames per call; the scene is left
-/// at frame_end. Answers sampled evaluated transforms (metres, degrees) and particle
+/// (simulations need frames in order), or baked over the range (mode bake), at most 500
+/// frames per call; the scene is left at frame_end. Answers sampled evaluated transforms (metres, degrees) and particle
 /// counts of report_objects. Mantaflow fluid domains are refused (`unsupported`): their
 /// solver fails in the headless Blender build capstan tests against.
 #[capability(
@@ -57,8 +60,8 @@ fn bake(args: BakeArgs) -> PackResult<Value> {
     let mut out = json!(simulate(&SimulateParams {
         frame_start: args.frame_start, frame_end: args.frame_end, gravity: args.gravity, substeps: args.substeps,
         report_objects: args.report_objects, sample_every: args.sample_every,
+        mode: args.mode.map(|m| match m { Mode::Step => BridgeMode::Step, Mode::Bake => BridgeMode::Bake }),
     })?);
-    out["mode"] = json!("step");
     out["units"] = json!({ "location": "metres", "rotation": "degrees" });
     Ok(out)
 }
@@ -79,6 +82,10 @@ fn cases() -> Vec<Case> {
                 { "type": "on_top_of", "object": "Cube", "support": "Floor", "tolerance": 0.05 },
                 { "type": "not_overlapping", "object": "Cube", "support": "Floor", "tolerance": 0.05 }] }), json!({ "passed": true }))
             .reads("scene.info", json!({}), json!({ "frame": { "current": 60 } })),
+        drop(Case::new("baked, the cube rests on the floor too"))
+            .args(json!({ "frame_start": 1, "frame_end": 60, "mode": "bake", "report_objects": ["Cube"], "sample_every": 30 }))
+            .result(json!({ "mode": "bake", "from_bake": true, "samples": [{ "frame": 1 }, { "frame": 31 }, { "frame": 60 }] }))
+            .reads("spatial.assert", json!({ "constraints": [{ "type": "on_top_of", "object": "Cube", "support": "Floor", "tolerance": 0.05 }] }), json!({ "passed": true })),
         Case::new("cloth falls")
             .setup("scene.create_object", json!({ "type": "grid", "name": "Sheet", "size": 2, "location": [0, 0, 5] }))
             .setup("physics.cloth", json!({ "object": "Sheet" }))
