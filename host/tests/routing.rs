@@ -48,8 +48,14 @@ fn the_floor_and_its_paraphrases_route_with_the_packs_own_cues() {
     }
     let names: Vec<&str> = families.names().collect();
     assert_eq!(names.first(), Some(&"inspect"), "reading first: {names:?}");
-    let destructive: Vec<&str> = names.iter().rev().take(2).copied().collect();
-    assert!(destructive.contains(&"mutate"), "destroying families last: {names:?}");
+    // Reading, then changing, then destroying: a family's risk is the most any of its
+    // capabilities can do, and ties in routing go to the earlier (safer) family.
+    let risk = |family: &str| {
+        rt.capabilities().filter(|(_, c)| c.family == family).map(|(_, c)| if c.destructive { 2 } else { u8::from(c.mutates) }).max().unwrap_or(0)
+    };
+    let risks: Vec<u8> = names.iter().map(|f| risk(f)).collect();
+    assert!(risks.windows(2).all(|w| w[0] <= w[1]), "families in order of risk: {:?}", names.iter().zip(&risks).collect::<Vec<_>>());
+    assert_eq!(risk("mutate"), 2, "deleting is in mutate");
 }
 
 const TABLE_BEGIN: &str = "<!-- capability families: generated from the official packs by `CAPSTAN_BLESS=1 cargo test -p capstan --test routing`; do not edit by hand -->";

@@ -10,23 +10,34 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "7edadd17911bba3db73e1f72bb7323202597922099cd2443f7d5fae10b12d9f3";
+pub const CATALOG_SHA256: &str = "499a5ae280f4f868884379f6dfb2f480ff1d66e961a9b68e88b83464cc86c4a5";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
+    ("add_cloth", Effect::Mutate),
+    ("add_collision", Effect::Mutate),
     ("add_constraint", Effect::Mutate),
+    ("add_fluid", Effect::Mutate),
+    ("add_force_field", Effect::Mutate),
     ("add_modifier", Effect::Mutate),
+    ("add_particle_system", Effect::Mutate),
+    ("add_rigid_body", Effect::Mutate),
     ("aim_camera", Effect::Mutate),
     ("apply_modifier", Effect::Destroy),
     ("apply_transform", Effect::Destroy),
     ("assign_material", Effect::Mutate),
     ("bake_texture", Effect::Mutate),
+    ("bind_armature", Effect::Mutate),
     ("bind_image_texture", Effect::Mutate),
+    ("bounds_world", Effect::Read),
     ("build_node_material", Effect::Mutate),
+    ("check_overlap", Effect::Read),
     ("cleanup", Effect::Destroy),
+    ("clear_keyframes", Effect::Destroy),
     ("compositor_graph_edit", Effect::Mutate),
     ("compositor_graph_info", Effect::Read),
     ("convert_object", Effect::Mutate),
+    ("create_armature", Effect::Mutate),
     ("create_curve", Effect::Mutate),
     ("create_light", Effect::Mutate),
     ("create_mesh", Effect::Mutate),
@@ -36,7 +47,9 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("delete_collection", Effect::Mutate),
     ("delete_object", Effect::Destroy),
     ("duplicate_object", Effect::Mutate),
+    ("edit_bone", Effect::Destroy),
     ("evaluated_stats", Effect::Read),
+    ("follow_path", Effect::Mutate),
     ("frame_objects", Effect::Mutate),
     ("geometry_graph_edit", Effect::Mutate),
     ("geometry_graph_info", Effect::Read),
@@ -47,17 +60,26 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("list_collections", Effect::Read),
     ("list_constraints", Effect::Read),
     ("list_materials", Effect::Read),
+    ("list_shape_keys", Effect::Read),
     ("list_uv_layers", Effect::Read),
+    ("list_vertex_groups", Effect::Read),
     ("load_image", Effect::Mutate),
     ("manage_collection", Effect::Mutate),
     ("mark_seams", Effect::Mutate),
     ("mesh_filter", Effect::Destroy),
     ("mesh_op", Effect::Destroy),
+    ("mesh_stats", Effect::Read),
+    ("min_distance", Effect::Read),
     ("modify_object", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
+    ("place_on", Effect::Mutate),
+    ("place_relative", Effect::Mutate),
+    ("pose_bone", Effect::Mutate),
+    ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
     ("remove_modifier", Effect::Destroy),
+    ("remove_particle_system", Effect::Destroy),
     ("render_config", Effect::Read),
     ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
@@ -69,6 +91,8 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_camera_lens", Effect::Mutate),
     ("set_color_management", Effect::Mutate),
     ("set_custom_property", Effect::Mutate),
+    ("set_frame_range", Effect::Mutate),
+    ("set_interpolation", Effect::Mutate),
     ("set_light", Effect::Mutate),
     ("set_material", Effect::Mutate),
     ("set_origin", Effect::Destroy),
@@ -79,9 +103,12 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_world_sky", Effect::Mutate),
     ("shader_graph_edit", Effect::Mutate),
     ("shader_graph_info", Effect::Read),
+    ("shape_keys", Effect::Mutate),
+    ("simulate", Effect::Mutate),
     ("uv_layers", Effect::Destroy),
     ("uv_pack", Effect::Mutate),
     ("uv_unwrap", Effect::Mutate),
+    ("vertex_group", Effect::Mutate),
 ];
 
 /// Every error code the bridge answers with (`capstan_bridge/errors.py`).
@@ -186,6 +213,40 @@ impl AppErrorCode {
     }
 }
 
+/// Make a mesh cloth with a fabric preset, a quality, an optional pin vertex group and self collision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddCloth;
+
+impl Command for AddCloth {
+    const NAME: &'static str = "add_cloth";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddClothParams;
+    type Result = AddClothResult;
+}
+
+/// Make a mesh cloth with a fabric preset, a quality, an optional pin vertex group and self collision.
+pub fn add_cloth(params: &AddClothParams) -> Result<AddClothResult, BridgeError> {
+    crate::bridge::send::<AddCloth>(params)
+}
+
+/// Make a mesh a collider for cloth and particles: outer thickness, friction, damping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddCollision;
+
+impl Command for AddCollision {
+    const NAME: &'static str = "add_collision";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddCollisionParams;
+    type Result = AddCollisionResult;
+}
+
+/// Make a mesh a collider for cloth and particles: outer thickness, friction, damping.
+pub fn add_collision(params: &AddCollisionParams) -> Result<AddCollisionResult, BridgeError> {
+    crate::bridge::send::<AddCollision>(params)
+}
+
 /// Add a constraint to an object or a pose bone, with a target and properties checked against Blender's RNA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddConstraint;
@@ -203,6 +264,40 @@ pub fn add_constraint(params: &AddConstraintParams) -> Result<AddConstraintResul
     crate::bridge::send::<AddConstraint>(params)
 }
 
+/// Mantaflow: make a mesh a fluid domain (gas or liquid, resolution), a flow (smoke, fire, liquid) or an effector; cache in the session folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddFluid;
+
+impl Command for AddFluid {
+    const NAME: &'static str = "add_fluid";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddFluidParams;
+    type Result = AddFluidResult;
+}
+
+/// Mantaflow: make a mesh a fluid domain (gas or liquid, resolution), a flow (smoke, fire, liquid) or an effector; cache in the session folder.
+pub fn add_fluid(params: &AddFluidParams) -> Result<AddFluidResult, BridgeError> {
+    crate::bridge::send::<AddFluid>(params)
+}
+
+/// Add a force field (an empty carrying the field): force, wind, vortex, magnetic, turbulence, drag or harmonic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddForceField;
+
+impl Command for AddForceField {
+    const NAME: &'static str = "add_force_field";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = AddForceFieldParams;
+    type Result = AddForceFieldResult;
+}
+
+/// Add a force field (an empty carrying the field): force, wind, vortex, magnetic, turbulence, drag or harmonic.
+pub fn add_force_field(params: &AddForceFieldParams) -> Result<AddForceFieldResult, BridgeError> {
+    crate::bridge::send::<AddForceField>(params)
+}
+
 /// Add a modifier to an object, with properties checked against Blender's RNA (an unknown property is an error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddModifier;
@@ -218,6 +313,40 @@ impl Command for AddModifier {
 /// Add a modifier to an object, with properties checked against Blender's RNA (an unknown property is an error).
 pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, BridgeError> {
     crate::bridge::send::<AddModifier>(params)
+}
+
+/// Add a particle system (emitter or hair) to a mesh: count, lifetime, source, frame range, render type, instance object, seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddParticleSystem;
+
+impl Command for AddParticleSystem {
+    const NAME: &'static str = "add_particle_system";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddParticleSystemParams;
+    type Result = AddParticleSystemResult;
+}
+
+/// Add a particle system (emitter or hair) to a mesh: count, lifetime, source, frame range, render type, instance object, seed.
+pub fn add_particle_system(params: &AddParticleSystemParams) -> Result<AddParticleSystemResult, BridgeError> {
+    crate::bridge::send::<AddParticleSystem>(params)
+}
+
+/// Make a mesh a rigid body (active or passive), creating the scene's rigid body world if there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddRigidBody;
+
+impl Command for AddRigidBody {
+    const NAME: &'static str = "add_rigid_body";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = AddRigidBodyParams;
+    type Result = AddRigidBodyResult;
+}
+
+/// Make a mesh a rigid body (active or passive), creating the scene's rigid body world if there is none.
+pub fn add_rigid_body(params: &AddRigidBodyParams) -> Result<AddRigidBodyResult, BridgeError> {
+    crate::bridge::send::<AddRigidBody>(params)
 }
 
 /// Aim a camera's view axis at an object or a point; with track, keep it aimed with a Track To constraint.
@@ -305,6 +434,23 @@ pub fn bake_texture(params: &BakeTextureParams) -> Result<BakeTextureResult, Bri
     crate::bridge::send::<BakeTexture>(params)
 }
 
+/// Skin a mesh to an armature: automatic (heat) weights, envelope weights, or empty groups; parents it and adds the Armature modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BindArmature;
+
+impl Command for BindArmature {
+    const NAME: &'static str = "bind_armature";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = BindArmatureParams;
+    type Result = BindArmatureResult;
+}
+
+/// Skin a mesh to an armature: automatic (heat) weights, envelope weights, or empty groups; parents it and adds the Armature modifier.
+pub fn bind_armature(params: &BindArmatureParams) -> Result<BindArmatureResult, BridgeError> {
+    crate::bridge::send::<BindArmature>(params)
+}
+
 /// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BindImageTexture;
@@ -320,6 +466,23 @@ impl Command for BindImageTexture {
 /// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
 pub fn bind_image_texture(params: &BindImageTextureParams) -> Result<BindImageTextureResult, BridgeError> {
     crate::bridge::send::<BindImageTexture>(params)
+}
+
+/// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundsWorld;
+
+impl Command for BoundsWorld {
+    const NAME: &'static str = "bounds_world";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = BoundsWorldParams;
+    type Result = BoundsWorldResult;
+}
+
+/// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
+pub fn bounds_world(params: &BoundsWorldParams) -> Result<BoundsWorldResult, BridgeError> {
+    crate::bridge::send::<BoundsWorld>(params)
 }
 
 /// Build (or rebuild) a node material from a preset: marble, wood, metal, glass, emissive, concrete, fabric, volume fog or fire.
@@ -339,6 +502,23 @@ pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNode
     crate::bridge::send::<BuildNodeMaterial>(params)
 }
 
+/// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckOverlap;
+
+impl Command for CheckOverlap {
+    const NAME: &'static str = "check_overlap";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = CheckOverlapParams;
+    type Result = CheckOverlapResult;
+}
+
+/// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
+pub fn check_overlap(params: &CheckOverlapParams) -> Result<CheckOverlapResult, BridgeError> {
+    crate::bridge::send::<CheckOverlap>(params)
+}
+
 /// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cleanup;
@@ -354,6 +534,23 @@ impl Command for Cleanup {
 /// Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.
 pub fn cleanup(params: &CleanupParams) -> Result<CleanupResult, BridgeError> {
     crate::bridge::send::<Cleanup>(params)
+}
+
+/// Remove an object's keyframes: every F-curve, or those of one data path; the action is unassigned when none are left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClearKeyframes;
+
+impl Command for ClearKeyframes {
+    const NAME: &'static str = "clear_keyframes";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ClearKeyframesParams;
+    type Result = ClearKeyframesResult;
+}
+
+/// Remove an object's keyframes: every F-curve, or those of one data path; the action is unassigned when none are left.
+pub fn clear_keyframes(params: &ClearKeyframesParams) -> Result<ClearKeyframesResult, BridgeError> {
+    crate::bridge::send::<ClearKeyframes>(params)
 }
 
 /// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
@@ -405,6 +602,23 @@ impl Command for ConvertObject {
 /// Add a mesh converted from a curve, text, surface or metaball (modifiers applied), or a poly curve from a mesh's edges, in the source's place.
 pub fn convert_object(params: &ConvertObjectParams) -> Result<ConvertObjectResult, BridgeError> {
     crate::bridge::send::<ConvertObject>(params)
+}
+
+/// Create an armature object with a list of bones (head, tail, parent, connected, roll); metres, radians.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateArmature;
+
+impl Command for CreateArmature {
+    const NAME: &'static str = "create_armature";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = CreateArmatureParams;
+    type Result = CreateArmatureResult;
+}
+
+/// Create an armature object with a list of bones (head, tail, parent, connected, roll); metres, radians.
+pub fn create_armature(params: &CreateArmatureParams) -> Result<CreateArmatureResult, BridgeError> {
+    crate::bridge::send::<CreateArmature>(params)
 }
 
 /// Add a Bezier, NURBS, poly, path or circle curve through points (metres), optionally with a round tube bevel.
@@ -560,6 +774,23 @@ pub fn duplicate_object(params: &DuplicateObjectParams) -> Result<DuplicateObjec
     crate::bridge::send::<DuplicateObject>(params)
 }
 
+/// Edit one bone of an armature: add it, remove it, or set its parent; metres, radians.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EditBone;
+
+impl Command for EditBone {
+    const NAME: &'static str = "edit_bone";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = EditBoneParams;
+    type Result = EditBoneResult;
+}
+
+/// Edit one bone of an armature: add it, remove it, or set its parent; metres, radians.
+pub fn edit_bone(params: &EditBoneParams) -> Result<EditBoneResult, BridgeError> {
+    crate::bridge::send::<EditBone>(params)
+}
+
 /// Evaluated facts of objects (after modifiers and geometry nodes): mesh counts, instance counts and world bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EvaluatedStats;
@@ -575,6 +806,23 @@ impl Command for EvaluatedStats {
 /// Evaluated facts of objects (after modifiers and geometry nodes): mesh counts, instance counts and world bounds.
 pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsResult, BridgeError> {
     crate::bridge::send::<EvaluatedStats>(params)
+}
+
+/// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FollowPath;
+
+impl Command for FollowPath {
+    const NAME: &'static str = "follow_path";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = FollowPathParams;
+    type Result = FollowPathResult;
+}
+
+/// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
+pub fn follow_path(params: &FollowPathParams) -> Result<FollowPathResult, BridgeError> {
+    crate::bridge::send::<FollowPath>(params)
 }
 
 /// Move a camera (keeping or choosing its direction) so the bounding boxes of the objects fit its frame with a margin.
@@ -747,6 +995,23 @@ pub fn list_materials(params: &ListMaterialsParams) -> Result<ListMaterialsResul
     crate::bridge::send::<ListMaterials>(params)
 }
 
+/// The shape keys of a mesh, curve or lattice, with their values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListShapeKeys;
+
+impl Command for ListShapeKeys {
+    const NAME: &'static str = "list_shape_keys";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ListShapeKeysParams;
+    type Result = ListShapeKeysResult;
+}
+
+/// The shape keys of a mesh, curve or lattice, with their values.
+pub fn list_shape_keys(params: &ListShapeKeysParams) -> Result<ListShapeKeysResult, BridgeError> {
+    crate::bridge::send::<ListShapeKeys>(params)
+}
+
 /// A mesh's UV maps: names, which is active for editing and which for rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListUvLayers;
@@ -762,6 +1027,23 @@ impl Command for ListUvLayers {
 /// A mesh's UV maps: names, which is active for editing and which for rendering.
 pub fn list_uv_layers(params: &ListUvLayersParams) -> Result<ListUvLayersResult, BridgeError> {
     crate::bridge::send::<ListUvLayers>(params)
+}
+
+/// The vertex groups of a mesh, with how many vertices each holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListVertexGroups;
+
+impl Command for ListVertexGroups {
+    const NAME: &'static str = "list_vertex_groups";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ListVertexGroupsParams;
+    type Result = ListVertexGroupsResult;
+}
+
+/// The vertex groups of a mesh, with how many vertices each holds.
+pub fn list_vertex_groups(params: &ListVertexGroupsParams) -> Result<ListVertexGroupsResult, BridgeError> {
+    crate::bridge::send::<ListVertexGroups>(params)
 }
 
 /// Load an image file from a read root as an image datablock (reused when already loaded) and set its colour space.
@@ -849,6 +1131,40 @@ pub fn mesh_op(params: &MeshOpParams) -> Result<MeshOpResult, BridgeError> {
     crate::bridge::send::<MeshOp>(params)
 }
 
+/// Counts of an object's evaluated mesh: vertices, edges, faces, triangles, largest face, watertightness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshStats;
+
+impl Command for MeshStats {
+    const NAME: &'static str = "mesh_stats";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MeshStatsParams;
+    type Result = MeshStatsResult;
+}
+
+/// Counts of an object's evaluated mesh: vertices, edges, faces, triangles, largest face, watertightness.
+pub fn mesh_stats(params: &MeshStatsParams) -> Result<MeshStatsResult, BridgeError> {
+    crate::bridge::send::<MeshStats>(params)
+}
+
+/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinDistance;
+
+impl Command for MinDistance {
+    const NAME: &'static str = "min_distance";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = MinDistanceParams;
+    type Result = MinDistanceResult;
+}
+
+/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+pub fn min_distance(params: &MinDistanceParams) -> Result<MinDistanceResult, BridgeError> {
+    crate::bridge::send::<MinDistance>(params)
+}
+
 /// Move, rotate (radians), scale, rename, show or hide one object; only the given fields change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModifyObject;
@@ -881,6 +1197,74 @@ impl Command for ParentObjects {
 /// Parent objects to another (or unparent them with parent null), keeping where they are in the world unless keep_transform is false.
 pub fn parent_objects(params: &ParentObjectsParams) -> Result<ParentObjectsResult, BridgeError> {
     crate::bridge::send::<ParentObjects>(params)
+}
+
+/// Rest an object on the top surface of a support, found by ray casts over the object's footprint; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceOn;
+
+impl Command for PlaceOn {
+    const NAME: &'static str = "place_on";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = PlaceOnParams;
+    type Result = PlaceOnResult;
+}
+
+/// Rest an object on the top surface of a support, found by ray casts over the object's footprint; metres.
+pub fn place_on(params: &PlaceOnParams) -> Result<PlaceOnResult, BridgeError> {
+    crate::bridge::send::<PlaceOn>(params)
+}
+
+/// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceRelative;
+
+impl Command for PlaceRelative {
+    const NAME: &'static str = "place_relative";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = PlaceRelativeParams;
+    type Result = PlaceRelativeResult;
+}
+
+/// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
+pub fn place_relative(params: &PlaceRelativeParams) -> Result<PlaceRelativeResult, BridgeError> {
+    crate::bridge::send::<PlaceRelative>(params)
+}
+
+/// Pose one bone (location, Euler XYZ rotation in radians, scale, all in bone space), optionally keyed at a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoseBone;
+
+impl Command for PoseBone {
+    const NAME: &'static str = "pose_bone";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = PoseBoneParams;
+    type Result = PoseBoneResult;
+}
+
+/// Pose one bone (location, Euler XYZ rotation in radians, scale, all in bone space), optionally keyed at a frame.
+pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError> {
+    crate::bridge::send::<PoseBone>(params)
+}
+
+/// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raycast;
+
+impl Command for Raycast {
+    const NAME: &'static str = "raycast";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
+    type Params = RaycastParams;
+    type Result = RaycastResult;
+}
+
+/// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
+pub fn raycast(params: &RaycastParams) -> Result<RaycastResult, BridgeError> {
+    crate::bridge::send::<Raycast>(params)
 }
 
 /// Voxel-remesh a mesh into even quads (voxel size in metres, object space); replaces its topology.
@@ -932,6 +1316,23 @@ impl Command for RemoveModifier {
 /// Remove one modifier from an object without applying it (its settings are lost).
 pub fn remove_modifier(params: &RemoveModifierParams) -> Result<RemoveModifierResult, BridgeError> {
     crate::bridge::send::<RemoveModifier>(params)
+}
+
+/// Remove a particle system (and its modifier) from a mesh by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemoveParticleSystem;
+
+impl Command for RemoveParticleSystem {
+    const NAME: &'static str = "remove_particle_system";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = RemoveParticleSystemParams;
+    type Result = RemoveParticleSystemResult;
+}
+
+/// Remove a particle system (and its modifier) from a mesh by name.
+pub fn remove_particle_system(params: &RemoveParticleSystemParams) -> Result<RemoveParticleSystemResult, BridgeError> {
+    crate::bridge::send::<RemoveParticleSystem>(params)
 }
 
 /// The render configuration an audit checks: engine, samples, resolution, output format, motion blur, compositor, colour management, camera and depth of field.
@@ -1121,6 +1522,40 @@ pub fn set_custom_property(params: &SetCustomPropertyParams) -> Result<SetCustom
     crate::bridge::send::<SetCustomProperty>(params)
 }
 
+/// Set the scene's frame range, frame rate and current frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetFrameRange;
+
+impl Command for SetFrameRange {
+    const NAME: &'static str = "set_frame_range";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = SetFrameRangeParams;
+    type Result = SetFrameRangeResult;
+}
+
+/// Set the scene's frame range, frame rate and current frame.
+pub fn set_frame_range(params: &SetFrameRangeParams) -> Result<SetFrameRangeResult, BridgeError> {
+    crate::bridge::send::<SetFrameRange>(params)
+}
+
+/// Set interpolation, easing, handle type and extrapolation on an object's F-curves (all, one data path, or one channel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetInterpolation;
+
+impl Command for SetInterpolation {
+    const NAME: &'static str = "set_interpolation";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
+    type Params = SetInterpolationParams;
+    type Result = SetInterpolationResult;
+}
+
+/// Set interpolation, easing, handle type and extrapolation on an object's F-curves (all, one data path, or one channel).
+pub fn set_interpolation(params: &SetInterpolationParams) -> Result<SetInterpolationResult, BridgeError> {
+    crate::bridge::send::<SetInterpolation>(params)
+}
+
 /// Change an existing light: type, energy, colour, size (area edge, point/spot radius, sun angle in radians), spot cone and blend, shadows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetLight;
@@ -1291,6 +1726,40 @@ pub fn shader_graph_info(params: &ShaderGraphInfoParams) -> Result<ShaderGraphIn
     crate::bridge::send::<ShaderGraphInfo>(params)
 }
 
+/// Shape keys: add the basis, add a key (optionally moving vertices by an offset), set a key's value, or key its value at a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeKeys;
+
+impl Command for ShapeKeys {
+    const NAME: &'static str = "shape_keys";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = ShapeKeysParams;
+    type Result = ShapeKeysResult;
+}
+
+/// Shape keys: add the basis, add a key (optionally moving vertices by an offset), set a key's value, or key its value at a frame.
+pub fn shape_keys(params: &ShapeKeysParams) -> Result<ShapeKeysResult, BridgeError> {
+    crate::bridge::send::<ShapeKeys>(params)
+}
+
+/// Run the simulation frame by frame from frame_start to frame_end (at most 500 frames) and sample evaluated transforms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simulate;
+
+impl Command for Simulate {
+    const NAME: &'static str = "simulate";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = SimulateParams;
+    type Result = SimulateResult;
+}
+
+/// Run the simulation frame by frame from frame_start to frame_end (at most 500 frames) and sample evaluated transforms.
+pub fn simulate(params: &SimulateParams) -> Result<SimulateResult, BridgeError> {
+    crate::bridge::send::<Simulate>(params)
+}
+
 /// Add, remove, rename a mesh's UV map or make it the active one (for editing and rendering); removing discards its UVs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UvLayers;
@@ -1340,6 +1809,23 @@ impl Command for UvUnwrap {
 /// Unwrap or project a mesh's UV map (created when missing): smart project, angle based, conformal, lightmap, cube, cylinder, sphere, reset.
 pub fn uv_unwrap(params: &UvUnwrapParams) -> Result<UvUnwrapResult, BridgeError> {
     crate::bridge::send::<UvUnwrap>(params)
+}
+
+/// Vertex groups by vertex index: create a group, assign weights (replace, add, subtract), or remove vertices from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexGroup;
+
+impl Command for VertexGroup {
+    const NAME: &'static str = "vertex_group";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = VertexGroupParams;
+    type Result = VertexGroupResult;
+}
+
+/// Vertex groups by vertex index: create a group, assign weights (replace, add, subtract), or remove vertices from it.
+pub fn vertex_group(params: &VertexGroupParams) -> Result<VertexGroupResult, BridgeError> {
+    crate::bridge::send::<VertexGroup>(params)
 }
 
 // Types of params and results.
@@ -1392,6 +1878,88 @@ pub struct Delta {
     pub datablocks: Option<std::collections::BTreeMap<String, DeltaDatablocksValue>>,
     /// Scene-level domains that changed: render, world, scene, ...
     pub settings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddClothParamsFabric {
+    #[serde(rename = "cotton")]
+    Cotton,
+    #[serde(rename = "denim")]
+    Denim,
+    #[serde(rename = "leather")]
+    Leather,
+    #[serde(rename = "rubber")]
+    Rubber,
+    #[serde(rename = "silk")]
+    Silk,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddClothParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fabric: Option<AddClothParamsFabric>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin_group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_collision: Option<bool>,
+}
+
+impl JsonSchema for AddClothParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddClothParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"fabric": {"enum": ["cotton", "denim", "leather", "rubber", "silk"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "pin_group": {"maxLength": 63, "minLength": 1, "type": "string"}, "quality": {"maximum": 20, "minimum": 1, "type": "integer"}, "self_collision": {"type": "boolean"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddClothResult {
+    pub object: String,
+    pub modifier: String,
+    pub fabric: String,
+    pub mass: f64,
+    pub quality: i64,
+    pub pin_group: Option<String>,
+    pub self_collision: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddCollisionParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thickness_outer: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damping: Option<f64>,
+}
+
+impl JsonSchema for AddCollisionParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddCollisionParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"damping": {"maximum": 1, "minimum": 0, "type": "number"}, "friction": {"maximum": 80, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "thickness_outer": {"maximum": 1, "minimum": 0.001, "type": "number"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddCollisionResult {
+    pub object: String,
+    pub modifier: String,
+    pub thickness_outer: f64,
+    pub friction: f64,
+    pub damping: f64,
+    pub delta: Delta,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -1493,6 +2061,149 @@ pub struct AddConstraintResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsRole {
+    #[serde(rename = "domain")]
+    Domain,
+    #[serde(rename = "flow")]
+    Flow,
+    #[serde(rename = "effector")]
+    Effector,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsDomainType {
+    #[serde(rename = "GAS")]
+    Gas,
+    #[serde(rename = "LIQUID")]
+    Liquid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsFlowType {
+    #[serde(rename = "SMOKE")]
+    Smoke,
+    #[serde(rename = "FIRE")]
+    Fire,
+    #[serde(rename = "BOTH")]
+    Both,
+    #[serde(rename = "LIQUID")]
+    Liquid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddFluidParamsFlowBehavior {
+    #[serde(rename = "INFLOW")]
+    Inflow,
+    #[serde(rename = "OUTFLOW")]
+    Outflow,
+    #[serde(rename = "GEOMETRY")]
+    Geometry,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddFluidParams {
+    pub object: ObjectName,
+    pub role: AddFluidParamsRole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_type: Option<AddFluidParamsDomainType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_type: Option<AddFluidParamsFlowType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_behavior: Option<AddFluidParamsFlowBehavior>,
+}
+
+impl JsonSchema for AddFluidParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddFluidParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"domain_type": {"enum": ["GAS", "LIQUID"], "type": "string"}, "flow_behavior": {"enum": ["INFLOW", "OUTFLOW", "GEOMETRY"], "type": "string"}, "flow_type": {"enum": ["SMOKE", "FIRE", "BOTH", "LIQUID"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "resolution": {"maximum": 256, "minimum": 16, "type": "integer"}, "role": {"enum": ["domain", "flow", "effector"], "type": "string"}}, "required": ["object", "role"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddFluidResult {
+    pub object: String,
+    pub modifier: String,
+    pub role: String,
+    pub settings: std::collections::BTreeMap<String, serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddForceFieldParamsType {
+    #[serde(rename = "FORCE")]
+    Force,
+    #[serde(rename = "WIND")]
+    Wind,
+    #[serde(rename = "VORTEX")]
+    Vortex,
+    #[serde(rename = "MAGNETIC")]
+    Magnetic,
+    #[serde(rename = "TURBULENCE")]
+    Turbulence,
+    #[serde(rename = "DRAG")]
+    Drag,
+    #[serde(rename = "HARMONIC")]
+    Harmonic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddForceFieldParamsFalloff {
+    #[serde(rename = "SPHERE")]
+    Sphere,
+    #[serde(rename = "TUBE")]
+    Tube,
+    #[serde(rename = "CONE")]
+    Cone,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddForceFieldParams {
+    pub r#type: AddForceFieldParamsType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub falloff: Option<AddForceFieldParamsFalloff>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+}
+
+impl JsonSchema for AddForceFieldParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddForceFieldParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"falloff": {"enum": ["SPHERE", "TUBE", "CONE"], "type": "string"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "noise": {"maximum": 10, "minimum": 0, "type": "number"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "strength": {"maximum": 1000, "minimum": -1000, "type": "number"}, "type": {"enum": ["FORCE", "WIND", "VORTEX", "MAGNETIC", "TURBULENCE", "DRAG", "HARMONIC"], "type": "string"}}, "required": ["type"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddForceFieldResult {
+    pub name: String,
+    pub r#type: String,
+    pub strength: f64,
+    pub falloff: String,
+    pub noise: f64,
+    pub location: Vec3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum AddModifierParamsType {
     #[serde(rename = "SUBSURF")]
     Subsurf,
@@ -1577,6 +2288,163 @@ pub struct AddModifierResult {
     pub r#type: String,
     pub index: i64,
     pub properties: std::collections::BTreeMap<String, serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsType {
+    #[serde(rename = "EMITTER")]
+    Emitter,
+    #[serde(rename = "HAIR")]
+    Hair,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsEmitFrom {
+    #[serde(rename = "VERT")]
+    Vert,
+    #[serde(rename = "FACE")]
+    Face,
+    #[serde(rename = "VOLUME")]
+    Volume,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddParticleSystemParamsRenderType {
+    #[serde(rename = "HALO")]
+    Halo,
+    #[serde(rename = "LINE")]
+    Line,
+    #[serde(rename = "PATH")]
+    Path,
+    #[serde(rename = "OBJECT")]
+    Object,
+    #[serde(rename = "COLLECTION")]
+    Collection,
+    #[serde(rename = "NONE")]
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddParticleSystemParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<AddParticleSystemParamsType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifetime: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emit_from: Option<AddParticleSystemParamsEmitFrom>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_start: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_end: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_type: Option<AddParticleSystemParamsRenderType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_object: Option<ObjectName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+}
+
+impl JsonSchema for AddParticleSystemParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddParticleSystemParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"count": {"maximum": 1000000, "minimum": 1, "type": "integer"}, "emit_from": {"enum": ["VERT", "FACE", "VOLUME"], "type": "string"}, "frame_end": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "frame_start": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "instance_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "lifetime": {"maximum": 10000, "minimum": 1, "type": "number"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "render_type": {"enum": ["HALO", "LINE", "PATH", "OBJECT", "COLLECTION", "NONE"], "type": "string"}, "seed": {"maximum": 2147483647, "minimum": 0, "type": "integer"}, "type": {"enum": ["EMITTER", "HAIR"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddParticleSystemResultSystem {
+    pub name: String,
+    pub r#type: String,
+    pub count: i64,
+    pub lifetime: f64,
+    pub emit_from: String,
+    pub frame_start: f64,
+    pub frame_end: f64,
+    pub render_type: String,
+    pub seed: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddParticleSystemResult {
+    pub object: String,
+    pub system: AddParticleSystemResultSystem,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddRigidBodyParamsType {
+    #[serde(rename = "ACTIVE")]
+    Active,
+    #[serde(rename = "PASSIVE")]
+    Passive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AddRigidBodyParamsShape {
+    #[serde(rename = "BOX")]
+    Box,
+    #[serde(rename = "SPHERE")]
+    Sphere,
+    #[serde(rename = "CAPSULE")]
+    Capsule,
+    #[serde(rename = "CYLINDER")]
+    Cylinder,
+    #[serde(rename = "CONE")]
+    Cone,
+    #[serde(rename = "CONVEX_HULL")]
+    ConvexHull,
+    #[serde(rename = "MESH")]
+    Mesh,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddRigidBodyParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<AddRigidBodyParamsType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<AddRigidBodyParamsShape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinematic: Option<bool>,
+}
+
+impl JsonSchema for AddRigidBodyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AddRigidBodyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"friction": {"maximum": 1, "minimum": 0, "type": "number"}, "kinematic": {"type": "boolean"}, "mass": {"exclusiveMinimum": 0, "maximum": 1000000.0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "restitution": {"maximum": 1, "minimum": 0, "type": "number"}, "shape": {"enum": ["BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE", "CONVEX_HULL", "MESH"], "type": "string"}, "type": {"enum": ["ACTIVE", "PASSIVE"], "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AddRigidBodyResult {
+    pub object: String,
+    pub r#type: String,
+    pub mass: f64,
+    pub friction: f64,
+    pub restitution: f64,
+    pub shape: String,
+    pub kinematic: bool,
+    pub world_created: bool,
     pub delta: Delta,
 }
 
@@ -1790,6 +2658,52 @@ pub struct BakeTextureResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BindArmatureParamsMode {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "ENVELOPE")]
+    Envelope,
+    #[serde(rename = "EMPTY")]
+    Empty,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindArmatureParams {
+    pub mesh: ObjectName,
+    pub armature: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<BindArmatureParamsMode>,
+}
+
+impl JsonSchema for BindArmatureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BindArmatureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "mesh": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "mode": {"enum": ["AUTO", "ENVELOPE", "EMPTY"], "type": "string"}}, "required": ["mesh", "armature"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BindArmatureResultGroupsItem {
+    pub name: String,
+    pub vertices: i64,
+    pub max_weight: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BindArmatureResult {
+    pub mesh: String,
+    pub armature: String,
+    pub mode: String,
+    pub modifier: String,
+    pub groups: Vec<BindArmatureResultGroupsItem>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum BindImageTextureParamsInput {
     #[serde(rename = "Base Color")]
     BaseColor,
@@ -1846,6 +2760,58 @@ pub struct BindImageTextureResult {
     pub node: String,
     pub via: Option<String>,
     pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundsWorldParams {
+    /// Default: every visible object with geometry
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+}
+
+impl JsonSchema for BoundsWorldParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BoundsWorldParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"objects": {"description": "Default: every visible object with geometry", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResultObjectsItemAxes {
+    pub x: Vec3,
+    pub y: Vec3,
+    pub z: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResultObjectsItem {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+    pub name: String,
+    pub r#type: String,
+    pub origin: Vec3,
+    pub axes: BoundsWorldResultObjectsItemAxes,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BoundsWorldResult {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimensions: Option<Vec3>,
+    pub empty: bool,
+    pub objects: Vec<BoundsWorldResultObjectsItem>,
+    pub objects_total: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -1930,6 +2896,48 @@ pub struct BuildNodeMaterialResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CheckOverlapParamsMethod {
+    #[serde(rename = "bvh")]
+    Bvh,
+    #[serde(rename = "aabb")]
+    Aabb,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckOverlapParams {
+    pub a: ObjectName,
+    pub b: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<CheckOverlapParamsMethod>,
+    /// Metres; contacts shallower than this are touching, not intersecting (default 0.001)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+}
+
+impl JsonSchema for CheckOverlapParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CheckOverlapParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"a": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "b": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "method": {"enum": ["bvh", "aabb"], "type": "string"}, "tolerance": {"description": "Metres; contacts shallower than this are touching, not intersecting (default 0.001)", "maximum": 10, "minimum": 0, "type": "number"}}, "required": ["a", "b"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckOverlapResult {
+    pub a: String,
+    pub b: String,
+    pub method: String,
+    pub tolerance: f64,
+    pub intersects: bool,
+    pub aabb_intersects: bool,
+    /// surfaces_cross, a_inside_b, b_inside_a or aabb_overlap; null when apart
+    pub how: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CleanupParamsAction {
     #[serde(rename = "merge_by_distance")]
     MergeByDistance,
@@ -1995,6 +3003,41 @@ pub struct CleanupResult {
     pub removed_vertices: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purged: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClearKeyframesParams {
+    pub object: ObjectName,
+    /// An F-curve's data path: location, rotation_euler, scale, or constraints["Name"].influence ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_path: Option<String>,
+}
+
+impl JsonSchema for ClearKeyframesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ClearKeyframesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"data_path": {"description": "An F-curve's data path: location, rotation_euler, scale, or constraints[\"Name\"].influence ...", "maxLength": 256, "minLength": 1, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\[\\\"[A-Za-z0-9_. -]{1,63}\\\"\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClearKeyframesResultRemovedItem {
+    pub data_path: String,
+    pub index: i64,
+    pub keys: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClearKeyframesResult {
+    pub object: String,
+    pub removed: Vec<ClearKeyframesResultRemovedItem>,
+    pub remaining_fcurves: i64,
+    pub action_unassigned: bool,
     pub delta: Delta,
 }
 
@@ -2298,6 +3341,58 @@ pub struct ConvertObjectResult {
     pub mesh: Option<ConvertObjectResultMesh>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub splines: Option<i64>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArmatureParamsBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
+    /// Radians
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArmatureParams {
+    pub name: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    pub bones: Vec<CreateArmatureParamsBonesItem>,
+}
+
+impl JsonSchema for CreateArmatureParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateArmatureParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bones": {"items": {"additionalProperties": false, "properties": {"connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "parent": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "roll": {"description": "Radians", "maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["name", "head", "tail"], "type": "object"}, "maxItems": 256, "minItems": 1, "type": "array"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["name", "bones"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateArmatureResultBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    pub parent: Option<String>,
+    pub connected: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateArmatureResult {
+    pub name: String,
+    pub bones: Vec<CreateArmatureResultBonesItem>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
     pub delta: Delta,
 }
 
@@ -2786,6 +3881,62 @@ pub struct DuplicateObjectResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum EditBoneParamsAction {
+    #[serde(rename = "add")]
+    Add,
+    #[serde(rename = "remove")]
+    Remove,
+    #[serde(rename = "set_parent")]
+    SetParent,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditBoneParams {
+    pub armature: ObjectName,
+    pub action: EditBoneParamsAction,
+    pub bone: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<Vec3>,
+    /// The parent bone; set_parent without it clears the parent
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<f64>,
+}
+
+impl JsonSchema for EditBoneParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EditBoneParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add", "remove", "set_parent"], "type": "string"}, "armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "connected": {"type": "boolean"}, "head": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "parent": {"description": "The parent bone; set_parent without it clears the parent", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "roll": {"maximum": 7, "minimum": -7, "type": "number"}, "tail": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "action", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EditBoneResultBonesItem {
+    pub name: String,
+    pub head: Vec3,
+    pub tail: Vec3,
+    pub parent: Option<String>,
+    pub connected: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EditBoneResult {
+    pub armature: String,
+    pub bones: Vec<EditBoneResultBonesItem>,
+    pub total: i64,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluatedStatsParams {
@@ -2834,6 +3985,57 @@ pub struct EvaluatedStatsResultObjectsItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvaluatedStatsResult {
     pub objects: Vec<EvaluatedStatsResultObjectsItem>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum FollowPathParamsForwardAxis {
+    #[serde(rename = "FORWARD_X")]
+    ForwardX,
+    #[serde(rename = "FORWARD_Y")]
+    ForwardY,
+    #[serde(rename = "FORWARD_Z")]
+    ForwardZ,
+    #[serde(rename = "TRACK_NEGATIVE_X")]
+    TrackNegativeX,
+    #[serde(rename = "TRACK_NEGATIVE_Y")]
+    TrackNegativeY,
+    #[serde(rename = "TRACK_NEGATIVE_Z")]
+    TrackNegativeZ,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FollowPathParams {
+    pub object: ObjectName,
+    pub curve: ObjectName,
+    pub frames: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_frame: Option<i64>,
+    /// Turn the object along the curve (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow_curve: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_axis: Option<FollowPathParamsForwardAxis>,
+}
+
+impl JsonSchema for FollowPathParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FollowPathParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"curve": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "follow_curve": {"description": "Turn the object along the curve (default false)", "type": "boolean"}, "forward_axis": {"enum": ["FORWARD_X", "FORWARD_Y", "FORWARD_Z", "TRACK_NEGATIVE_X", "TRACK_NEGATIVE_Y", "TRACK_NEGATIVE_Z"], "type": "string"}, "frames": {"maximum": 100000, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "start_frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}}, "required": ["object", "curve", "frames"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FollowPathResult {
+    pub object: String,
+    pub curve: String,
+    pub constraint: String,
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub delta: Delta,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3462,6 +4664,37 @@ pub struct ListMaterialsResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct ListShapeKeysParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for ListShapeKeysParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListShapeKeysParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListShapeKeysResultKeysItem {
+    pub name: String,
+    pub value: f64,
+    pub mute: bool,
+    pub relative_to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListShapeKeysResult {
+    pub object: String,
+    pub keys: Vec<ListShapeKeysResultKeysItem>,
+    pub total: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ListUvLayersParams {
     pub object: ObjectName,
 }
@@ -3487,6 +4720,35 @@ pub struct ListUvLayersResultLayersItem {
 pub struct ListUvLayersResult {
     pub object: String,
     pub layers: Vec<ListUvLayersResultLayersItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListVertexGroupsParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for ListVertexGroupsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListVertexGroupsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListVertexGroupsResultGroupsItem {
+    pub name: String,
+    pub index: i64,
+    pub vertices: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListVertexGroupsResult {
+    pub object: String,
+    pub groups: Vec<ListVertexGroupsResultGroupsItem>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -3837,6 +5099,63 @@ pub struct MeshOpResult {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct MeshStatsParams {
+    pub object: ObjectName,
+}
+
+impl JsonSchema for MeshStatsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshStatsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshStatsResult {
+    pub object: String,
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub triangles: i64,
+    pub max_face_sides: i64,
+    pub non_triangle_faces: i64,
+    pub closed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinDistanceParams {
+    pub a: ObjectName,
+    pub b: ObjectName,
+}
+
+impl JsonSchema for MinDistanceParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MinDistanceParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"a": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "b": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["a", "b"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MinDistanceResult {
+    pub a: String,
+    pub b: String,
+    pub distance: f64,
+    pub intersects: bool,
+    /// a_inside_b or b_inside_a when one surface encloses the other
+    pub contained: Option<String>,
+    pub point_a: Option<[f64; 3]>,
+    pub point_b: Option<[f64; 3]>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ModifyObjectParams {
     pub name: ObjectName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3901,6 +5220,194 @@ pub struct ParentObjectsResult {
     pub children: Vec<String>,
     pub keep_transform: bool,
     pub delta: Delta,
+}
+
+/// center: over the support's centre (default); keep_xy: where it is
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceOnParamsAlign {
+    #[serde(rename = "center")]
+    Center,
+    #[serde(rename = "keep_xy")]
+    KeepXy,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceOnParams {
+    pub object: ObjectName,
+    pub target: ObjectName,
+    /// Gap above the surface in metres (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_z: Option<f64>,
+    /// center: over the support's centre (default); keep_xy: where it is
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align: Option<PlaceOnParamsAlign>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl JsonSchema for PlaceOnParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlaceOnParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align": {"description": "center: over the support's centre (default); keep_xy: where it is", "enum": ["center", "keep_xy"], "type": "string"}, "dry_run": {"type": "boolean"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset_z": {"description": "Gap above the surface in metres (default 0)", "maximum": 1000, "minimum": -1000, "type": "number"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceOnResultBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceOnResult {
+    pub object: String,
+    pub target: String,
+    pub location: Vec3,
+    pub moved_by: Vec3,
+    pub dry_run: bool,
+    pub bounds: PlaceOnResultBounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+/// next_to is right_of (+X); in_front_of is -Y
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceRelativeParamsRelation {
+    #[serde(rename = "next_to")]
+    NextTo,
+    #[serde(rename = "right_of")]
+    RightOf,
+    #[serde(rename = "left_of")]
+    LeftOf,
+    #[serde(rename = "behind")]
+    Behind,
+    #[serde(rename = "in_front_of")]
+    InFrontOf,
+    #[serde(rename = "below")]
+    Below,
+    #[serde(rename = "inside")]
+    Inside,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceRelativeParams {
+    pub object: ObjectName,
+    pub target: ObjectName,
+    /// next_to is right_of (+X); in_front_of is -Y
+    pub relation: PlaceRelativeParamsRelation,
+    /// Gap in metres (default 0.05); inside: the clearance it needs
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl JsonSchema for PlaceRelativeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlaceRelativeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"dry_run": {"type": "boolean"}, "margin": {"description": "Gap in metres (default 0.05); inside: the clearance it needs", "maximum": 1000, "minimum": 0, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "relation": {"description": "next_to is right_of (+X); in_front_of is -Y", "enum": ["next_to", "right_of", "left_of", "behind", "in_front_of", "below", "inside"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "target", "relation"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceRelativeResultBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub center: Vec3,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceRelativeResult {
+    pub object: String,
+    pub target: String,
+    pub location: Vec3,
+    pub moved_by: Vec3,
+    pub dry_run: bool,
+    pub bounds: PlaceRelativeResultBounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseBoneParams {
+    pub armature: ObjectName,
+    pub bone: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<PositiveVec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<i64>,
+}
+
+impl JsonSchema for PoseBoneParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PoseBoneParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 3, "properties": {"armature": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "bone": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "scale": {"description": "[x, y, z], each above 0", "items": {"exclusiveMinimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["armature", "bone"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PoseBoneResult {
+    pub armature: String,
+    pub bone: String,
+    pub location: Vec3,
+    pub rotation: Vec3,
+    pub scale: Vec3,
+    pub keyed: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaycastParams {
+    pub origin: Vec3,
+    pub direction: Vec3,
+    /// Metres (default 1000)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_distance: Option<f64>,
+    /// Only these objects can be hit
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+}
+
+impl JsonSchema for RaycastParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RaycastParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"direction": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "max_distance": {"description": "Metres (default 1000)", "exclusiveMinimum": 0, "maximum": 1000000.0, "type": "number"}, "objects": {"description": "Only these objects can be hit", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "origin": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}}, "required": ["origin", "direction"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RaycastResult {
+    pub hit: bool,
+    pub location: Option<[f64; 3]>,
+    pub normal: Option<[f64; 3]>,
+    pub object: Option<String>,
+    pub face_index: Option<i64>,
+    pub distance: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3997,6 +5504,31 @@ pub struct RemoveModifierResult {
     pub modifier: String,
     pub r#type: String,
     pub modifiers: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveParticleSystemParams {
+    pub object: ObjectName,
+    pub name: String,
+}
+
+impl JsonSchema for RemoveParticleSystemParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RemoveParticleSystemParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object", "name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RemoveParticleSystemResult {
+    pub object: String,
+    pub removed: String,
+    pub remaining: i64,
     pub delta: Delta,
 }
 
@@ -4522,6 +6054,141 @@ pub struct SetCustomPropertyResult {
     /// The value before a set or delete
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<serde_json::Value>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetFrameRangeParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_start: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_end: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_current: Option<i64>,
+}
+
+impl JsonSchema for SetFrameRangeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetFrameRangeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"fps": {"maximum": 240, "minimum": 1, "type": "integer"}, "frame_current": {"maximum": 1048574, "minimum": -1048574, "type": "integer"}, "frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetFrameRangeResult {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub fps: f64,
+    pub frame_current: i64,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsInterpolation {
+    #[serde(rename = "CONSTANT")]
+    Constant,
+    #[serde(rename = "LINEAR")]
+    Linear,
+    #[serde(rename = "BEZIER")]
+    Bezier,
+    #[serde(rename = "SINE")]
+    Sine,
+    #[serde(rename = "QUAD")]
+    Quad,
+    #[serde(rename = "CUBIC")]
+    Cubic,
+    #[serde(rename = "EXPO")]
+    Expo,
+    #[serde(rename = "CIRC")]
+    Circ,
+    #[serde(rename = "BACK")]
+    Back,
+    #[serde(rename = "BOUNCE")]
+    Bounce,
+    #[serde(rename = "ELASTIC")]
+    Elastic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsEasing {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "EASE_IN")]
+    EaseIn,
+    #[serde(rename = "EASE_OUT")]
+    EaseOut,
+    #[serde(rename = "EASE_IN_OUT")]
+    EaseInOut,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsHandleType {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "AUTO_CLAMPED")]
+    AutoClamped,
+    #[serde(rename = "VECTOR")]
+    Vector,
+    #[serde(rename = "ALIGNED")]
+    Aligned,
+    #[serde(rename = "FREE")]
+    Free,
+}
+
+/// CYCLIC adds a Cycles F-curve modifier
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetInterpolationParamsExtrapolation {
+    #[serde(rename = "CONSTANT")]
+    Constant,
+    #[serde(rename = "LINEAR")]
+    Linear,
+    #[serde(rename = "CYCLIC")]
+    Cyclic,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetInterpolationParams {
+    pub object: ObjectName,
+    /// An F-curve's data path: location, rotation_euler, scale, or constraints["Name"].influence ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_path: Option<String>,
+    /// Channel (-1: all, the default)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interpolation: Option<SetInterpolationParamsInterpolation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub easing: Option<SetInterpolationParamsEasing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle_type: Option<SetInterpolationParamsHandleType>,
+    /// CYCLIC adds a Cycles F-curve modifier
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extrapolation: Option<SetInterpolationParamsExtrapolation>,
+}
+
+impl JsonSchema for SetInterpolationParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetInterpolationParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"data_path": {"description": "An F-curve's data path: location, rotation_euler, scale, or constraints[\"Name\"].influence ...", "maxLength": 256, "minLength": 1, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\[\\\"[A-Za-z0-9_. -]{1,63}\\\"\\]\\.[A-Za-z_][A-Za-z0-9_]*)?$", "type": "string"}, "easing": {"enum": ["AUTO", "EASE_IN", "EASE_OUT", "EASE_IN_OUT"], "type": "string"}, "extrapolation": {"description": "CYCLIC adds a Cycles F-curve modifier", "enum": ["CONSTANT", "LINEAR", "CYCLIC"], "type": "string"}, "handle_type": {"enum": ["AUTO", "AUTO_CLAMPED", "VECTOR", "ALIGNED", "FREE"], "type": "string"}, "index": {"description": "Channel (-1: all, the default)", "maximum": 3, "minimum": -1, "type": "integer"}, "interpolation": {"enum": ["CONSTANT", "LINEAR", "BEZIER", "SINE", "QUAD", "CUBIC", "EXPO", "CIRC", "BACK", "BOUNCE", "ELASTIC"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetInterpolationResult {
+    pub object: String,
+    pub fcurves: i64,
+    pub keyframes: i64,
+    pub data_paths: Vec<String>,
     pub delta: Delta,
 }
 
@@ -5215,6 +6882,120 @@ pub struct ShaderGraphInfoResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShapeKeysParamsAction {
+    #[serde(rename = "add_basis")]
+    AddBasis,
+    #[serde(rename = "add")]
+    Add,
+    #[serde(rename = "set_value")]
+    SetValue,
+    #[serde(rename = "keyframe")]
+    Keyframe,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeKeysParams {
+    pub object: ObjectName,
+    pub action: ShapeKeysParamsAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<i64>,
+    /// add: vertex indices to move (default all)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    /// add: how far the vertices move in the key, object space metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<Vec3>,
+}
+
+impl JsonSchema for ShapeKeysParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ShapeKeysParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["add_basis", "add", "set_value", "keyframe"], "type": "string"}, "frame": {"maximum": 1000000, "minimum": -100000, "type": "integer"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset": {"description": "add: how far the vertices move in the key, object space metres", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "value": {"maximum": 1, "minimum": 0, "type": "number"}, "vertices": {"description": "add: vertex indices to move (default all)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 65536, "minItems": 1, "type": "array"}}, "required": ["object", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShapeKeysResultKeysItem {
+    pub name: String,
+    pub value: f64,
+    pub mute: bool,
+    pub relative_to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShapeKeysResult {
+    pub object: String,
+    pub keys: Vec<ShapeKeysResultKeysItem>,
+    pub total: i64,
+    pub key: String,
+    pub delta: Delta,
+}
+
+/// step: frames in order (default); bake: bake every cache over the range, then sample
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SimulateParamsMode {
+    #[serde(rename = "step")]
+    Step,
+    #[serde(rename = "bake")]
+    Bake,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateParams {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substeps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_objects: Option<Vec<ObjectName>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_every: Option<i64>,
+    /// step: frames in order (default); bake: bake every cache over the range, then sample
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SimulateParamsMode>,
+}
+
+impl JsonSchema for SimulateParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SimulateParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"frame_end": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "frame_start": {"maximum": 1048574, "minimum": 0, "type": "integer"}, "gravity": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "mode": {"description": "step: frames in order (default); bake: bake every cache over the range, then sample", "enum": ["step", "bake"], "type": "string"}, "report_objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 16, "minItems": 1, "type": "array"}, "sample_every": {"maximum": 500, "minimum": 1, "type": "integer"}, "substeps": {"maximum": 100, "minimum": 1, "type": "integer"}}, "required": ["frame_start", "frame_end"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SimulateResultSamplesItem {
+    pub frame: i64,
+    pub objects: std::collections::BTreeMap<String, std::collections::BTreeMap<String, serde_json::Value>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SimulateResult {
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub frames_stepped: i64,
+    pub mode: String,
+    /// The samples come from baked caches (a bake made now or earlier)
+    pub from_bake: bool,
+    pub samples: Vec<SimulateResultSamplesItem>,
+    pub r#final: std::collections::BTreeMap<String, std::collections::BTreeMap<String, serde_json::Value>>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum UvLayersParamsAction {
     #[serde(rename = "add")]
     Add,
@@ -5350,5 +7131,65 @@ pub struct UvUnwrapResult {
     pub bounds: [f64; 4],
     pub islands: i64,
     pub method: String,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum VertexGroupParamsAction {
+    #[serde(rename = "create")]
+    Create,
+    #[serde(rename = "assign")]
+    Assign,
+    #[serde(rename = "remove")]
+    Remove,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum VertexGroupParamsMode {
+    #[serde(rename = "REPLACE")]
+    Replace,
+    #[serde(rename = "ADD")]
+    Add,
+    #[serde(rename = "SUBTRACT")]
+    Subtract,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VertexGroupParams {
+    pub object: ObjectName,
+    pub action: VertexGroupParamsAction,
+    pub group: String,
+    /// Vertex indices (assign: required; remove: default all)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<VertexGroupParamsMode>,
+}
+
+impl JsonSchema for VertexGroupParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "VertexGroupParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["create", "assign", "remove"], "type": "string"}, "group": {"maxLength": 63, "minLength": 1, "type": "string"}, "mode": {"enum": ["REPLACE", "ADD", "SUBTRACT"], "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "vertices": {"description": "Vertex indices (assign: required; remove: default all)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 1000000, "minItems": 1, "type": "array"}, "weight": {"maximum": 1, "minimum": 0, "type": "number"}}, "required": ["object", "action", "group"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VertexGroupResultGroupsItem {
+    pub name: String,
+    pub index: i64,
+    pub vertices: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VertexGroupResult {
+    pub object: String,
+    pub group: String,
+    pub groups: Vec<VertexGroupResultGroupsItem>,
     pub delta: Delta,
 }

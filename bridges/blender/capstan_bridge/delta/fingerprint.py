@@ -168,7 +168,9 @@ def animation_values(id_block):
 
     curves = tuple(
         (fc.data_path, fc.array_index, len(fc.keyframe_points), digest(_floats(fc.keyframe_points, "co", 2)),
-         tuple(k.interpolation for k in fc.keyframe_points))
+         tuple(k.interpolation for k in fc.keyframe_points), tuple(k.easing for k in fc.keyframe_points),
+         tuple((k.handle_left_type, k.handle_right_type) for k in fc.keyframe_points),
+         fc.extrapolation, tuple(m.type for m in fc.modifiers))
         for fc in fcurves_of(id_block)
     )
     return (ad.action.name if ad.action else None, curves, len(ad.drivers), len(ad.nla_tracks))
@@ -208,6 +210,17 @@ def custom_values(id_block):
     return tuple((k, repr(id_block[k])[:256]) for k in sorted(keys))
 
 
+def weights_digest(obj):
+    """Digest of a mesh's vertex-group weights; only meshes with groups pay for it."""
+    if obj.type != "MESH" or not obj.vertex_groups:
+        return None
+    h = hashlib.blake2b(digest_size=8)
+    for v in obj.data.vertices:
+        for g in v.groups:
+            h.update(b"%d:%d:%.5f;" % (v.index, g.group, g.weight))
+    return h.hexdigest()
+
+
 def object_aspects(obj):
     """Every aspect of one object, by name."""
     return {
@@ -226,7 +239,7 @@ def object_aspects(obj):
         "constraints": tuple((c.name, c.type) + rna_values(c) for c in obj.constraints),
         "materials": tuple((s.link, s.material.name if s.material else None) for s in obj.material_slots),
         "data": data_values(obj),
-        "vertex_groups": tuple(g.name for g in obj.vertex_groups),
+        "vertex_groups": (tuple(g.name for g in obj.vertex_groups), weights_digest(obj)),
         "shape_keys": shape_key_values(obj),
         "animation": animation_values(obj),
         "physics": physics_values(obj),

@@ -1,0 +1,54 @@
+use capstan_sdk::blender::{MinDistance, MinDistanceParams, min_distance};
+use capstan_sdk::prelude::*;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DistanceArgs {
+    /// One object.
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub a: String,
+    /// The other object.
+    #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
+    pub b: String,
+}
+
+/// Minimum distance between the surfaces of two objects (exact, over their triangles).
+///
+/// Answers the gap in metres and the two closest points (world space); 0 with
+/// intersects=true when the objects interpenetrate. Vertex-to-face and edge-to-edge
+/// pairs are both measured, so rotated objects are not overestimated.
+#[capability(
+    key = "spatial.distance",
+    family = "spatial",
+    tags = ["distance", "gap", "clearance", "how far", "closest points", "separation", "measure"],
+    aliases = ["min_distance", "distance", "get_min_clearance", "measure_distance"],
+    examples = ["how far is the chair from the table", "what is the gap between the two boxes", "measure the clearance between the car and the wall"],
+    uses = [MinDistance],
+    cases = cases,
+)]
+fn distance(args: DistanceArgs) -> PackResult<Value> {
+    if args.a == args.b {
+        return Err(PackError::invalid("a and b must be two different objects"));
+    }
+    let mut out = json!(min_distance(&MinDistanceParams { a: args.a, b: args.b })?);
+    out["units"] = json!("metres");
+    Ok(out)
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case::new("cubes a metre apart")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Far", "location": [3, 0, 0] }))
+            .args(json!({ "a": "Cube", "b": "Far" }))
+            .result(json!({ "distance": 1.0, "intersects": false })),
+        Case::new("a turned cube, corner edge to face")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Turned", "location": [4, 0, 0], "rotation": [0, 0, 45] }))
+            .args(json!({ "a": "Turned", "b": "Cube" }))
+            .result(json!({ "distance": 3.0 - std::f64::consts::SQRT_2, "intersects": false })),
+        Case::new("overlapping cubes are 0 apart")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Near", "location": [1, 0.5, 0.2] }))
+            .args(json!({ "a": "Cube", "b": "Near" }))
+            .result(json!({ "distance": 0.0, "intersects": true, "point_a": null })),
+        Case::new("a missing object").args(json!({ "a": "Cube", "b": "Ghost" })).error("not_found"),
+    ]
+}

@@ -1,0 +1,124 @@
+//! The pack as a whole: the manifest's command list, families, effects, and handlers run
+//! against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
+
+use crate::{capabilities, families};
+use capstan_sdk::blender::*;
+use capstan_sdk::testing::MockBridge;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+fn manifest() -> Value {
+    serde_json::from_str(include_str!("../pack.json")).unwrap()
+}
+
+/// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
+/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-spatial` to rewrite it.
+#[test]
+fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
+    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
+    let mut doc = manifest();
+    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
+        doc["servers"]["blender"]["commands"] = json!(used);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
+        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+        return;
+    }
+    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-spatial");
+}
+
+#[test]
+fn every_capability_has_a_declared_family_and_conformance_cases() {
+    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    for c in capabilities::all() {
+        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
+        assert!(!c.conformance_cases().is_empty(), "{} has no conformance case", c.key());
+        assert!(!c.summary_text().is_empty(), "{}", c.key());
+    }
+}
+
+#[test]
+fn measuring_is_read_only_and_placing_mutates() {
+    let all = capabilities::all();
+    let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("{k}"));
+    for key in ["spatial.raycast", "spatial.bounds", "spatial.check_collision", "spatial.distance", "spatial.assert"] {
+        assert!(!by_key(key).mutates_state(), "{key}");
+    }
+    for key in ["spatial.place_on", "spatial.place_relative", "spatial.dimensions"] {
+        assert!(by_key(key).mutates_state() && !by_key(key).is_destructive(), "{key}");
+    }
+    assert_eq!(all.len(), 8);
+}
+
+fn bounds(name: &str, min: [f64; 3], max: [f64; 3]) -> BoundsWorldResult {
+    let c = [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0, (min[2] + max[2]) / 2.0];
+    serde_json::from_value(json!({
+        "empty": false, "min": min, "max": max, "center": c, "dimensions": [max[0] - min[0], max[1] - min[1], max[2] - min[2]],
+        "objects_total": 1, "objects": [{ "name": name, "type": "MESH", "origin": c, "axes": { "x": [1.0, 0.0, 0.0], "y": [0.0, 1.0, 0.0], "z": [0.0, 0.0, 1.0] },
+        "min": min, "max": max, "center": c, "dimensions": [max[0] - min[0], max[1] - min[1], max[2] - min[2]] }],
+    })).unwrap()
+}
+
+#[test]
+fn assert_casts_onto_the_support_and_reports_the_gap() {
+    let bridge = MockBridge::install();
+    bridge.on::<BoundsWorld, _>(|p| {
+        let name = p.objects.unwrap()[0].clone();
+        Ok(if name == "Cup" { bounds("Cup", [-0.1, -0.1, 1.03], [0.1, 0.1, 1.23]) } else { bounds("Table", [-1.0, -1.0, 0.0], [1.0, 1.0, 1.0]) })
+    });
+    bridge.on::<Raycast, _>(|p| {
+        assert_eq!(p.objects.as_deref(), Some(&["Table".to_string()][..]));
+        assert_eq!(p.direction, [0.0, 0.0, -1.0]);
+        assert!((p.origin[2] - 2.23).abs() < 1e-9);
+        Ok(serde_json::from_value(json!({ "hit": true, "location": [0.0, 0.0, 1.0], "normal": [0.0, 0.0, 1.0], "object": "Table", "face_index": 0, "distance": 1.23 })).unwrap())
+    });
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "spatial.assert").unwrap();
+    let out: Value = serde_json::from_str(&cap.run_json(r#"{"constraints": [{"type": "on_top_of", "object": "Cup", "support": "Table"}, {"type": "inside", "object": "Cup", "support": "Table"}]}"#).unwrap()).unwrap();
+    let r = &out["results"][0];
+    assert_eq!(r["passed"], false);
+    assert!((r["measured"]["gap"].as_f64().unwrap() - 0.03).abs() < 1e-9);
+    assert!((r["failed_by"].as_f64().unwrap() - 0.02).abs() < 1e-9);
+    assert!(r["detail"].as_str().unwrap().contains("floats"));
+    assert!((out["results"][1]["measured"]["protrusion"].as_f64().unwrap() - 0.23).abs() < 1e-9);
+    assert_eq!(out["score"], 0.0);
+    // Bounds are fetched once per object, whatever the number of constraints.
+    assert_eq!(bridge.commands(), ["bounds_world", "bounds_world", "raycast"]);
+}
+
+#[test]
+fn a_missing_object_fails_its_constraint_not_the_call() {
+    let bridge = MockBridge::install();
+    bridge.on::<MeshStats, _>(|p| Err(capstan_sdk::BridgeError::app(AppErrorCode::NotFound, format!("no object named {:?}", p.object))));
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "spatial.assert").unwrap();
+    let out: Value = serde_json::from_str(&cap.run_json(r#"{"constraints": [{"type": "triangulated", "object": "Ghost"}]}"#).unwrap()).unwrap();
+    assert_eq!(out["passed"], false);
+    assert_eq!(out["results"][0]["error"]["code"], "not_found");
+}
+
+#[test]
+fn scale_to_real_scales_uniformly_from_the_current_scale() {
+    let bridge = MockBridge::install();
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = calls.clone();
+    bridge.on::<BoundsWorld, _>(move |_| {
+        let n = seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(if n == 0 { bounds("Car", [0.0; 3], [0.9, 2.35, 0.725]) } else { bounds("Car", [0.0; 3], [1.8, 4.7, 1.45]) })
+    });
+    bridge.on::<GetObjectInfo, _>(|_| Ok(serde_json::from_value(json!({
+        "name": "Car", "type": "MESH", "location": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0], "scale": [0.5, 0.5, 0.5],
+        "visible": true, "parent": null, "collections": [], "materials": [], "dimensions": [0.9, 2.35, 0.725], "children": [],
+        "children_total": 0, "modifiers": [], "modifiers_total": 0, "constraints": [], "constraints_total": 0,
+        "material_details": [], "keyframes": [], "parent_type": "OBJECT", "custom_properties": {},
+    })).unwrap()));
+    bridge.on::<ModifyObject, _>(|p| {
+        let s = p.scale.unwrap();
+        assert!(s.iter().all(|v| (v - 1.0).abs() < 1e-9), "{s:?}");
+        Ok(serde_json::from_value(json!({
+            "name": "Car", "type": "MESH", "location": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0], "scale": s, "visible": true,
+            "parent": null, "collections": [], "materials": [], "delta": { "added": [], "removed": [], "changed": ["Car"], "settings": [] },
+        })).unwrap())
+    });
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "spatial.dimensions").unwrap();
+    let out: Value = serde_json::from_str(&cap.run_json(r#"{"action": "scale_to_real", "object": "Car", "object_type": "car_sedan"}"#).unwrap()).unwrap();
+    assert!((out["factor"].as_f64().unwrap() - 2.0).abs() < 1e-9);
+}
