@@ -30,17 +30,19 @@ impl Changes {
     }
 
     fn then(&mut self, next: &Changes) {
+        // A name both removed and added by one command is an object replaced under its
+        // name (the bridge cancels one added and removed again): the removal came first.
+        for n in &next.removed {
+            if !self.added.remove(n) {
+                self.changed.remove(n);
+                self.removed.insert(n.clone());
+            }
+        }
         for n in &next.added {
             if self.removed.remove(n) {
                 self.changed.insert(n.clone());
             } else {
                 self.added.insert(n.clone());
-            }
-        }
-        for n in &next.removed {
-            if !self.added.remove(n) {
-                self.changed.remove(n);
-                self.removed.insert(n.clone());
             }
         }
         for n in &next.changed {
@@ -122,6 +124,19 @@ mod tests {
 
     fn d(v: Value) -> SceneDelta {
         serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn an_object_replaced_under_its_name_in_one_command_is_changed() {
+        let mut m = SceneDelta::default();
+        m.then(&d(json!({ "added": ["Text"], "removed": ["Text"], "changed": [], "settings": [] })));
+        assert_eq!(m.objects.changed, BTreeSet::from(["Text".to_string()]));
+        assert!(m.objects.added.is_empty() && m.objects.removed.is_empty());
+        // Added by an earlier call of the same capability, then replaced: still added.
+        let mut m = d(json!({ "added": ["Text"], "removed": [], "changed": [], "settings": [] }));
+        m.then(&d(json!({ "added": ["Text"], "removed": ["Text"], "changed": [], "settings": [] })));
+        assert_eq!(m.objects.added, BTreeSet::from(["Text".to_string()]));
+        assert!(m.objects.removed.is_empty() && m.objects.changed.is_empty());
     }
 
     #[test]

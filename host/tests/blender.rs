@@ -415,7 +415,7 @@ fn demo_drives_a_guided_session_to_a_rendered_png() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"))
         .env("CAPSTAN_HOME", home.path())
         .env("CAPSTAN_BLENDER", &path)
-        .arg("demo")
+        .args(["demo", "--size", "128x72", "--samples", "8"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -424,7 +424,10 @@ fn demo_drives_a_guided_session_to_a_rendered_png() {
     let png = stdout.lines().find_map(|l| l.strip_prefix("done: ")).expect("the demo names its PNG");
     let bytes = std::fs::read(png).expect("the PNG exists");
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 480);
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 128);
+    for step in ["[added: Backdrop]", "bevel its edges", "frame the product"] {
+        assert!(stdout.contains(step), "{step}: {stdout}");
+    }
 }
 
 /// `capstan doctor --json` for `home`: exit code and document.

@@ -84,6 +84,50 @@ fn png_size(path: &str) -> Result<(u32, u32), String> {
     Ok((be(16), be(20)))
 }
 
+/// Every PNG a passing case made (a render's `path`, or an image answer), copied out of
+/// the session folder for the contact sheet.
+static RENDERS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn renders_dir() -> std::path::PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| support::workspace().join("target"));
+    target.join("capstan-conformance")
+}
+
+fn keep_render(name: &str, result: &Value) {
+    let bytes = match (result.get("path").and_then(Value::as_str), result.get("image")) {
+        (Some(path), _) if path.ends_with(".png") => std::fs::read(path).ok(),
+        (_, Some(image)) if image["mime_type"] == "image/png" => {
+            use base64::Engine as _;
+            image["data"].as_str().and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
+        }
+        _ => None,
+    };
+    let Some(bytes) = bytes.filter(|b| b.starts_with(b"\x89PNG")) else { return };
+    let mut renders = RENDERS.lock().unwrap_or_else(|p| p.into_inner());
+    let file: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).take(80).collect();
+    let path = renders_dir().join("renders").join(format!("{:03}-{file}.png", renders.len() + 1));
+    if std::fs::create_dir_all(path.parent().unwrap()).is_ok() && std::fs::write(&path, bytes).is_ok() {
+        renders.push(path);
+    }
+}
+
+/// One PNG of the suite's renders (scripts/contact_sheet.py, under Blender's Python).
+fn contact_sheet() {
+    let renders = RENDERS.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let Some(python) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|_| !renders.is_empty()) else { return };
+    let out = renders_dir().join("contact-sheet.png");
+    let status = std::process::Command::new(python)
+        .arg(support::workspace().join("scripts/contact_sheet.py"))
+        .arg(&out)
+        .args(&renders)
+        .stdout(std::process::Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => eprintln!("conformance: contact sheet of {} renders: {}", renders.len(), out.display()),
+        other => eprintln!("conformance: the contact sheet was not made: {other:?}"),
+    }
+}
+
 fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
     let f = fixture().map_err(Failed::from)?;
     reset(f)?;
@@ -93,6 +137,7 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
     let spec = f.runtime.capability(key).ok_or("the capability vanished")?.clone();
     let outcome = f.runtime.call(key, &case.arguments.to_string());
     let mut problems = Vec::new();
+    let mut rendered = None;
     let e = &case.expect;
     match (&e.error, outcome) {
         (Some(code), Err(err)) => {
@@ -109,6 +154,7 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
         (Some(code), Ok(out)) => problems.push(format!("succeeded, expected {code}: {}", out.result)),
         (None, Err(err)) => problems.push(format!("failed: {}", report::error_json(&err))),
         (None, Ok(out)) => {
+            rendered = Some(out.result.clone());
             let delta = out.delta.clone().unwrap_or_default();
             if !spec.mutates && !delta.is_empty() {
                 problems.push(format!("a read-only capability reported changes: {}", delta.to_json()));
@@ -143,7 +189,13 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
             }
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n").into()) }
+    if !problems.is_empty() {
+        return Err(problems.join("\n").into());
+    }
+    if let Some(result) = &rendered {
+        keep_render(&format!("{key} {}", case.name), result);
+    }
+    Ok(())
 }
 
 /// The cases, read from the packs without Blender: building the list needs only the
@@ -188,5 +240,7 @@ fn main() {
         keys.dedup();
         keys.len()
     });
-    libtest_mimic::run(&args, list).exit();
+    let conclusion = libtest_mimic::run(&args, list);
+    contact_sheet();
+    conclusion.exit();
 }

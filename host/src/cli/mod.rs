@@ -52,7 +52,14 @@ enum Command {
         allow_origin: Vec<String>,
     },
     /// A guided MCP session end to end against a headless Blender, ending in a PNG.
-    Demo,
+    Demo {
+        /// Render size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "960x540", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Cycles samples (denoised).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        samples: u32,
+    },
     /// Walk the chain for every declared server (app, version, session, runtime file,
     /// pid, ping, peer), then packs and cache, and say what to do. Exit 0 healthy, 1 findings.
     Doctor {
@@ -83,7 +90,7 @@ pub fn main() -> ExitCode {
         Command::Blender { command } => blender::run(command),
         Command::Serve { expert, http, allow_non_loopback, allow_origin } => serve(expert, http, allow_non_loopback, allow_origin),
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
-        Command::Demo => demo::run(),
+        Command::Demo { size, samples } => demo::run(size, samples),
         Command::Doctor { json } => doctor::run(json),
     };
     match result {
@@ -123,4 +130,11 @@ pub enum CliError {
 pub(crate) fn print_json(value: &serde_json::Value) {
     let text = serde_json::to_string_pretty(value).expect("JSON values serialise");
     println!("{}", crate::redact::redact(&text));
+}
+
+/// `WIDTHxHEIGHT`, each 16..=8192.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text.split_once('x').ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT"))?;
+    let side = |v: &str| v.parse::<u32>().ok().filter(|n| (16..=8192).contains(n)).ok_or_else(|| format!("{v:?} is not a size from 16 to 8192"));
+    Ok((side(w)?, side(h)?))
 }

@@ -366,9 +366,12 @@ impl CapstanServer {
         };
         match outcome {
             Ok(out) => {
-                let doc = report::output_json(&out);
+                let mut doc = report::output_json(&out);
                 self.session().record(Execution { key: key.into(), status: "ok".into(), delta: doc.get("delta").cloned() });
-                ok_result(doc)
+                let images = super::images::take(&mut doc);
+                let mut result = ok_result(doc);
+                result.content.extend(images);
+                result
             }
             Err(e) => {
                 let error = report::error_json(&e);

@@ -11,6 +11,7 @@ pub mod python_exec;
 pub mod http;
 pub mod http_admission;
 pub mod http_origin;
+pub mod images;
 pub mod session;
 pub mod shared;
 pub mod tools;

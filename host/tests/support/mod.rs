@@ -132,6 +132,6 @@ pub fn official_capability_count() -> usize {
 }
 
 /// How many official packs the host embeds (one compiled component each).
-pub fn official_pack_count() -> usize {
-    capstan::packs::official().len()
+pub fn official_pack_count() -> u64 {
+    capstan::packs::official().len() as u64
 }
