@@ -91,7 +91,7 @@ async fn session(client: &Client, size: (u32, u32), samples: u32) -> Result<Stri
         ("light it like a studio (soft boxes)", "scene.lighting_preset", json!({ "preset": "studio", "target": "Product", "distance": 5, "intensity": 0.6 })),
         ("a gradient world for the chrome to reflect", "world.gradient", json!({ "top": "#f2f4f7", "bottom": "#30343a", "strength": 0.8 })),
         ("place the camera in front, a little above", "scene.camera", json!({ "location": [0, -4.5, 1.5], "look_at": "Product", "lens": 70 })),
-        ("frame the product", "camera.frame_objects", json!({ "objects": ["Product"], "margin": 0.45 })),
+        ("frame the product", "camera.frame_objects", json!({ "camera": "Camera", "objects": ["Product"], "margin": 0.45 })),
     ];
     for (what, key, args) in steps {
         step(client, n, what, "execute_capability", exec(key, args)).await?;
