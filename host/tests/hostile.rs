@@ -45,7 +45,7 @@ fn every_hostile_case_is_contained_and_the_host_keeps_serving() {
     assert_serves(&rt, &bridge, "loading");
 
     let fault = fault_of(rt.call("hostile.spin", "{}"));
-    assert_eq!(fault, PackFault::Timeout { limit_ms: 2000 });
+    assert_eq!(fault, PackFault::Timeout { limit_ms: 6000 });
     assert_eq!(fault.limit(), Some("timeout_ms"));
     assert_serves(&rt, &bridge, "an infinite loop");
 

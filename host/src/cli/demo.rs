@@ -87,10 +87,10 @@ async fn session(client: &Client, size: (u32, u32), samples: u32) -> Result<Stri
         ("shade it smooth, keeping the rims crisp", "mutate.cleanup", json!({ "action": "shade_auto_smooth", "object": "Product", "angle": 40 })),
         ("give it a chrome material", "scene.set_material", json!({ "object": "Product", "preset": "chrome" })),
         ("build a seamless backdrop (a floor that sweeps up into a wall)", "create.mesh", backdrop()),
-        ("make the backdrop a soft light grey", "scene.set_material", json!({ "object": "Backdrop", "color": "#c8cacd", "preset": "matte" })),
-        ("light it like a studio (soft boxes)", "scene.lighting_preset", json!({ "preset": "studio", "target": "Product", "distance": 5, "intensity": 0.6 })),
+        ("make the backdrop a soft mid grey", "scene.set_material", json!({ "object": "Backdrop", "color": "#8c9096", "preset": "matte" })),
+        ("light it like a studio (soft boxes)", "scene.lighting_preset", json!({ "preset": "studio", "target": "Product", "distance": 5, "intensity": 0.5 })),
         ("a gradient world for the chrome to reflect", "world.gradient", json!({ "top": "#f2f4f7", "bottom": "#30343a", "strength": 0.8 })),
-        ("place the camera in front, a little above", "scene.camera", json!({ "location": [0, -4.5, 1.5], "look_at": "Product", "lens": 70 })),
+        ("place the camera in front, a little above", "scene.camera", json!({ "location": [0, -4.5, 1.9], "look_at": "Product", "lens": 70 })),
         ("frame the product", "camera.frame_objects", json!({ "camera": "Camera", "objects": ["Product"], "margin": 0.45 })),
     ];
     for (what, key, args) in steps {
