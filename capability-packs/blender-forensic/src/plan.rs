@@ -83,10 +83,6 @@ pub fn check_waypoints(points: &[Waypoint]) -> PackResult<()> {
     Ok(())
 }
 
-pub fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
 pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
@@ -188,7 +184,7 @@ pub struct Daylight {
     pub color: [f64; 3],
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeOfDay {
     Day,
@@ -211,10 +207,17 @@ impl TimeOfDay {
     }
 }
 
-/// A sun's Euler rotation (radians, XYZ) shining down from elevation/azimuth: a sun
-/// light points along its −Z, so tilt by (90 − elevation) about X, then turn about Z.
-pub fn sun_rotation(elevation_deg: f64, azimuth_deg: f64) -> [f64; 3] {
-    [(90.0 - elevation_deg).to_radians(), 0.0, azimuth_deg.to_radians()]
+/// A sun's Euler rotation (radians, XYZ) shining from `elevation_deg` above the horizon
+/// and compass bearing `bearing_deg` (+Y north, +X east): a sun light shines along its
+/// −Z, so tilt by (90 − elevation) about X (it then comes from −Y, bearing 180) and turn
+/// by 180 − bearing about Z.
+pub fn sun_rotation(elevation_deg: f64, bearing_deg: f64) -> [f64; 3] {
+    [(90.0 - elevation_deg).to_radians(), 0.0, sky_rotation(bearing_deg)]
+}
+
+/// The same turn about Z in 0..2π (radians), for the sky texture's sun.
+pub fn sky_rotation(bearing_deg: f64) -> f64 {
+    (180.0 - bearing_deg).rem_euclid(360.0).to_radians()
 }
 
 #[cfg(test)]
@@ -275,6 +278,21 @@ mod tests {
         let p = arrow_points([0.0; 3], [4.0, 0.0, 0.0]).unwrap();
         assert_eq!((p.len(), p[1], p[3]), (5, [4.0, 0.0, 0.0], [4.0, 0.0, 0.0]));
         assert!(p[2][0] < 4.0 && p[4][0] < 4.0 && (p[2][1] + p[4][1]).abs() < 1e-9 && p[2][1].abs() > 0.1);
+    }
+
+    #[test]
+    fn the_sun_comes_from_its_bearing() {
+        for (elev, bearing) in [(55.0f64, 160.0f64), (4.0, 280.0), (30.0, 0.0)] {
+            let r = sun_rotation(elev, bearing);
+            // -Z turned by X then Z: the light's direction; the sun is opposite it.
+            let (sx, cx, sz, cz) = (r[0].sin(), r[0].cos(), r[2].sin(), r[2].cos());
+            let dir = [-sz * sx, cz * sx, -cx];
+            let (b, e) = (bearing.to_radians(), elev.to_radians());
+            let from = [b.sin() * e.cos(), b.cos() * e.cos(), e.sin()];
+            for i in 0..3 {
+                assert!((dir[i] + from[i]).abs() < 1e-9, "{elev} {bearing}: {dir:?} vs {from:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-use crate::plan::{add, debris, disc, safe_name, skid_tracks};
+use crate::plan::{debris, disc, safe_name, skid_tracks};
 use capstan_sdk::blender::{CreateMesh, CreateMeshParams, CreateText, ParentObjects, SetMaterial, SetMaterialParams, create_mesh, set_material};
 use capstan_sdk::prelude::*;
 
@@ -85,7 +85,7 @@ fn marker(args: MarkerArgs) -> PackResult<Value> {
         emission_strength: (emission > 0.0).then_some(emission),
     })?;
     let label = match &args.label {
-        Some(text) => Some(crate::label::add(&made.name, text, add(origin, [0.0, 0.0, 0.0]), 0.3, 0.0)?),
+        Some(text) => Some(crate::label::add(&made.name, text, origin, 0.3, 0.0)?),
         None => None,
     };
     Ok(json!({ "name": made.name, "marker_type": args.marker_type, "pieces": pieces, "location": made.location, "mesh": made.mesh,
@@ -99,7 +99,7 @@ fn cases() -> Vec<Case> {
             .added(&["Impact Point", "Impact Point Label"]).removed(&[])
             .datablocks_added("materials", &["Impact Point Material"])
             .result(json!({ "name": "Impact Point", "pieces": 1, "location": [4.0, 1.0, 0.0], "mesh": { "vertices": 24, "faces": 1 } }))
-            .reads("scene.object_info", json!({ "name": "Impact Point" }), json!({ "dimensions": [0.8, 0.79, 0.0], "materials": ["Impact Point Material"] })),
+            .reads("scene.object_info", json!({ "name": "Impact Point" }), json!({ "dimensions": [0.8, 0.8, 0.0], "materials": ["Impact Point Material"] })),
         Case::new("skid marks are two tracks from start to end")
             .args(json!({ "marker_type": "skid_mark", "start": [0, 0, 0], "end": [0, 12, 0] }))
             .added(&["Skid Mark"]).result(json!({ "pieces": 2, "location": [0.0, 0.0, 0.0], "mesh": { "vertices": 8, "faces": 2 } }))
