@@ -1,6 +1,6 @@
-//! Keying an object along waypoints (forensic.animate_vehicle and forensic.ghost): a
-//! location key per waypoint, a heading key per waypoint when any waypoint gives one,
-//! one interpolation for all, optional speed captions, and the scene put on the first
+//! Keying an object along waypoints (forensic.animate_vehicle and forensic.ghost): speed
+//! captions first, then a location key per waypoint, a heading key per waypoint when any waypoint gives one,
+//! one interpolation for all, and the scene put on the first
 //! waypoint's frame (or a chosen one) so the object is evaluated there.
 
 use crate::plan::{Waypoint, check_waypoints, safe_name};
@@ -36,6 +36,24 @@ pub fn caption_names(object: &str, points: &[Waypoint]) -> PackResult<Vec<(usize
 
 pub fn key(subject: &Subject, points: &[Waypoint], interpolation: Interpolation, fit_range: bool, show_frame: Option<i64>) -> PackResult<Value> {
     let captions = caption_names(&subject.name, points)?;
+    // Captions first: a later command's depsgraph update would re-evaluate the fresh keys
+    // and move the object off its last set value, a change that command did not make.
+    let mut labels = Vec::new();
+    for (i, name) in captions {
+        let w = &points[i];
+        let made = create_text(&CreateTextParams {
+            text: w.speed_label.clone().unwrap_or_default(),
+            name: Some(name),
+            location: Some([w.location[0], w.location[1], w.location[2] + subject.height + 0.8]),
+            rotation: Some([90.0, 0.0, 0.0]),
+            size: Some(0.6),
+            extrude: None,
+            bevel_depth: None,
+            align_x: Some(CreateTextParamsAlignX::Center),
+            align_y: None,
+        })?;
+        labels.push(made.name);
+    }
     let keyed_rotation = points.iter().any(|w| w.rotation.is_some());
     let mut heading = subject.rotation[2];
     for w in points {
@@ -53,22 +71,6 @@ pub fn key(subject: &Subject, points: &[Waypoint], interpolation: Interpolation,
     let set = set_interpolation(&SetInterpolationParams {
         object: subject.name.clone(), data_path: None, index: None, interpolation: Some(interp), easing: None, handle_type: None, extrapolation: None,
     })?;
-    let mut labels = Vec::new();
-    for (i, name) in captions {
-        let w = &points[i];
-        let made = create_text(&CreateTextParams {
-            text: w.speed_label.clone().unwrap_or_default(),
-            name: Some(name),
-            location: Some([w.location[0], w.location[1], w.location[2] + subject.height + 0.8]),
-            rotation: Some([90.0, 0.0, 0.0]),
-            size: Some(0.6),
-            extrude: None,
-            bevel_depth: None,
-            align_x: Some(CreateTextParamsAlignX::Center),
-            align_y: None,
-        })?;
-        labels.push(made.name);
-    }
     let (first, last) = (points[0].frame, points[points.len() - 1].frame);
     let range = set_frame_range(&SetFrameRangeParams {
         frame_start: fit_range.then_some(first),
