@@ -91,8 +91,11 @@ pub fn length(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
+/// Mesh data for `create_mesh`: vertices [x, y, z] in metres and faces by vertex index.
+pub type Geometry = (Vec<[f64; 3]>, Vec<Vec<i64>>);
+
 /// A flat n-gon of `radius` (vertices, one face), just above z = 0.
-pub fn disc(radius: f64, n: usize) -> (Vec<[f64; 3]>, Vec<Vec<i64>>) {
+pub fn disc(radius: f64, n: usize) -> Geometry {
     let verts = (0..n).map(|i| {
         let a = std::f64::consts::TAU * i as f64 / n as f64;
         [radius * a.cos(), radius * a.sin(), 0.01]
@@ -102,7 +105,7 @@ pub fn disc(radius: f64, n: usize) -> (Vec<[f64; 3]>, Vec<Vec<i64>>) {
 
 /// Two parallel tyre tracks (`track` apart, each `width` wide) from start to end,
 /// relative to start, just above the road.
-pub fn skid_tracks(start: [f64; 3], end: [f64; 3], track: f64, width: f64) -> PackResult<(Vec<[f64; 3]>, Vec<Vec<i64>>)> {
+pub fn skid_tracks(start: [f64; 3], end: [f64; 3], track: f64, width: f64) -> PackResult<Geometry> {
     let d = sub(end, start);
     let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
     if len < 0.1 {
@@ -123,7 +126,7 @@ pub fn skid_tracks(start: [f64; 3], end: [f64; 3], track: f64, width: f64) -> Pa
 }
 
 /// `count` small triangles scattered within `radius`, the same for the same seed.
-pub fn debris(count: usize, radius: f64, seed: u32) -> (Vec<[f64; 3]>, Vec<Vec<i64>>) {
+pub fn debris(count: usize, radius: f64, seed: u32) -> Geometry {
     let mut state = seed as u64 ^ 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
