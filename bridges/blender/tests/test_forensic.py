@@ -39,6 +39,19 @@ def test_four_lanes_get_dashed_dividers_and_a_curve_bends_ninety_degrees(client)
     assert dims.x == pytest.approx(radius + 1.75, abs=0.05) and dims.y == pytest.approx(radius + 1.75, abs=0.05)
 
 
+def test_a_marked_curve_keeps_its_lines_on_the_road(client):
+    r = client.ok("build_road", name="FBendMarked", road_type="curve", length=60, lanes=3, lane_width=3.5)
+    # 2 edge lines + 2 dashed dividers (no centre line on an odd lane count) of 7 dashes over 60 m
+    assert r["marking_pieces"] == 2 + 2 * 7
+    road, marks = bpy.data.objects["FBendMarked"], bpy.data.objects["FBendMarked Markings"]
+    radius = 2 * 60 / math.pi
+    for v in marks.data.vertices:
+        # every painted vertex lies within the road's annulus around the bend's centre (0, radius)
+        d = math.hypot(v.co.x, v.co.y - radius)
+        assert radius - 5.25 - 1e-6 <= d <= radius + 5.25 + 1e-6 and v.co.z == pytest.approx(0.005)
+    assert len(road.data.polygons) == 32
+
+
 def test_junctions_have_arms_and_a_centre_square(client):
     r = client.ok("build_road", name="FCross", road_type="intersection", length=30, lanes=2, lane_width=3.5)
     assert tuple(round(v, 3) for v in bpy.data.objects["FCross"].dimensions[:2]) == (30.0, 30.0)
