@@ -100,3 +100,33 @@ fn a_path_keys_location_and_heading_per_waypoint_then_interpolation_then_the_fra
     want.extend(["set_interpolation", "set_frame_range"]);
     assert_eq!(bridge.commands(), want);
 }
+
+#[test]
+fn the_longest_ghost_path_fits_the_packs_bridge_call_budget() {
+    let bridge = MockBridge::install();
+    bridge.on::<GhostCopy, _>(|p| {
+        Ok(serde_json::from_value(json!({ "name": p.name, "source": p.source, "alpha": 0.3, "material": "G Material", "animated": false,
+            "location": [0.0, 0.0, 0.0], "dimensions": [4.8, 1.85, 1.45], "delta": delta() })).unwrap())
+    });
+    bridge.on::<GetObjectInfo, _>(|p| {
+        let mut info: Value = serde_json::from_str(r#"{"name": "", "type": "MESH", "location": [0,0,0], "rotation": [0, 0, 0], "scale": [1,1,1], "visible": true,
+            "parent": null, "collections": [], "materials": [], "dimensions": [4.8, 1.85, 1.45], "children": [], "children_total": 0, "modifiers": [],
+            "modifiers_total": 0, "constraints": [], "constraints_total": 0, "material_details": [], "parent_type": "OBJECT", "keyframes": [],
+            "custom_properties": {}}"#).unwrap();
+        info["name"] = json!(p.name);
+        Ok(serde_json::from_value(info).unwrap())
+    });
+    bridge.on::<CreateText, _>(|p| {
+        Ok(serde_json::from_value(json!({ "name": p.name, "type": "FONT", "text": p.text, "location": [0.0, 0.0, 0.0], "dimensions": [1.0, 1.0, 0.0],
+            "size": 0.6, "extrude": 0.0, "align_x": "CENTER", "align_y": "TOP_BASELINE", "delta": delta() })).unwrap())
+    });
+    bridge.on::<InsertKeyframe, _>(|p| Ok(serde_json::from_value(json!({ "object": p.object, "property": "location", "frame": p.frame, "frames": [], "delta": delta() })).unwrap()));
+    bridge.on::<SetInterpolation, _>(|p| Ok(serde_json::from_value(json!({ "object": p.object, "fcurves": 6, "keyframes": 3000, "data_paths": [], "delta": delta() })).unwrap()));
+    bridge.on::<SetFrameRange, _>(|_| Ok(serde_json::from_value(json!({ "frame_start": 1, "frame_end": 500, "fps": 24.0, "frame_current": 1, "delta": delta() })).unwrap()));
+    let waypoints: Vec<Value> = (0..500).map(|i| json!({ "frame": i + 1, "location": [i as f64, 0.0, 0.0], "rotation": 0,
+        "speed_label": if i % 32 == 0 { Some("50 km/h") } else { None } })).collect();
+    cap("forensic.ghost").run_json(&json!({ "source_vehicle": "Car", "waypoints": waypoints }).to_string()).unwrap();
+    let budget = manifest()["limits"]["max_bridge_calls"].as_u64().unwrap() as usize;
+    assert_eq!(bridge.commands().len(), 1 + 1 + 16 + 1000 + 1 + 1);
+    assert!(bridge.commands().len() <= budget && budget <= 1024, "{} calls, budget {budget}", bridge.commands().len());
+}
