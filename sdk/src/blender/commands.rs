@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "499a5ae280f4f868884379f6dfb2f480ff1d66e961a9b68e88b83464cc86c4a5";
+pub const CATALOG_SHA256: &str = "5c0450d8057a0170ddda305ab59bdd91c122974d758238fe83b80ffba0d011dd";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -31,6 +31,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("bind_image_texture", Effect::Mutate),
     ("bounds_world", Effect::Read),
     ("build_node_material", Effect::Mutate),
+    ("build_road", Effect::Mutate),
     ("check_overlap", Effect::Read),
     ("cleanup", Effect::Destroy),
     ("clear_keyframes", Effect::Destroy),
@@ -55,6 +56,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("geometry_graph_info", Effect::Read),
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
+    ("ghost_copy", Effect::Mutate),
     ("insert_keyframe", Effect::Mutate),
     ("join_objects", Effect::Destroy),
     ("list_collections", Effect::Read),
@@ -73,6 +75,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("modify_object", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
     ("place_on", Effect::Mutate),
+    ("place_proxy", Effect::Mutate),
     ("place_relative", Effect::Mutate),
     ("pose_bone", Effect::Mutate),
     ("raycast", Effect::Read),
@@ -502,6 +505,23 @@ pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNode
     crate::bridge::send::<BuildNodeMaterial>(params)
 }
 
+/// Build a road surface (straight, intersection, T-junction or 90-degree curve) with lanes and, optionally, painted markings as a second mesh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildRoad;
+
+impl Command for BuildRoad {
+    const NAME: &'static str = "build_road";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = BuildRoadParams;
+    type Result = BuildRoadResult;
+}
+
+/// Build a road surface (straight, intersection, T-junction or 90-degree curve) with lanes and, optionally, painted markings as a second mesh.
+pub fn build_road(params: &BuildRoadParams) -> Result<BuildRoadResult, BridgeError> {
+    crate::bridge::send::<BuildRoad>(params)
+}
+
 /// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckOverlap;
@@ -910,6 +930,23 @@ pub fn get_scene_info(params: &GetSceneInfoParams) -> Result<GetSceneInfoResult,
     crate::bridge::send::<GetSceneInfo>(params)
 }
 
+/// Make a translucent 'what-if' copy of a mesh: its own mesh data, one see-through material in place of all slots, the source's animation kept or dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GhostCopy;
+
+impl Command for GhostCopy {
+    const NAME: &'static str = "ghost_copy";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = GhostCopyParams;
+    type Result = GhostCopyResult;
+}
+
+/// Make a translucent 'what-if' copy of a mesh: its own mesh data, one see-through material in place of all slots, the source's animation kept or dropped.
+pub fn ghost_copy(params: &GhostCopyParams) -> Result<GhostCopyResult, BridgeError> {
+    crate::bridge::send::<GhostCopy>(params)
+}
+
 /// Set a transform or visibility property of an object and key it at a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InsertKeyframe;
@@ -1214,6 +1251,23 @@ impl Command for PlaceOn {
 /// Rest an object on the top surface of a support, found by ray casts over the object's footprint; metres.
 pub fn place_on(params: &PlaceOnParams) -> Result<PlaceOnResult, BridgeError> {
     crate::bridge::send::<PlaceOn>(params)
+}
+
+/// Place a bmesh proxy (vehicle, two-wheeler, figure) filling exactly [length, width, height], front towards +X, resting on its location; damage paints one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceProxy;
+
+impl Command for PlaceProxy {
+    const NAME: &'static str = "place_proxy";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
+    type Params = PlaceProxyParams;
+    type Result = PlaceProxyResult;
+}
+
+/// Place a bmesh proxy (vehicle, two-wheeler, figure) filling exactly [length, width, height], front towards +X, resting on its location; damage paints one side.
+pub fn place_proxy(params: &PlaceProxyParams) -> Result<PlaceProxyResult, BridgeError> {
+    crate::bridge::send::<PlaceProxy>(params)
 }
 
 /// Place an object next to, left or right of, in front of, behind, below or inside another, by world bounds; metres.
@@ -2895,6 +2949,88 @@ pub struct BuildNodeMaterialResult {
     pub delta: Delta,
 }
 
+/// Default straight
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BuildRoadParamsRoadType {
+    #[serde(rename = "straight")]
+    Straight,
+    #[serde(rename = "intersection")]
+    Intersection,
+    #[serde(rename = "t_junction")]
+    TJunction,
+    #[serde(rename = "curve")]
+    Curve,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildRoadParams {
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Default straight
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub road_type: Option<BuildRoadParamsRoadType>,
+    /// Lanes across the road (default 2)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lanes: Option<i64>,
+    /// Metres end to end; a curve's centreline length (default 50)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    /// Metres (default 3.5)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane_width: Option<f64>,
+    /// Edge lines, centre line and dashed lane dividers (default true)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markings: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+}
+
+impl JsonSchema for BuildRoadParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BuildRoadParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"lane_width": {"description": "Metres (default 3.5)", "maximum": 5, "minimum": 2, "type": "number"}, "lanes": {"description": "Lanes across the road (default 2)", "maximum": 8, "minimum": 1, "type": "integer"}, "length": {"description": "Metres end to end; a curve's centreline length (default 50)", "maximum": 1000, "minimum": 5, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "markings": {"description": "Edge lines, centre line and dashed lane dividers (default true)", "type": "boolean"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "road_type": {"description": "Default straight", "enum": ["straight", "intersection", "t_junction", "curve"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BuildRoadResultRoadType {
+    #[serde(rename = "straight")]
+    Straight,
+    #[serde(rename = "intersection")]
+    Intersection,
+    #[serde(rename = "t_junction")]
+    TJunction,
+    #[serde(rename = "curve")]
+    Curve,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BuildRoadResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BuildRoadResult {
+    pub road: String,
+    pub markings: Option<String>,
+    pub road_type: BuildRoadResultRoadType,
+    pub lanes: i64,
+    pub width: f64,
+    pub length: f64,
+    pub mesh: BuildRoadResultMesh,
+    pub marking_pieces: i64,
+    pub materials: Vec<String>,
+    pub dimensions: Vec3,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CheckOverlapParamsMethod {
     #[serde(rename = "bvh")]
@@ -4443,6 +4579,46 @@ pub struct GetSceneInfoResult {
     pub filter: std::collections::BTreeMap<String, String>,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GhostCopyParams {
+    pub source: ObjectName,
+    /// Name: letters, digits, _ . - and space
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Opacity (default 0.3)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    /// Linear [r, g, b] (default a light blue)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<[f64; 3]>,
+    /// Keep the source's animation (shared action); default true
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_animation: Option<bool>,
+}
+
+impl JsonSchema for GhostCopyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GhostCopyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"alpha": {"description": "Opacity (default 0.3)", "maximum": 1, "minimum": 0, "type": "number"}, "color": {"description": "Linear [r, g, b] (default a light blue)", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "keep_animation": {"description": "Keep the source's animation (shared action); default true", "type": "boolean"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "source": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["source"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GhostCopyResult {
+    pub name: String,
+    pub source: String,
+    pub alpha: f64,
+    pub material: String,
+    pub animated: bool,
+    pub location: Vec3,
+    pub dimensions: Vec3,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum InsertKeyframeParamsProperty {
     #[serde(rename = "location")]
@@ -5274,6 +5450,104 @@ pub struct PlaceOnResult {
     pub bounds: PlaceOnResultBounds,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub support_z: Option<f64>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceProxyParamsKind {
+    #[serde(rename = "vehicle")]
+    Vehicle,
+    #[serde(rename = "two_wheeler")]
+    TwoWheeler,
+    #[serde(rename = "figure")]
+    Figure,
+}
+
+/// Figures only (default standing); a lying figure is length `height` along X
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceProxyParamsPose {
+    #[serde(rename = "standing")]
+    Standing,
+    #[serde(rename = "walking")]
+    Walking,
+    #[serde(rename = "lying")]
+    Lying,
+}
+
+/// Vehicles and two-wheelers: the impact side, painted as damage
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceProxyParamsDamageSide {
+    #[serde(rename = "front")]
+    Front,
+    #[serde(rename = "rear")]
+    Rear,
+    #[serde(rename = "left")]
+    Left,
+    #[serde(rename = "right")]
+    Right,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceProxyParams {
+    /// Name: letters, digits, _ . - and space
+    pub name: String,
+    pub kind: PlaceProxyParamsKind,
+    /// [length (x), width (y), height (z)] in metres
+    pub dims: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    /// Heading about Z in degrees (0: front towards +X)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Rgba>,
+    /// Figures only (default standing); a lying figure is length `height` along X
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pose: Option<PlaceProxyParamsPose>,
+    /// Vehicles and two-wheelers: the impact side, painted as damage
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_side: Option<PlaceProxyParamsDamageSide>,
+}
+
+impl JsonSchema for PlaceProxyParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlaceProxyParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "damage_side": {"description": "Vehicles and two-wheelers: the impact side, painted as damage", "enum": ["front", "rear", "left", "right"], "type": "string"}, "dims": {"description": "[length (x), width (y), height (z)] in metres", "items": {"maximum": 30, "minimum": 0.05, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "kind": {"enum": ["vehicle", "two_wheeler", "figure"], "type": "string"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "pose": {"description": "Figures only (default standing); a lying figure is length `height` along X", "enum": ["standing", "walking", "lying"], "type": "string"}, "rotation": {"description": "Heading about Z in degrees (0: front towards +X)", "maximum": 36000, "minimum": -36000, "type": "number"}}, "required": ["name", "kind", "dims"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum PlaceProxyResultKind {
+    #[serde(rename = "vehicle")]
+    Vehicle,
+    #[serde(rename = "two_wheeler")]
+    TwoWheeler,
+    #[serde(rename = "figure")]
+    Figure,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceProxyResultMesh {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlaceProxyResult {
+    pub name: String,
+    pub kind: PlaceProxyResultKind,
+    pub pose: Option<String>,
+    pub dimensions: Vec3,
+    pub location: Vec3,
+    pub rotation: f64,
+    pub mesh: PlaceProxyResultMesh,
+    pub materials: Vec<String>,
+    pub damaged_faces: i64,
     pub delta: Delta,
 }
 
