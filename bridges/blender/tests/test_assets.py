@@ -35,6 +35,7 @@ def test_search_finds_the_marked_asset_by_query_tags_and_kind(fresh, library):
     assert fresh.ok("list_local_assets", tags=["wooden"])["total"] == 0
     kinds = {a["kind"]: a for a in fresh.ok("list_local_assets")["assets"]}
     assert kinds["hdri"]["name"] == "studio_small"
+    assert (kinds["texture_set"]["name"], kinds["texture_set"]["file"]) == ("bricks", os.path.join("bricks", "bricks_diff_1k.png"))
     assert kinds["texture_set"]["maps"] == {"diffuse": "bricks_diff_1k.png", "normal": "bricks_nor_gl_1k.png",
                                              "roughness": "bricks_rough_1k.png", "displacement": "bricks_disp_1k.png"}
     page = fresh.ok("list_local_assets", offset=1, limit=1)
@@ -64,6 +65,21 @@ def test_texture_set_drives_the_material(fresh, library):
     assert error_code(fresh, "apply_texture_set", object="Cube", path="/etc") == "path_refused"
     assert error_code(fresh, "apply_texture_set", object="Cube", path=str(library / "hdri")) == "not_found"
     assert error_code(fresh, "apply_texture_set", object="Light", path=str(library / "bricks")) == "invalid_target"
+
+
+def test_a_flat_folder_holds_sets_named_by_prefix(fresh, bridge):
+    for name in ("crate_diff.png", "crate_rough.png", "floor_albedo.png", "floor_normal.png", "lonely_diff.png"):
+        write_image(os.path.join(bridge.output_dir, name), 4, 4)
+    try:
+        sets = {a["name"]: a for a in fresh.ok("list_local_assets", kind="texture_set")["assets"]}
+        assert sets["crate"]["maps"] == {"diffuse": "crate_diff.png", "roughness": "crate_rough.png"} and "lonely" not in sets
+        out = fresh.ok("apply_texture_set", object="Cube", path="crate_rough.png")
+        assert sorted(out["maps"]) == ["diffuse", "roughness"] and out["material"] == "Material"
+        assert error_code(fresh, "apply_texture_set", object="Cube", path="lonely_diff.png") == "not_found"
+    finally:
+        for name in os.listdir(bridge.output_dir):
+            if name.endswith(".png"):
+                os.remove(os.path.join(bridge.output_dir, name))
 
 
 def test_mark_refuses_unknown_targets(fresh):

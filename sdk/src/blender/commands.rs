@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "4f65bb516ef9a595da6400426d5091d00e41b6756812b84aa2abfeec29df0f68";
+pub const CATALOG_SHA256: &str = "b9eb5132fd65c260a72bdf3f537b1112095f271bb3a083c04b96e388f21712a2";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -2775,7 +2775,7 @@ pub struct ApplyModifierResult {
 #[serde(deny_unknown_fields)]
 pub struct ApplyTextureSetParams {
     pub object: ObjectName,
-    /// Absolute folder of the texture set under a read root
+    /// A map file of the set (absolute under a read root, or a bare file name of the output folder), or a folder holding one set
     pub path: String,
     /// Texture repeats per UV unit (default 1)
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2791,7 +2791,7 @@ impl JsonSchema for ApplyTextureSetParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"displacement": {"description": "Also drive the material's displacement from the height map", "type": "boolean"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "path": {"description": "Absolute folder of the texture set under a read root", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Texture repeats per UV unit (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["object", "path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"displacement": {"description": "Also drive the material's displacement from the height map", "type": "boolean"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "path": {"description": "A map file of the set (absolute under a read root, or a bare file name of the output folder), or a folder holding one set", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Texture repeats per UV unit (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["object", "path"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -40,23 +40,30 @@ ROLES = {
 }
 
 
-def role_of(filename):
+def _split(filename):
+    """(set prefix, role) of an image file name: `bricks_nor_gl_1k.png` -> ("bricks", "normal")."""
     tokens = re.split(r"[_\-. ]+", os.path.splitext(filename)[0].lower())
-    for role, names in ROLES.items():
-        if any(t in names for t in tokens):
-            return role
-    return None
+    for i, tok in enumerate(tokens):
+        for role, names in ROLES.items():
+            if tok in names:
+                return "_".join(tokens[:i]), role
+    return None, None
 
 
-def texture_maps(folder, names):
-    """{role: file name} of the images in one folder (first by name wins per role)."""
-    maps = {}
+def role_of(filename):
+    return _split(filename)[1]
+
+
+def texture_sets(names):
+    """{prefix: {role: file name}} of the images of one folder, grouped by the name part
+    before the role token; a set needs a diffuse map and one more (first by name wins)."""
+    groups = {}
     for n in sorted(names):
         if n.lower().endswith(IMAGE_EXTENSIONS):
-            role = role_of(n)
-            if role and role not in maps:
-                maps[role] = n
-    return maps if "diffuse" in maps and len(maps) >= 2 else None
+            prefix, role = _split(n)
+            if role:
+                groups.setdefault(prefix, {}).setdefault(role, n)
+    return {p: m for p, m in groups.items() if "diffuse" in m and len(m) >= 2}
 
 
 # -- mark ---------------------------------------------------------------------------
@@ -136,13 +143,14 @@ def scan(ctx):
     for root in paths.read_roots(ctx.output_dir):
         for folder, files in _walk(root):
             rel = lambda n: os.path.relpath(os.path.join(folder, n), root)  # noqa: E731
-            maps = texture_maps(folder, files)
-            if maps:
-                items.append({"name": os.path.basename(folder), "kind": "texture_set", "library": root,
-                              "file": os.path.relpath(folder, root), "tags": [], "catalog": None, "description": "", "maps": maps})
+            sets = texture_sets(files)
+            in_sets = {n for maps in sets.values() for n in maps.values()}
+            for prefix, maps in sorted(sets.items()):
+                items.append({"name": prefix or os.path.basename(folder), "kind": "texture_set", "library": root,
+                              "file": rel(maps["diffuse"]), "tags": [], "catalog": None, "description": "", "maps": maps})
             for n in files:
                 low = n.lower()
-                if low.endswith(HDRI_EXTENSIONS) and not (maps and n in maps.values()) and role_of(n) is None:
+                if low.endswith(HDRI_EXTENSIONS) and n not in in_sets and role_of(n) is None:
                     items.append({"name": os.path.splitext(n)[0], "kind": "hdri", "library": root, "file": rel(n),
                                   "tags": [], "catalog": None, "description": ""})
                 elif low.endswith(".blend") and blends < MAX_BLENDS:
@@ -206,20 +214,34 @@ TS_TAG = "capstan_ts_"
 _ROLE_INPUT = {"diffuse": "Base Color", "roughness": "Roughness", "metallic": "Metallic"}
 
 
-def _folder(ctx, path):
-    """A texture-set folder under a read root (checked like any input path)."""
-    if not os.path.isabs(path):
-        raise CommandError("path_refused", "%r is relative; give the absolute folder of the texture set under a read root" % path)
+def _set_files(ctx, path):
+    """{role: real path} of the texture set named by `path`: one of its map files (an
+    absolute path under a read root, or a bare file name of the output folder; the set is
+    the maps beside it sharing its name prefix), or a folder holding one set."""
+    if os.path.isabs(path) and os.path.isdir(path):
+        probe, prefix = os.path.join(path, "probe.png"), None
+    else:
+        probe, prefix = path, None
     try:
-        paths.readable(ctx.output_dir, os.path.join(path, "x.png"), ())
+        real = paths.readable(ctx.output_dir, probe, IMAGE_EXTENSIONS)
     except paths.PathRefused as e:
         raise CommandError("path_refused", str(e))
     except paths.InputMissing:
-        pass
-    real = os.path.realpath(path)
-    if not os.path.isdir(real):
-        raise CommandError("not_found", "no folder at %r" % path)
-    return real
+        if probe == path:
+            raise CommandError("not_found", "no file at %r" % path)
+        real = os.path.realpath(probe)
+    folder = os.path.dirname(real)
+    if probe == path:
+        prefix = _split(os.path.basename(real))[0]
+        if prefix is None:
+            raise CommandError("not_found", "%r names no texture-set map (diff, nor, rough, metal, disp, ao)" % path)
+    sets = texture_sets(os.listdir(folder))
+    if prefix is None and len(sets) == 1:
+        prefix = next(iter(sets))
+    maps = sets.get(prefix)
+    if not maps:
+        raise CommandError("not_found", "%r holds no single texture set (a diffuse map and at least one other map)" % path)
+    return {role: input_file(ctx, os.path.join(folder, name), IMAGE_EXTENSIONS) for role, name in maps.items()}
 
 
 def _material_of(ctx, obj):
@@ -244,7 +266,7 @@ def _material_of(ctx, obj):
     summary="Apply a local PBR texture-set folder (diffuse/normal/roughness/metallic/ao/displacement by file name) to an object's material.",
     params=s.obj({
         "object": s.ref("object_name"),
-        "path": s.string(1, paths.MAX_INPUT_PATH, description="Absolute folder of the texture set under a read root"),
+        "path": s.string(1, paths.MAX_INPUT_PATH, description="A map file of the set (absolute under a read root, or a bare file name of the output folder), or a folder holding one set"),
         "scale": s.number(exclusive_minimum=0, maximum=1000, description="Texture repeats per UV unit (default 1)"),
         "displacement": s.boolean(description="Also drive the material's displacement from the height map"),
     }, required=("object", "path")),
@@ -257,11 +279,7 @@ def apply_texture_set(ctx, params):
     obj = get_object(params["object"])
     if obj.type != "MESH":
         raise invalid_target("%r is a %s; a texture set needs a mesh" % (obj.name, obj.type))
-    folder = _folder(ctx, params["path"])
-    maps = texture_maps(folder, os.listdir(folder))
-    if not maps:
-        raise CommandError("not_found", "%r holds no texture set (a diffuse map and at least one other map)" % params["path"])
-    files = {role: input_file(ctx, os.path.join(folder, name), IMAGE_EXTENSIONS) for role, name in maps.items()}
+    files = _set_files(ctx, params["path"])
     use_disp = params.get("displacement", False) and "displacement" in files
     mat = _material_of(ctx, obj)
     tree = mat.node_tree
