@@ -52,7 +52,7 @@ fn cases() -> Vec<Case> {
         maps(Case::new("a two-map set tiled 4 times"))
             .args(json!({ "object": "Cube", "set_path": "crate_rough.png", "scale": 4 }))
             .added(&[]).removed(&[])
-            .result(json!({ "object": "Cube", "material": "Material", "maps": { "diffuse": "crate_diff.png", "roughness": "crate_rough.png" }, "scale": 4.0, "displacement": false })),
+            .result(json!({ "object": "Cube", "material": "Material", "maps": { "diffuse": "crate_diff", "roughness": "crate_rough" }, "scale": 4.0, "displacement": false })),
         Case::new("a path outside the read roots").args(json!({ "object": "Cube", "set_path": "/etc/brick_diff.png" })).error("path_refused"),
         Case::new("a map of no set").args(json!({ "object": "Cube", "set_path": "absent_diff.png" })).error("not_found"),
         maps(Case::new("not a mesh")).args(json!({ "object": "Light", "set_path": "crate_diff.png" })).error("invalid_target"),
