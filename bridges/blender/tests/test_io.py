@@ -93,3 +93,20 @@ def test_image_plane_has_the_aspect_of_the_image(fresh, read_root):
     assert tuple(round(d, 4) for d in board.dimensions) == (2.0, 1.0, 0.0)
     assert out["image"] == "board.png" and out["material"] in bpy.data.materials
     assert error_code(fresh, "create_image_plane", path="/etc/board.png") == "path_refused"
+
+
+@pytest.mark.parametrize("fmt", io_files.EXPORT_FORMATS)
+def test_every_available_exporter_writes_a_file_and_leaves_the_scene_alone(fresh, fmt):
+    if fmt not in fresh.ok("io_formats")["export"]:
+        assert error_code(fresh, "export_file", filename="all." + fmt, format=fmt) == "unsupported"
+        return
+    out = fresh.ok("export_file", filename="all." + fmt, format=fmt)
+    assert out["bytes"] > 0 and out["objects"] == ["Camera", "Cube", "Light"]
+
+
+def test_fbx_round_trip(fresh):
+    fresh.ok("export_file", filename="trip.fbx", format="fbx", objects=["Cube"])
+    fresh.ok("new_file", empty=True)
+    got = fresh.ok("import_file", path="trip.fbx", scale=2.0)
+    assert got["new_objects"] == ["Cube"] and len(bpy.data.objects["Cube"].data.vertices) == 8
+    assert tuple(round(d, 4) for d in bpy.data.objects["Cube"].dimensions) == (4.0, 4.0, 4.0)

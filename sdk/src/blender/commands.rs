@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "b9eb5132fd65c260a72bdf3f537b1112095f271bb3a083c04b96e388f21712a2";
+pub const CATALOG_SHA256: &str = "9cb27f1fe9380480d10783078393a67d37932664428d35d05e01137b55cc5b35";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -870,7 +870,7 @@ pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsRe
     crate::bridge::send::<EvaluatedStats>(params)
 }
 
-/// Export the scene or some objects to a file in the session output folder (glb, gltf, fbx, obj, stl, ply, abc, usd).
+/// Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExportFile;
 
@@ -882,7 +882,7 @@ impl Command for ExportFile {
     type Result = ExportFileResult;
 }
 
-/// Export the scene or some objects to a file in the session output folder (glb, gltf, fbx, obj, stl, ply, abc, usd).
+/// Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).
 pub fn export_file(params: &ExportFileParams) -> Result<ExportFileResult, BridgeError> {
     crate::bridge::send::<ExportFile>(params)
 }

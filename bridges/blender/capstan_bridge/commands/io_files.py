@@ -134,6 +134,7 @@ def import_file(ctx, params):
                 if o.parent is None or o.parent.session_uid in before:
                     o.location = [c * scale for c in o.location]
                     o.scale = [c * scale for c in o.scale]
+            bpy.context.view_layer.update()
     return {"path": real, "format": fmt, "new_objects": sorted(o.name for o in new), "scale": scale}
 
 
@@ -157,7 +158,7 @@ def _weld(objects):
 def _export_kwargs(fmt, selected, p):
     mods, mats, anim = p.get("apply_modifiers", True), p.get("export_materials", True), p.get("export_animation", False)
     if fmt in ("glb", "gltf"):
-        return {"export_format": "GLB" if fmt == "glb" else "GLTF_EMBEDDED", "use_selection": selected, "export_apply": mods,
+        return {"export_format": "GLB" if fmt == "glb" else "GLTF_SEPARATE", "use_selection": selected, "export_apply": mods,
                 "export_materials": "EXPORT" if mats else "NONE", "export_animations": anim}
     if fmt == "fbx":
         return {"use_selection": selected, "use_mesh_modifiers": mods, "bake_anim": anim, "path_mode": "AUTO"}
@@ -175,7 +176,7 @@ def _export_kwargs(fmt, selected, p):
 
 @command(
     effect="read",
-    summary="Export the scene or some objects to a file in the session output folder (glb, gltf, fbx, obj, stl, ply, abc, usd).",
+    summary="Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).",
     params=s.obj({
         "filename": s.string(1, 128, pattern=r"^[A-Za-z0-9_. -]+$", description="A bare file name; its extension must match the format"),
         "format": s.enum(EXPORT_FORMATS),

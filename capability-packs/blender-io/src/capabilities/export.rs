@@ -8,7 +8,7 @@ pub struct ExportArgs {
     /// A bare file name, written to the session output folder; its extension must match the format.
     #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z0-9_. -]{1,128}$"))]
     pub filename: String,
-    /// glb, gltf (one embedded file), fbx, obj, stl, ply, abc or usd.
+    /// glb, gltf (with its .bin beside it), fbx, obj, stl, ply, abc or usd.
     pub format: Format,
     /// Export only these objects (default: the whole scene).
     #[schemars(length(min = 1, max = 1000), inner(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$")))]
