@@ -12,7 +12,10 @@ include!(concat!(env!("OUT_DIR"), "/capabilities.rs"));
 
 pub use families::families;
 
-capstan_sdk::export_pack!(families = families::families, capabilities = capabilities::all);
+capstan_sdk::export_pack!(
+    families = families::families,
+    capabilities = capabilities::all
+);
 
 #[cfg(test)]
 mod tests;

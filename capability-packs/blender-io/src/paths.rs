@@ -9,7 +9,9 @@ pub fn input(path: &str) -> PackResult<()> {
         return Err(PackError::invalid("a path must be 1..1024 characters"));
     }
     if path.replace('\\', "/").split('/').any(|p| p == "..") {
-        return Err(PackError::invalid(format!("{path:?} contains '..'; give an absolute path under a read root")));
+        return Err(PackError::invalid(format!(
+            "{path:?} contains '..'; give an absolute path under a read root"
+        )));
     }
     Ok(())
 }
@@ -17,7 +19,9 @@ pub fn input(path: &str) -> PackResult<()> {
 /// `library` joined with a `file` relative to it (as assets.search answers them).
 pub fn join(library: &str, file: &str) -> PackResult<String> {
     if file.starts_with('/') || file.starts_with('\\') || file.is_empty() {
-        return Err(PackError::invalid(format!("file {file:?} must be relative to the library")));
+        return Err(PackError::invalid(format!(
+            "file {file:?} must be relative to the library"
+        )));
     }
     let joined = format!("{}/{}", library.trim_end_matches('/'), file);
     input(&joined)?;
@@ -26,12 +30,23 @@ pub fn join(library: &str, file: &str) -> PackResult<String> {
 
 /// An output file name: a bare name with the expected extension.
 pub fn output(filename: &str, extension: &str) -> PackResult<()> {
-    let ok = !filename.is_empty() && filename.len() <= 128 && filename.chars().all(|c| c.is_ascii_alphanumeric() || "_. -".contains(c));
+    let ok = !filename.is_empty()
+        && filename.len() <= 128
+        && filename
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_. -".contains(c));
     if !ok || filename == "." || filename == ".." {
-        return Err(PackError::invalid(format!("{filename:?} must be a bare file name (letters, digits, _ . - and spaces); files go to the session output folder")));
+        return Err(PackError::invalid(format!(
+            "{filename:?} must be a bare file name (letters, digits, _ . - and spaces); files go to the session output folder"
+        )));
     }
-    if !filename.to_ascii_lowercase().ends_with(&format!(".{extension}")) {
-        return Err(PackError::invalid(format!("{filename:?} must end in .{extension}")));
+    if !filename
+        .to_ascii_lowercase()
+        .ends_with(&format!(".{extension}"))
+    {
+        return Err(PackError::invalid(format!(
+            "{filename:?} must end in .{extension}"
+        )));
     }
     Ok(())
 }
@@ -46,7 +61,10 @@ mod tests {
         assert!(input("/srv/assets/rock.glb").is_ok());
         assert!(join("/srv/assets", "../x.blend").is_err());
         assert!(join("/srv/assets", "/etc/x.blend").is_err());
-        assert_eq!(join("/srv/assets/", "props/a.blend").unwrap(), "/srv/assets/props/a.blend");
+        assert_eq!(
+            join("/srv/assets/", "props/a.blend").unwrap(),
+            "/srv/assets/props/a.blend"
+        );
         assert!(output("a/b.glb", "glb").is_err());
         assert!(output("b.obj", "glb").is_err());
         assert!(output("hero shot.GLB", "glb").is_ok());

@@ -1,5 +1,5 @@
 use capstan_sdk::blender::{
-    AppErrorCode, ListLocalAssets, ListLocalAssetsParams, ListLocalAssetsParamsKind as Kind, SetWorldHdri, SetWorldHdriParams, list_local_assets,
+    ListLocalAssets, ListLocalAssetsParams, ListLocalAssetsParamsKind as Kind, SetWorldHdri, SetWorldHdriParams, list_local_assets,
     set_world_hdri,
 };
 use capstan_sdk::prelude::*;
@@ -54,9 +54,10 @@ fn hdri(args: HdriArgs) -> PackResult<Value> {
         Action::Apply => {
             let name = args.name.ok_or_else(|| PackError::invalid("apply needs the name of an HDRI (see action list)"))?;
             let found = list(Some(name.clone()))?;
-            let hit = found.assets.iter().find(|a| a.name == name).ok_or_else(|| {
-                PackError::Bridge(capstan_sdk::BridgeError::app(AppErrorCode::NotFound, format!("no local HDRI named {name:?} (see action list)")))
-            })?;
+            // A pack cannot speak for the bridge (the host keeps app error codes to real
+            // bridge answers): a name no library has is this capability's own failure.
+            let hit = found.assets.iter().find(|a| a.name == name)
+                .ok_or_else(|| PackError::failed(format!("no local HDRI named {name:?} under the read roots (see action list)")))?;
             let path = format!("{}/{}", hit.library.trim_end_matches('/'), hit.file);
             let world = set_world_hdri(&SetWorldHdriParams {
                 path,
@@ -80,7 +81,7 @@ fn cases() -> Vec<Case> {
         baked(Case::new("apply it by name")).args(json!({ "action": "apply", "name": "dusk_sky", "strength": 2, "rotation": 45 }))
             .settings(&["world"]).added(&[]).changed(&[])
             .result(json!({ "action": "apply", "name": "dusk_sky", "world": { "mode": "hdri", "image": "dusk_sky", "strength": 2.0 } })),
-        Case::new("an HDRI the library lacks").args(json!({ "action": "apply", "name": "no_such_hdri_anywhere" })).error("not_found"),
+        Case::new("an HDRI the library lacks").args(json!({ "action": "apply", "name": "no_such_hdri_anywhere" })).error("CAPABILITY_FAILED"),
         Case::new("apply without a name").args(json!({ "action": "apply" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("an unknown action").args(json!({ "action": "download", "name": "x" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

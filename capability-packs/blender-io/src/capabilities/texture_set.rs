@@ -45,8 +45,8 @@ fn texture_set(args: TextureSetArgs) -> PackResult<Value> {
 fn cases() -> Vec<Case> {
     // The set is baked in this session into the output folder: crate_diff.png + crate_rough.png.
     let maps = |c: Case| {
-        c.setup("material.bake", json!({ "object": "Cube", "bake_type": "diffuse", "width": 8, "height": 8, "samples": 1, "filename": "crate_diff.png" }))
-            .setup("material.bake", json!({ "object": "Cube", "bake_type": "roughness", "width": 8, "height": 8, "samples": 1, "filename": "crate_rough.png" }))
+        c.setup("material.bake", json!({ "object": "Cube", "bake_type": "diffuse", "width": 16, "height": 16, "samples": 1, "filename": "crate_diff.png" }))
+            .setup("material.bake", json!({ "object": "Cube", "bake_type": "roughness", "width": 16, "height": 16, "samples": 1, "filename": "crate_rough.png" }))
     };
     vec![
         maps(Case::new("a two-map set tiled 4 times"))
