@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "5c0450d8057a0170ddda305ab59bdd91c122974d758238fe83b80ffba0d011dd";
+pub const CATALOG_SHA256: &str = "85a5045033f12150483624d125740df326d299f5dbe51626f20084e2c350b261";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -23,7 +23,9 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("add_particle_system", Effect::Mutate),
     ("add_rigid_body", Effect::Mutate),
     ("aim_camera", Effect::Mutate),
+    ("append_from_blend", Effect::Mutate),
     ("apply_modifier", Effect::Destroy),
+    ("apply_texture_set", Effect::Mutate),
     ("apply_transform", Effect::Destroy),
     ("assign_material", Effect::Mutate),
     ("bake_texture", Effect::Mutate),
@@ -40,6 +42,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("convert_object", Effect::Mutate),
     ("create_armature", Effect::Mutate),
     ("create_curve", Effect::Mutate),
+    ("create_image_plane", Effect::Mutate),
     ("create_light", Effect::Mutate),
     ("create_mesh", Effect::Mutate),
     ("create_object", Effect::Mutate),
@@ -50,6 +53,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("duplicate_object", Effect::Mutate),
     ("edit_bone", Effect::Destroy),
     ("evaluated_stats", Effect::Read),
+    ("export_file", Effect::Read),
     ("follow_path", Effect::Mutate),
     ("frame_objects", Effect::Mutate),
     ("geometry_graph_edit", Effect::Mutate),
@@ -57,22 +61,28 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
     ("ghost_copy", Effect::Mutate),
+    ("import_file", Effect::Mutate),
     ("insert_keyframe", Effect::Mutate),
+    ("io_formats", Effect::Read),
     ("join_objects", Effect::Destroy),
     ("list_collections", Effect::Read),
     ("list_constraints", Effect::Read),
+    ("list_local_assets", Effect::Read),
     ("list_materials", Effect::Read),
     ("list_shape_keys", Effect::Read),
     ("list_uv_layers", Effect::Read),
     ("list_vertex_groups", Effect::Read),
     ("load_image", Effect::Mutate),
     ("manage_collection", Effect::Mutate),
+    ("mark_asset", Effect::Mutate),
     ("mark_seams", Effect::Mutate),
     ("mesh_filter", Effect::Destroy),
     ("mesh_op", Effect::Destroy),
     ("mesh_stats", Effect::Read),
     ("min_distance", Effect::Read),
     ("modify_object", Effect::Mutate),
+    ("new_file", Effect::Destroy),
+    ("open_blend", Effect::Destroy),
     ("parent_objects", Effect::Mutate),
     ("place_on", Effect::Mutate),
     ("place_proxy", Effect::Mutate),
@@ -86,6 +96,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("render_config", Effect::Read),
     ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
+    ("save_blend", Effect::Read),
     ("scatter_instances", Effect::Mutate),
     ("scene_snapshot", Effect::Read),
     ("separate_object", Effect::Destroy),
@@ -369,6 +380,23 @@ pub fn aim_camera(params: &AimCameraParams) -> Result<AimCameraResult, BridgeErr
     crate::bridge::send::<AimCamera>(params)
 }
 
+/// Append (or link) objects, collections, materials, node groups, worlds or actions from a .blend under a read root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendFromBlend;
+
+impl Command for AppendFromBlend {
+    const NAME: &'static str = "append_from_blend";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused];
+    type Params = AppendFromBlendParams;
+    type Result = AppendFromBlendResult;
+}
+
+/// Append (or link) objects, collections, materials, node groups, worlds or actions from a .blend under a read root.
+pub fn append_from_blend(params: &AppendFromBlendParams) -> Result<AppendFromBlendResult, BridgeError> {
+    crate::bridge::send::<AppendFromBlend>(params)
+}
+
 /// Apply one modifier of a mesh object: its result becomes the mesh and the modifier is removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApplyModifier;
@@ -384,6 +412,23 @@ impl Command for ApplyModifier {
 /// Apply one modifier of a mesh object: its result becomes the mesh and the modifier is removed.
 pub fn apply_modifier(params: &ApplyModifierParams) -> Result<ApplyModifierResult, BridgeError> {
     crate::bridge::send::<ApplyModifier>(params)
+}
+
+/// Apply a local PBR texture-set folder (diffuse/normal/roughness/metallic/ao/displacement by file name) to an object's material.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApplyTextureSet;
+
+impl Command for ApplyTextureSet {
+    const NAME: &'static str = "apply_texture_set";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = ApplyTextureSetParams;
+    type Result = ApplyTextureSetResult;
+}
+
+/// Apply a local PBR texture-set folder (diffuse/normal/roughness/metallic/ao/displacement by file name) to an object's material.
+pub fn apply_texture_set(params: &ApplyTextureSetParams) -> Result<ApplyTextureSetResult, BridgeError> {
+    crate::bridge::send::<ApplyTextureSet>(params)
 }
 
 /// Bake an object's location, rotation and/or scale into its mesh or curve data, leaving it where it is.
@@ -658,6 +703,23 @@ pub fn create_curve(params: &CreateCurveParams) -> Result<CreateCurveResult, Bri
     crate::bridge::send::<CreateCurve>(params)
 }
 
+/// Add an image (png/jpg under a read root) as a plane of its aspect ratio with an image-textured material.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateImagePlane;
+
+impl Command for CreateImagePlane {
+    const NAME: &'static str = "create_image_plane";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = CreateImagePlaneParams;
+    type Result = CreateImagePlaneResult;
+}
+
+/// Add an image (png/jpg under a read root) as a plane of its aspect ratio with an image-textured material.
+pub fn create_image_plane(params: &CreateImagePlaneParams) -> Result<CreateImagePlaneResult, BridgeError> {
+    crate::bridge::send::<CreateImagePlane>(params)
+}
+
 /// Add a light; aim it at a point with look_at or set its rotation in radians.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CreateLight;
@@ -828,6 +890,23 @@ pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsRe
     crate::bridge::send::<EvaluatedStats>(params)
 }
 
+/// Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportFile;
+
+impl Command for ExportFile {
+    const NAME: &'static str = "export_file";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = ExportFileParams;
+    type Result = ExportFileResult;
+}
+
+/// Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).
+pub fn export_file(params: &ExportFileParams) -> Result<ExportFileResult, BridgeError> {
+    crate::bridge::send::<ExportFile>(params)
+}
+
 /// Move an object along a curve over a frame range: a Follow Path constraint whose offset is keyed linearly 0 to 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FollowPath;
@@ -947,6 +1026,23 @@ pub fn ghost_copy(params: &GhostCopyParams) -> Result<GhostCopyResult, BridgeErr
     crate::bridge::send::<GhostCopy>(params)
 }
 
+/// Import a local file (fbx, obj, glb, gltf, stl, ply, svg, abc, usd*) from a read root; answers the new objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportFile;
+
+impl Command for ImportFile {
+    const NAME: &'static str = "import_file";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = ImportFileParams;
+    type Result = ImportFileResult;
+}
+
+/// Import a local file (fbx, obj, glb, gltf, stl, ply, svg, abc, usd*) from a read root; answers the new objects.
+pub fn import_file(params: &ImportFileParams) -> Result<ImportFileResult, BridgeError> {
+    crate::bridge::send::<ImportFile>(params)
+}
+
 /// Set a transform or visibility property of an object and key it at a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InsertKeyframe;
@@ -962,6 +1058,23 @@ impl Command for InsertKeyframe {
 /// Set a transform or visibility property of an object and key it at a frame.
 pub fn insert_keyframe(params: &InsertKeyframeParams) -> Result<InsertKeyframeResult, BridgeError> {
     crate::bridge::send::<InsertKeyframe>(params)
+}
+
+/// Which file formats the running Blender can import and export (probed once per bridge process).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IoFormats;
+
+impl Command for IoFormats {
+    const NAME: &'static str = "io_formats";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = IoFormatsParams;
+    type Result = IoFormatsResult;
+}
+
+/// Which file formats the running Blender can import and export (probed once per bridge process).
+pub fn io_formats(params: &IoFormatsParams) -> Result<IoFormatsResult, BridgeError> {
+    crate::bridge::send::<IoFormats>(params)
 }
 
 /// Join mesh objects into one (the first, or `into`); the others are removed, their geometry kept in place.
@@ -1013,6 +1126,23 @@ impl Command for ListConstraints {
 /// The constraints of an object or a pose bone, in evaluation order.
 pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraintsResult, BridgeError> {
     crate::bridge::send::<ListConstraints>(params)
+}
+
+/// Search the read roots for local assets: marked assets in .blend files, HDRI files, PBR texture-set folders (paged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListLocalAssets;
+
+impl Command for ListLocalAssets {
+    const NAME: &'static str = "list_local_assets";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = ListLocalAssetsParams;
+    type Result = ListLocalAssetsResult;
+}
+
+/// Search the read roots for local assets: marked assets in .blend files, HDRI files, PBR texture-set folders (paged).
+pub fn list_local_assets(params: &ListLocalAssetsParams) -> Result<ListLocalAssetsResult, BridgeError> {
+    crate::bridge::send::<ListLocalAssets>(params)
 }
 
 /// Materials with their Principled BSDF values and the objects using them; of one object, or all.
@@ -1117,6 +1247,23 @@ pub fn manage_collection(params: &ManageCollectionParams) -> Result<ManageCollec
     crate::bridge::send::<ManageCollection>(params)
 }
 
+/// Mark an object, collection, material, world or node group as an asset, with tags, a catalog and a description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarkAsset;
+
+impl Command for MarkAsset {
+    const NAME: &'static str = "mark_asset";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = MarkAssetParams;
+    type Result = MarkAssetResult;
+}
+
+/// Mark an object, collection, material, world or node group as an asset, with tags, a catalog and a description.
+pub fn mark_asset(params: &MarkAssetParams) -> Result<MarkAssetResult, BridgeError> {
+    crate::bridge::send::<MarkAsset>(params)
+}
+
 /// Mark or clear UV seams on edges by index, clear them all, or mark every edge sharper than an angle (radians).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MarkSeams;
@@ -1217,6 +1364,40 @@ impl Command for ModifyObject {
 /// Move, rotate (radians), scale, rename, show or hide one object; only the given fields change.
 pub fn modify_object(params: &ModifyObjectParams) -> Result<ModifyObjectResult, BridgeError> {
     crate::bridge::send::<ModifyObject>(params)
+}
+
+/// Replace the session scene with a new file: Blender's factory startup scene, or an empty one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewFile;
+
+impl Command for NewFile {
+    const NAME: &'static str = "new_file";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = NewFileParams;
+    type Result = NewFileResult;
+}
+
+/// Replace the session scene with a new file: Blender's factory startup scene, or an empty one.
+pub fn new_file(params: &NewFileParams) -> Result<NewFileResult, BridgeError> {
+    crate::bridge::send::<NewFile>(params)
+}
+
+/// Replace the session scene with a .blend from a read root (its scripts never run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenBlend;
+
+impl Command for OpenBlend {
+    const NAME: &'static str = "open_blend";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    type Params = OpenBlendParams;
+    type Result = OpenBlendResult;
+}
+
+/// Replace the session scene with a .blend from a read root (its scripts never run).
+pub fn open_blend(params: &OpenBlendParams) -> Result<OpenBlendResult, BridgeError> {
+    crate::bridge::send::<OpenBlend>(params)
 }
 
 /// Parent objects to another (or unparent them with parent null), keeping where they are in the world unless keep_transform is false.
@@ -1438,6 +1619,23 @@ impl Command for RenderImage {
 /// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
 pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, BridgeError> {
     crate::bridge::send::<RenderImage>(params)
+}
+
+/// Save the open scene as a .blend in the session output folder (a copy by default: the session keeps its file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SaveBlend;
+
+impl Command for SaveBlend {
+    const NAME: &'static str = "save_blend";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::PathRefused];
+    type Params = SaveBlendParams;
+    type Result = SaveBlendResult;
+}
+
+/// Save the open scene as a .blend in the session output folder (a copy by default: the session keeps its file).
+pub fn save_blend(params: &SaveBlendParams) -> Result<SaveBlendResult, BridgeError> {
+    crate::bridge::send::<SaveBlend>(params)
 }
 
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
@@ -2535,6 +2733,55 @@ pub struct AimCameraResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AppendFromBlendParamsDatablockType {
+    #[serde(rename = "Object")]
+    Object,
+    #[serde(rename = "Collection")]
+    Collection,
+    #[serde(rename = "Material")]
+    Material,
+    #[serde(rename = "NodeTree")]
+    Nodetree,
+    #[serde(rename = "World")]
+    World,
+    #[serde(rename = "Action")]
+    Action,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppendFromBlendParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+    pub datablock_type: AppendFromBlendParamsDatablockType,
+    pub names: Vec<String>,
+    /// true: link (read-only, stays in the library file); false (default): append a local copy
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+}
+
+impl JsonSchema for AppendFromBlendParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AppendFromBlendParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"datablock_type": {"enum": ["Object", "Collection", "Material", "NodeTree", "World", "Action"], "type": "string"}, "link": {"description": "true: link (read-only, stays in the library file); false (default): append a local copy", "type": "boolean"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "names": {"items": {"maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path", "datablock_type", "names"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AppendFromBlendResult {
+    pub path: String,
+    pub kind: String,
+    pub datablocks: Vec<String>,
+    pub linked: bool,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ApplyModifierParams {
@@ -2575,6 +2822,56 @@ pub struct ApplyModifierResult {
     pub after: ApplyModifierResultAfter,
     /// Modifiers left on the object
     pub modifiers: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyTextureSetParams {
+    pub object: ObjectName,
+    /// A map file of the set (absolute under a read root, or a bare file name of the output folder), or a folder holding one set
+    pub path: String,
+    /// Texture repeats per UV unit (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    /// Also drive the material's displacement from the height map
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub displacement: Option<bool>,
+}
+
+impl JsonSchema for ApplyTextureSetParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ApplyTextureSetParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"displacement": {"description": "Also drive the material's displacement from the height map", "type": "boolean"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "path": {"description": "A map file of the set (absolute under a read root, or a bare file name of the output folder), or a folder holding one set", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Texture repeats per UV unit (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["object", "path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyTextureSetResultMaps {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffuse: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roughness: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metallic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub displacement: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ao: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApplyTextureSetResult {
+    pub object: String,
+    pub material: String,
+    pub maps: ApplyTextureSetResultMaps,
+    pub scale: f64,
+    pub displacement: bool,
     pub delta: Delta,
 }
 
@@ -3603,6 +3900,47 @@ pub struct CreateCurveResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateImagePlaneParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Length of the longer side in metres (default 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Vec3>,
+    /// The image also emits its own colour (shows unlit)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emission: Option<bool>,
+    /// The image's alpha drives transparency
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<bool>,
+}
+
+impl JsonSchema for CreateImagePlaneParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CreateImagePlaneParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"alpha": {"description": "The image's alpha drives transparency", "type": "boolean"}, "emission": {"description": "The image also emits its own colour (shows unlit)", "type": "boolean"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Length of the longer side in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateImagePlaneResult {
+    pub name: String,
+    pub image: String,
+    pub material: String,
+    pub dimensions: [f64; 2],
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CreateLightParamsType {
     #[serde(rename = "point")]
@@ -4124,6 +4462,63 @@ pub struct EvaluatedStatsResult {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ExportFileParamsFormat {
+    #[serde(rename = "glb")]
+    Glb,
+    #[serde(rename = "gltf")]
+    Gltf,
+    #[serde(rename = "fbx")]
+    Fbx,
+    #[serde(rename = "obj")]
+    Obj,
+    #[serde(rename = "stl")]
+    Stl,
+    #[serde(rename = "ply")]
+    Ply,
+    #[serde(rename = "abc")]
+    Abc,
+    #[serde(rename = "usd")]
+    Usd,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportFileParams {
+    /// A bare file name; its extension must match the format
+    pub filename: String,
+    pub format: ExportFileParamsFormat,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<Vec<ObjectName>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_only: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply_modifiers: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export_materials: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export_animation: Option<bool>,
+}
+
+impl JsonSchema for ExportFileParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ExportFileParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"apply_modifiers": {"type": "boolean"}, "export_animation": {"type": "boolean"}, "export_materials": {"type": "boolean"}, "filename": {"description": "A bare file name; its extension must match the format", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "format": {"enum": ["glb", "gltf", "fbx", "obj", "stl", "ply", "abc", "usd"], "type": "string"}, "objects": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 1000, "minItems": 1, "type": "array"}, "selected_only": {"type": "boolean"}}, "required": ["filename", "format"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExportFileResult {
+    pub path: String,
+    pub filename: String,
+    pub format: String,
+    pub bytes: i64,
+    pub objects: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum FollowPathParamsForwardAxis {
     #[serde(rename = "FORWARD_X")]
     ForwardX,
@@ -4619,6 +5014,67 @@ pub struct GhostCopyResult {
     pub delta: Delta,
 }
 
+/// Inferred from the extension when absent
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ImportFileParamsFormat {
+    #[serde(rename = "fbx")]
+    Fbx,
+    #[serde(rename = "obj")]
+    Obj,
+    #[serde(rename = "glb")]
+    Glb,
+    #[serde(rename = "gltf")]
+    Gltf,
+    #[serde(rename = "stl")]
+    Stl,
+    #[serde(rename = "ply")]
+    Ply,
+    #[serde(rename = "svg")]
+    Svg,
+    #[serde(rename = "abc")]
+    Abc,
+    #[serde(rename = "usd")]
+    Usd,
+    #[serde(rename = "usda")]
+    Usda,
+    #[serde(rename = "usdc")]
+    Usdc,
+    #[serde(rename = "usdz")]
+    Usdz,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportFileParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+    /// Inferred from the extension when absent
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<ImportFileParamsFormat>,
+    /// Uniform scale applied to the imported top-level objects
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+}
+
+impl JsonSchema for ImportFileParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ImportFileParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"format": {"description": "Inferred from the extension when absent", "enum": ["fbx", "obj", "glb", "gltf", "stl", "ply", "svg", "abc", "usd", "usda", "usdc", "usdz"], "type": "string"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Uniform scale applied to the imported top-level objects", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ImportFileResult {
+    pub path: String,
+    pub format: String,
+    pub new_objects: Vec<String>,
+    pub scale: f64,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum InsertKeyframeParamsProperty {
     #[serde(rename = "location")]
@@ -4667,6 +5123,27 @@ pub struct InsertKeyframeResult {
     pub frame: i64,
     pub frames: Vec<f64>,
     pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IoFormatsParams {
+}
+
+impl JsonSchema for IoFormatsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "IoFormatsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct IoFormatsResult {
+    pub import: Vec<String>,
+    pub export: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -4767,6 +5244,112 @@ pub struct ListConstraintsResult {
     pub bone: Option<String>,
     pub constraints: Vec<ListConstraintsResultConstraintsItem>,
     pub total: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListLocalAssetsParamsKind {
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "collection")]
+    Collection,
+    #[serde(rename = "material")]
+    Material,
+    #[serde(rename = "world")]
+    World,
+    #[serde(rename = "node_group")]
+    NodeGroup,
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "texture_set")]
+    TextureSet,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListLocalAssetsParams {
+    /// Case-insensitive words that must all occur in the name, tags or description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ListLocalAssetsParamsKind>,
+    /// An asset catalog UUID (from blender_assets.cats.txt)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<String>,
+    /// Every one must be among the asset's tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for ListLocalAssetsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListLocalAssetsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"catalog": {"description": "An asset catalog UUID (from blender_assets.cats.txt)", "maxLength": 36, "minLength": 36, "pattern": "^[0-9a-fA-F-]{36}$", "type": "string"}, "kind": {"enum": ["object", "collection", "material", "world", "node_group", "hdri", "texture_set"], "type": "string"}, "limit": {"maximum": 200, "minimum": 1, "type": "integer"}, "offset": {"maximum": 100000, "minimum": 0, "type": "integer"}, "query": {"description": "Case-insensitive words that must all occur in the name, tags or description", "maxLength": 128, "minLength": 1, "type": "string"}, "tags": {"description": "Every one must be among the asset's tags", "items": {"maxLength": 64, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "maxItems": 32, "minItems": 0, "type": "array"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListLocalAssetsResultAssetsItemKind {
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "collection")]
+    Collection,
+    #[serde(rename = "material")]
+    Material,
+    #[serde(rename = "world")]
+    World,
+    #[serde(rename = "node_group")]
+    NodeGroup,
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "texture_set")]
+    TextureSet,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListLocalAssetsResultAssetsItemMaps {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffuse: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roughness: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metallic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub displacement: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ao: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListLocalAssetsResultAssetsItem {
+    pub name: String,
+    pub kind: ListLocalAssetsResultAssetsItemKind,
+    /// The read root holding it
+    pub library: String,
+    /// Path of the .blend, HDRI or texture-set folder relative to the library
+    pub file: String,
+    pub tags: Vec<String>,
+    pub catalog: Option<String>,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maps: Option<ListLocalAssetsResultAssetsItemMaps>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListLocalAssetsResult {
+    pub assets: Vec<ListLocalAssetsResultAssetsItem>,
+    pub total: i64,
+    pub offset: i64,
+    pub limit: i64,
+    pub roots: Vec<String>,
 }
 
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -5006,6 +5589,54 @@ pub struct ManageCollectionResult {
     pub parent: Option<String>,
     pub objects: Vec<String>,
     pub created: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MarkAssetParamsKind {
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "collection")]
+    Collection,
+    #[serde(rename = "material")]
+    Material,
+    #[serde(rename = "world")]
+    World,
+    #[serde(rename = "node_group")]
+    NodeGroup,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkAssetParams {
+    pub target: DatablockName,
+    pub kind: MarkAssetParamsKind,
+    /// An asset catalog UUID (from blender_assets.cats.txt)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+impl JsonSchema for MarkAssetParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MarkAssetParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"catalog": {"description": "An asset catalog UUID (from blender_assets.cats.txt)", "maxLength": 36, "minLength": 36, "pattern": "^[0-9a-fA-F-]{36}$", "type": "string"}, "description": {"maxLength": 1024, "minLength": 0, "type": "string"}, "kind": {"enum": ["object", "collection", "material", "world", "node_group"], "type": "string"}, "tags": {"items": {"maxLength": 64, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "maxItems": 32, "minItems": 0, "type": "array"}, "target": {"description": "Exact datablock name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["target", "kind"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MarkAssetResult {
+    pub target: String,
+    pub kind: String,
+    pub tags: Vec<String>,
+    pub catalog: Option<String>,
+    pub description: String,
     pub delta: Delta,
 }
 
@@ -5367,6 +5998,55 @@ pub struct ModifyObjectResult {
     pub parent: Option<String>,
     pub collections: Vec<String>,
     pub materials: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewFileParams {
+    /// true: no objects at all; false (default): the factory cube, camera and light
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+}
+
+impl JsonSchema for NewFileParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NewFileParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"empty": {"description": "true: no objects at all; false (default): the factory cube, camera and light", "type": "boolean"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NewFileResult {
+    pub empty: bool,
+    pub objects: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenBlendParams {
+    /// Absolute path under a read root, or a bare file name in the session output directory
+    pub path: String,
+}
+
+impl JsonSchema for OpenBlendParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OpenBlendParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OpenBlendResult {
+    pub path: String,
+    pub objects: Vec<String>,
     pub delta: Delta,
 }
 
@@ -5903,6 +6583,37 @@ pub struct RenderImageResult {
     pub engine: String,
     pub bytes: i64,
     pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveBlendParams {
+    /// A bare file name ending in .blend
+    pub filename: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress: Option<bool>,
+    /// true (default): write a copy; false: the session's file becomes this one
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy: Option<bool>,
+}
+
+impl JsonSchema for SaveBlendParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SaveBlendParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"compress": {"type": "boolean"}, "copy": {"description": "true (default): write a copy; false: the session's file becomes this one", "type": "boolean"}, "filename": {"description": "A bare file name ending in .blend", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+\\.blend$", "type": "string"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SaveBlendResult {
+    pub path: String,
+    pub filename: String,
+    pub bytes: i64,
+    pub copy: bool,
+    pub compress: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
