@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "499a5ae280f4f868884379f6dfb2f480ff1d66e961a9b68e88b83464cc86c4a5";
+pub const CATALOG_SHA256: &str = "fc1998b9c8059275f3e3960652b95b1c83d934eb1c22f3e8b1a75f334ae54d6d";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -29,6 +29,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("bake_texture", Effect::Mutate),
     ("bind_armature", Effect::Mutate),
     ("bind_image_texture", Effect::Mutate),
+    ("blendfile_summary", Effect::Read),
     ("bounds_world", Effect::Read),
     ("build_node_material", Effect::Mutate),
     ("check_overlap", Effect::Read),
@@ -67,6 +68,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("manage_collection", Effect::Mutate),
     ("mark_seams", Effect::Mutate),
     ("mesh_filter", Effect::Destroy),
+    ("mesh_inspect", Effect::Read),
     ("mesh_op", Effect::Destroy),
     ("mesh_stats", Effect::Read),
     ("min_distance", Effect::Read),
@@ -83,7 +85,12 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("render_config", Effect::Read),
     ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
+    ("render_preview", Effect::Read),
+    ("rna_describe", Effect::Read),
+    ("rna_search", Effect::Read),
     ("scatter_instances", Effect::Mutate),
+    ("scene_diagnostics", Effect::Read),
+    ("scene_inspect", Effect::Read),
     ("scene_snapshot", Effect::Read),
     ("separate_object", Effect::Destroy),
     ("set_camera", Effect::Mutate),
@@ -466,6 +473,23 @@ impl Command for BindImageTexture {
 /// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
 pub fn bind_image_texture(params: &BindImageTextureParams) -> Result<BindImageTextureResult, BridgeError> {
     crate::bridge::send::<BindImageTexture>(params)
+}
+
+/// .blend bookkeeping: datablock counts, missing external files, linked libraries, and the file's paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlendfileSummary;
+
+impl Command for BlendfileSummary {
+    const NAME: &'static str = "blendfile_summary";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = BlendfileSummaryParams;
+    type Result = BlendfileSummaryResult;
+}
+
+/// .blend bookkeeping: datablock counts, missing external files, linked libraries, and the file's paths.
+pub fn blendfile_summary(params: &BlendfileSummaryParams) -> Result<BlendfileSummaryResult, BridgeError> {
+    crate::bridge::send::<BlendfileSummary>(params)
 }
 
 /// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
@@ -1114,6 +1138,23 @@ pub fn mesh_filter(params: &MeshFilterParams) -> Result<MeshFilterResult, Bridge
     crate::bridge::send::<MeshFilter>(params)
 }
 
+/// Paged mesh data of one object: a summary, or vertices, edges, faces, UVs, normals, an attribute, shape keys or one vertex group's weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshInspect;
+
+impl Command for MeshInspect {
+    const NAME: &'static str = "mesh_inspect";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = MeshInspectParams;
+    type Result = MeshInspectResult;
+}
+
+/// Paged mesh data of one object: a summary, or vertices, edges, faces, UVs, normals, an attribute, shape keys or one vertex group's weights.
+pub fn mesh_inspect(params: &MeshInspectParams) -> Result<MeshInspectResult, BridgeError> {
+    crate::bridge::send::<MeshInspect>(params)
+}
+
 /// Run one bmesh topology operation (extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...) on a mesh's selected elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeshOp;
@@ -1386,6 +1427,57 @@ pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, Bri
     crate::bridge::send::<RenderImage>(params)
 }
 
+/// A small render of the scene as a base64 PNG (active camera, a named one, or a temporary framing camera); render settings are restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderPreview;
+
+impl Command for RenderPreview {
+    const NAME: &'static str = "render_preview";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = RenderPreviewParams;
+    type Result = RenderPreviewResult;
+}
+
+/// A small render of the scene as a base64 PNG (active camera, a named one, or a temporary framing camera); render settings are restored.
+pub fn render_preview(params: &RenderPreviewParams) -> Result<RenderPreviewResult, BridgeError> {
+    crate::bridge::send::<RenderPreview>(params)
+}
+
+/// Describe one RNA type of the running Blender: its properties with types, ranges and enum items (paged, filterable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RnaDescribe;
+
+impl Command for RnaDescribe {
+    const NAME: &'static str = "rna_describe";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = RnaDescribeParams;
+    type Result = RnaDescribeResult;
+}
+
+/// Describe one RNA type of the running Blender: its properties with types, ranges and enum items (paged, filterable).
+pub fn rna_describe(params: &RnaDescribeParams) -> Result<RnaDescribeResult, BridgeError> {
+    crate::bridge::send::<RnaDescribe>(params)
+}
+
+/// Search the running Blender's RNA types by name or description (paged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RnaSearch;
+
+impl Command for RnaSearch {
+    const NAME: &'static str = "rna_search";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = RnaSearchParams;
+    type Result = RnaSearchResult;
+}
+
+/// Search the running Blender's RNA types by name or description (paged).
+pub fn rna_search(params: &RnaSearchParams) -> Result<RnaSearchResult, BridgeError> {
+    crate::bridge::send::<RnaSearch>(params)
+}
+
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScatterInstances;
@@ -1401,6 +1493,40 @@ impl Command for ScatterInstances {
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
 pub fn scatter_instances(params: &ScatterInstancesParams) -> Result<ScatterInstancesResult, BridgeError> {
     crate::bridge::send::<ScatterInstances>(params)
+}
+
+/// Typed quality facts: camera with depth of field, lights, world and HDRI, render engine, resolution, samples, format, ownership tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneDiagnostics;
+
+impl Command for SceneDiagnostics {
+    const NAME: &'static str = "scene_diagnostics";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = SceneDiagnosticsParams;
+    type Result = SceneDiagnosticsResult;
+}
+
+/// Typed quality facts: camera with depth of field, lights, world and HDRI, render engine, resolution, samples, format, ownership tags.
+pub fn scene_diagnostics(params: &SceneDiagnosticsParams) -> Result<SceneDiagnosticsResult, BridgeError> {
+    crate::bridge::send::<SceneDiagnostics>(params)
+}
+
+/// Scene graph views for one object or all: hierarchy, modifiers, materials, topology (original and evaluated counts), constraints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneInspect;
+
+impl Command for SceneInspect {
+    const NAME: &'static str = "scene_inspect";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = SceneInspectParams;
+    type Result = SceneInspectResult;
+}
+
+/// Scene graph views for one object or all: hierarchy, modifiers, materials, topology (original and evaluated counts), constraints.
+pub fn scene_inspect(params: &SceneInspectParams) -> Result<SceneInspectResult, BridgeError> {
+    crate::bridge::send::<SceneInspect>(params)
 }
 
 /// Save, list, diff or drop hashed scene snapshots kept by the bridge (at most 16; the oldest goes first).
@@ -2760,6 +2886,88 @@ pub struct BindImageTextureResult {
     pub node: String,
     pub via: Option<String>,
     pub delta: Delta,
+}
+
+/// Which summary (default datablocks)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BlendfileSummaryParamsView {
+    #[serde(rename = "datablocks")]
+    Datablocks,
+    #[serde(rename = "missing_files")]
+    MissingFiles,
+    #[serde(rename = "linked_libraries")]
+    LinkedLibraries,
+    #[serde(rename = "paths")]
+    Paths,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlendfileSummaryParams {
+    /// Which summary (default datablocks)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<BlendfileSummaryParamsView>,
+}
+
+impl JsonSchema for BlendfileSummaryParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BlendfileSummaryParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"view": {"description": "Which summary (default datablocks)", "enum": ["datablocks", "missing_files", "linked_libraries", "paths"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BlendfileSummaryResultView {
+    #[serde(rename = "datablocks")]
+    Datablocks,
+    #[serde(rename = "missing_files")]
+    MissingFiles,
+    #[serde(rename = "linked_libraries")]
+    LinkedLibraries,
+    #[serde(rename = "paths")]
+    Paths,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultFilesItem {
+    pub kind: String,
+    pub name: String,
+    pub filepath: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultLibrariesItem {
+    pub name: String,
+    pub filepath: String,
+    pub exists: bool,
+    pub users: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultPaths {
+    pub filepath: String,
+    pub is_saved: bool,
+    pub is_dirty: bool,
+    pub render_output: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResult {
+    pub view: BlendfileSummaryResultView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<std::collections::BTreeMap<String, i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<BlendfileSummaryResultFilesItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub libraries: Option<Vec<BlendfileSummaryResultLibrariesItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<BlendfileSummaryResultPaths>,
+    pub total: i64,
+    pub truncated: bool,
 }
 
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -4923,6 +5131,168 @@ pub struct MeshFilterResult {
     pub delta: Delta,
 }
 
+/// What to read (default summary)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshInspectParamsAction {
+    #[serde(rename = "summary")]
+    Summary,
+    #[serde(rename = "vertices")]
+    Vertices,
+    #[serde(rename = "edges")]
+    Edges,
+    #[serde(rename = "faces")]
+    Faces,
+    #[serde(rename = "uvs")]
+    Uvs,
+    #[serde(rename = "normals")]
+    Normals,
+    #[serde(rename = "attributes")]
+    Attributes,
+    #[serde(rename = "shape_keys")]
+    ShapeKeys,
+    #[serde(rename = "group_weights")]
+    GroupWeights,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshInspectParams {
+    pub object: ObjectName,
+    /// What to read (default summary)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<MeshInspectParamsAction>,
+    /// First row (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Rows per page (default 250)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// Only selected vertices, edges or faces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_only: Option<bool>,
+    /// UV layer for action uvs (default: the active one)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_layer: Option<String>,
+    /// Vertex group for action group_weights
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_name: Option<String>,
+    /// Attribute for action attributes
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_name: Option<String>,
+}
+
+impl JsonSchema for MeshInspectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshInspectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"description": "What to read (default summary)", "enum": ["summary", "vertices", "edges", "faces", "uvs", "normals", "attributes", "shape_keys", "group_weights"], "type": "string"}, "attribute_name": {"description": "Attribute for action attributes", "maxLength": 63, "minLength": 1, "type": "string"}, "group_name": {"description": "Vertex group for action group_weights", "maxLength": 63, "minLength": 1, "type": "string"}, "limit": {"description": "Rows per page (default 250)", "maximum": 5000, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset": {"description": "First row (default 0)", "maximum": 100000000, "minimum": 0, "type": "integer"}, "selected_only": {"description": "Only selected vertices, edges or faces", "type": "boolean"}, "uv_layer": {"description": "UV layer for action uvs (default: the active one)", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshInspectResultAction {
+    #[serde(rename = "summary")]
+    Summary,
+    #[serde(rename = "vertices")]
+    Vertices,
+    #[serde(rename = "edges")]
+    Edges,
+    #[serde(rename = "faces")]
+    Faces,
+    #[serde(rename = "uvs")]
+    Uvs,
+    #[serde(rename = "normals")]
+    Normals,
+    #[serde(rename = "attributes")]
+    Attributes,
+    #[serde(rename = "shape_keys")]
+    ShapeKeys,
+    #[serde(rename = "group_weights")]
+    GroupWeights,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultSummaryAttributesItem {
+    pub name: String,
+    pub domain: String,
+    pub data_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultSummary {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub triangles: i64,
+    pub loops: i64,
+    pub selected_vertices: i64,
+    pub uv_layers: Vec<String>,
+    pub active_uv_layer: Option<String>,
+    pub vertex_groups: Vec<String>,
+    pub attributes: Vec<MeshInspectResultSummaryAttributesItem>,
+    pub shape_keys: Vec<String>,
+    pub materials: Vec<String>,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultRowsItem {
+    /// Vertex, edge, face, loop or key index
+    pub index: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub co: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seam: Option<bool>,
+    /// An attribute value as numbers (a bool is 0 or 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_key: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResult {
+    pub object: String,
+    pub action: MeshInspectResultAction,
+    pub summary: Option<MeshInspectResultSummary>,
+    pub rows: Vec<MeshInspectResultRowsItem>,
+    pub page: MeshInspectResultPage,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum MeshOpParamsOp {
     #[serde(rename = "extrude")]
@@ -5631,6 +6001,185 @@ pub struct RenderImageResult {
     pub delta: Delta,
 }
 
+/// Default cycles (CPU); eevee and workbench need GL
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RenderPreviewParamsEngine {
+    #[serde(rename = "workbench")]
+    Workbench,
+    #[serde(rename = "cycles")]
+    Cycles,
+    #[serde(rename = "eevee")]
+    Eevee,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderPreviewParams {
+    /// Pixels (default 256)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<i64>,
+    /// Pixels (default 256)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<i64>,
+    /// Default cycles (CPU); eevee and workbench need GL
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<RenderPreviewParamsEngine>,
+    /// Cycles/EEVEE samples (default 4)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<i64>,
+    /// Render through this camera object (default: the active camera)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<String>,
+}
+
+impl JsonSchema for RenderPreviewParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenderPreviewParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Render through this camera object (default: the active camera)", "maxLength": 63, "minLength": 1, "type": "string"}, "engine": {"description": "Default cycles (CPU); eevee and workbench need GL", "enum": ["workbench", "cycles", "eevee"], "type": "string"}, "height": {"description": "Pixels (default 256)", "maximum": 1024, "minimum": 16, "type": "integer"}, "samples": {"description": "Cycles/EEVEE samples (default 4)", "maximum": 16, "minimum": 1, "type": "integer"}, "width": {"description": "Pixels (default 256)", "maximum": 1024, "minimum": 16, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RenderPreviewResultMime {
+    #[serde(rename = "image/png")]
+    ImagePng,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenderPreviewResult {
+    pub image_base64: String,
+    pub mime: RenderPreviewResultMime,
+    pub width: i64,
+    pub height: i64,
+    pub engine: String,
+    pub samples: i64,
+    pub camera: String,
+    pub temporary_camera: bool,
+    pub bytes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RnaDescribeParams {
+    /// An RNA type name, as in bpy.types (e.g. SubsurfModifier)
+    pub type_name: String,
+    /// Case-insensitive substring of the identifier, name or description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Default 100
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for RnaDescribeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RnaDescribeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 100000, "minimum": 0, "type": "integer"}, "query": {"description": "Case-insensitive substring of the identifier, name or description", "maxLength": 64, "minLength": 1, "type": "string"}, "type_name": {"description": "An RNA type name, as in bpy.types (e.g. SubsurfModifier)", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z][A-Za-z0-9_]*$", "type": "string"}}, "required": ["type_name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPropertiesItemEnumItemsItem {
+    pub identifier: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPropertiesItem {
+    pub identifier: String,
+    pub name: String,
+    pub description: String,
+    pub r#type: String,
+    pub subtype: String,
+    pub read_only: bool,
+    pub array_length: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_items: Option<Vec<RnaDescribeResultPropertiesItemEnumItemsItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_flag: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_type: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResult {
+    pub type_name: String,
+    pub label: String,
+    pub description: String,
+    pub base: Option<String>,
+    pub functions: Vec<String>,
+    pub properties: Vec<RnaDescribeResultPropertiesItem>,
+    pub page: RnaDescribeResultPage,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RnaSearchParams {
+    /// Case-insensitive substring of the identifier, name or description
+    pub query: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Default 100
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for RnaSearchParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RnaSearchParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 100000, "minimum": 0, "type": "integer"}, "query": {"description": "Case-insensitive substring of the identifier, name or description", "maxLength": 64, "minLength": 1, "type": "string"}}, "required": ["query"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResultTypesItem {
+    pub name: String,
+    pub label: String,
+    pub description: String,
+    pub base: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResult {
+    pub types: Vec<RnaSearchResultTypesItem>,
+    pub page: RnaSearchResultPage,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScatterInstancesParams {
@@ -5681,6 +6230,191 @@ pub struct ScatterInstancesResult {
     pub first_positions: Vec<Vec3>,
     pub area: f64,
     pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDiagnosticsParams {
+}
+
+impl JsonSchema for SceneDiagnosticsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SceneDiagnosticsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultCameraDof {
+    pub enabled: bool,
+    pub focus_object: Option<String>,
+    pub focus_distance: f64,
+    pub fstop: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultCamera {
+    pub name: String,
+    pub lens: f64,
+    pub sensor_width: f64,
+    pub r#type: String,
+    pub location: Vec3,
+    pub dof: SceneDiagnosticsResultCameraDof,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultLightsItem {
+    pub name: String,
+    pub r#type: String,
+    pub energy: f64,
+    pub color: [f64; 3],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultWorld {
+    pub name: String,
+    pub hdri: Option<String>,
+    pub color: Option<[f64; 3]>,
+    pub strength: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultRender {
+    pub engine: String,
+    pub resolution: [i64; 2],
+    pub percentage: i64,
+    pub samples: Option<i64>,
+    pub transparent: bool,
+    pub file_format: String,
+    pub view_transform: String,
+    pub look: String,
+    pub motion_blur: bool,
+    pub denoise: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultObjectsItem {
+    pub name: String,
+    pub r#type: String,
+    pub owner: Option<std::collections::BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResult {
+    pub schema_version: i64,
+    pub camera: Option<SceneDiagnosticsResultCamera>,
+    pub lights: Vec<SceneDiagnosticsResultLightsItem>,
+    pub lights_total: i64,
+    pub world: Option<SceneDiagnosticsResultWorld>,
+    pub render: SceneDiagnosticsResultRender,
+    pub objects: Vec<SceneDiagnosticsResultObjectsItem>,
+    pub objects_total: i64,
+    pub objects_truncated: bool,
+    pub owned_objects: i64,
+}
+
+/// Which view (default hierarchy)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SceneInspectParamsView {
+    #[serde(rename = "hierarchy")]
+    Hierarchy,
+    #[serde(rename = "modifiers")]
+    Modifiers,
+    #[serde(rename = "materials")]
+    Materials,
+    #[serde(rename = "topology")]
+    Topology,
+    #[serde(rename = "constraints")]
+    Constraints,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneInspectParams {
+    /// Which view (default hierarchy)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<SceneInspectParamsView>,
+    /// Only this object (default: every object in the scene)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+}
+
+impl JsonSchema for SceneInspectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SceneInspectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Only this object (default: every object in the scene)", "maxLength": 63, "minLength": 1, "type": "string"}, "view": {"description": "Which view (default hierarchy)", "enum": ["hierarchy", "modifiers", "materials", "topology", "constraints"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SceneInspectResultView {
+    #[serde(rename = "hierarchy")]
+    Hierarchy,
+    #[serde(rename = "modifiers")]
+    Modifiers,
+    #[serde(rename = "materials")]
+    Materials,
+    #[serde(rename = "topology")]
+    Topology,
+    #[serde(rename = "constraints")]
+    Constraints,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItemItemsItem {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItemTopology {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub evaluated_vertices: i64,
+    pub evaluated_faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItem {
+    pub name: String,
+    pub r#type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<SceneInspectResultEntriesItemItemsItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items_total: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<SceneInspectResultEntriesItemTopology>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResult {
+    pub view: SceneInspectResultView,
+    pub object: Option<String>,
+    pub entries: Vec<SceneInspectResultEntriesItem>,
+    pub total: i64,
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
