@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "fc1998b9c8059275f3e3960652b95b1c83d934eb1c22f3e8b1a75f334ae54d6d";
+pub const CATALOG_SHA256: &str = "3ca9d560a120b9f6f00be022826e51d0b12e1ba58260237f9648aee7fa31367b";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -77,6 +77,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("place_on", Effect::Mutate),
     ("place_relative", Effect::Mutate),
     ("pose_bone", Effect::Mutate),
+    ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
@@ -103,6 +104,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_light", Effect::Mutate),
     ("set_material", Effect::Mutate),
     ("set_origin", Effect::Destroy),
+    ("set_product_material", Effect::Mutate),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("set_world_gradient", Effect::Mutate),
@@ -1291,6 +1293,23 @@ pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError>
     crate::bridge::send::<PoseBone>(params)
 }
 
+/// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductLightRig;
+
+impl Command for ProductLightRig {
+    const NAME: &'static str = "product_light_rig";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = ProductLightRigParams;
+    type Result = ProductLightRigResult;
+}
+
+/// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
+pub fn product_light_rig(params: &ProductLightRigParams) -> Result<ProductLightRigResult, BridgeError> {
+    crate::bridge::send::<ProductLightRig>(params)
+}
+
 /// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Raycast;
@@ -1731,6 +1750,23 @@ impl Command for SetOrigin {
 /// Move an object's origin (to its geometry's median, its bounds centre, the 3D cursor or the world origin) without moving its geometry.
 pub fn set_origin(params: &SetOriginParams) -> Result<SetOriginResult, BridgeError> {
     crate::bridge::send::<SetOrigin>(params)
+}
+
+/// Build a product PBR material from one of 16 presets (coat, transmission, IOR, sheen, ...), optional roughness imperfections, assigned to slot 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetProductMaterial;
+
+impl Command for SetProductMaterial {
+    const NAME: &'static str = "set_product_material";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = SetProductMaterialParams;
+    type Result = SetProductMaterialResult;
+}
+
+/// Build a product PBR material from one of 16 presets (coat, transmission, IOR, sheen, ...), optional roughness imperfections, assigned to slot 0.
+pub fn set_product_material(params: &SetProductMaterialParams) -> Result<SetProductMaterialResult, BridgeError> {
+    crate::bridge::send::<SetProductMaterial>(params)
 }
 
 /// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
@@ -5747,6 +5783,71 @@ pub struct PoseBoneResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductLightRigParamsPreset {
+    #[serde(rename = "product_studio")]
+    ProductStudio,
+    #[serde(rename = "jewelry")]
+    Jewelry,
+    #[serde(rename = "cosmetics")]
+    Cosmetics,
+    #[serde(rename = "electronics")]
+    Electronics,
+    #[serde(rename = "automotive")]
+    Automotive,
+    #[serde(rename = "food_product")]
+    FoodProduct,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductLightRigParams {
+    pub preset: ProductLightRigParamsPreset,
+    /// Owned shadow-catcher plane under the meshes (default true; false hides an existing one)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow_catcher: Option<bool>,
+}
+
+impl JsonSchema for ProductLightRigParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductLightRigParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"preset": {"enum": ["product_studio", "jewelry", "cosmetics", "electronics", "automotive", "food_product"], "type": "string"}, "shadow_catcher": {"description": "Owned shadow-catcher plane under the meshes (default true; false hides an existing one)", "type": "boolean"}}, "required": ["preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductLightRigResultLightsItemRole {
+    #[serde(rename = "key")]
+    Key,
+    #[serde(rename = "fill")]
+    Fill,
+    #[serde(rename = "rim")]
+    Rim,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductLightRigResultLightsItem {
+    pub role: ProductLightRigResultLightsItemRole,
+    pub name: String,
+    pub energy: f64,
+    pub color: [f64; 3],
+    pub size: f64,
+    pub location: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductLightRigResult {
+    pub preset: String,
+    pub lights: [ProductLightRigResultLightsItem; 3],
+    pub center: Vec3,
+    pub radius: f64,
+    pub shadow_catcher: Option<String>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RaycastParams {
@@ -7069,6 +7170,82 @@ pub struct SetOriginResult {
     pub mode: String,
     pub location: Vec3,
     pub moved_by: Vec3,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetProductMaterialParamsPreset {
+    #[serde(rename = "glossy_plastic")]
+    GlossyPlastic,
+    #[serde(rename = "matte_plastic")]
+    MattePlastic,
+    #[serde(rename = "brushed_aluminum")]
+    BrushedAluminum,
+    #[serde(rename = "polished_chrome")]
+    PolishedChrome,
+    #[serde(rename = "gold")]
+    Gold,
+    #[serde(rename = "rose_gold")]
+    RoseGold,
+    #[serde(rename = "copper")]
+    Copper,
+    #[serde(rename = "clear_glass")]
+    ClearGlass,
+    #[serde(rename = "frosted_glass")]
+    FrostedGlass,
+    #[serde(rename = "tinted_glass")]
+    TintedGlass,
+    #[serde(rename = "ceramic_glazed")]
+    CeramicGlazed,
+    #[serde(rename = "rubber_matte")]
+    RubberMatte,
+    #[serde(rename = "fabric_cotton")]
+    FabricCotton,
+    #[serde(rename = "leather")]
+    Leather,
+    #[serde(rename = "silk_satin")]
+    SilkSatin,
+    #[serde(rename = "white_product")]
+    WhiteProduct,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetProductMaterialParams {
+    pub object: ObjectName,
+    pub preset: SetProductMaterialParamsPreset,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_override: Option<Rgba>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roughness_override: Option<f64>,
+    /// Noise-driven roughness break-up (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add_imperfections: Option<bool>,
+}
+
+impl JsonSchema for SetProductMaterialParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetProductMaterialParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"add_imperfections": {"description": "Noise-driven roughness break-up (default false)", "type": "boolean"}, "color_override": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "material": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "preset": {"enum": ["glossy_plastic", "matte_plastic", "brushed_aluminum", "polished_chrome", "gold", "rose_gold", "copper", "clear_glass", "frosted_glass", "tinted_glass", "ceramic_glazed", "rubber_matte", "fabric_cotton", "leather", "silk_satin", "white_product"], "type": "string"}, "roughness_override": {"maximum": 1, "minimum": 0, "type": "number"}}, "required": ["object", "preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetProductMaterialResult {
+    pub object: String,
+    pub material: String,
+    pub created: bool,
+    pub preset: String,
+    pub base_color: Rgba,
+    pub metallic: f64,
+    pub roughness: f64,
+    pub inputs: std::collections::BTreeMap<String, f64>,
+    pub imperfections: bool,
     pub delta: Delta,
 }
 
