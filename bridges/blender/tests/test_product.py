@@ -91,3 +91,17 @@ def test_transparent_preview_of_a_lit_product_has_clear_corners(client):
     assert (w, h) == (64, 64)
     corners = [rows[0][3], rows[0][-1], rows[-1][3], rows[-1][-1]]
     assert all(a < 255 for a in corners), corners
+
+
+def test_render_quality_sets_bounces_threshold_and_format(client):
+    client.ok("reset_scene")
+    sc = bpy.context.scene
+    r = client.ok("set_render_quality", max_bounces=12, adaptive_threshold=0.01, file_format="OPEN_EXR", denoise=True)
+    assert r["delta"]["settings"] == ["render"] and r["delta"]["changed"] == []
+    assert (sc.cycles.max_bounces, sc.cycles.transmission_bounces, sc.cycles.diffuse_bounces) == (12, 12, 6)
+    assert sc.cycles.use_adaptive_sampling and sc.cycles.adaptive_threshold == pytest.approx(0.01)
+    assert sc.render.image_settings.file_format == "OPEN_EXR" and r["color_depth"] == "32"
+    r = client.ok("set_render_quality", file_format="JPEG")
+    assert r["color_depth"] == "8" and r["max_bounces"] == 12
+    assert client.call("set_render_quality")["error"]["code"] == "invalid_params"
+    assert client.call("set_render_quality", file_format="TIFF")["error"]["code"] == "invalid_params"

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "3ca9d560a120b9f6f00be022826e51d0b12e1ba58260237f9648aee7fa31367b";
+pub const CATALOG_SHA256: &str = "40cc0ec47b7b7f56a05450d56c4ab8491b49f8b301ef947f0d415e6f9bafd9ca";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -105,6 +105,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_material", Effect::Mutate),
     ("set_origin", Effect::Destroy),
     ("set_product_material", Effect::Mutate),
+    ("set_render_quality", Effect::Mutate),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("set_world_gradient", Effect::Mutate),
@@ -1767,6 +1768,23 @@ impl Command for SetProductMaterial {
 /// Build a product PBR material from one of 16 presets (coat, transmission, IOR, sheen, ...), optional roughness imperfections, assigned to slot 0.
 pub fn set_product_material(params: &SetProductMaterialParams) -> Result<SetProductMaterialResult, BridgeError> {
     crate::bridge::send::<SetProductMaterial>(params)
+}
+
+/// Cycles light-path bounces, adaptive sampling threshold, denoising, and the output file format (PNG, JPEG or OpenEXR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetRenderQuality;
+
+impl Command for SetRenderQuality {
+    const NAME: &'static str = "set_render_quality";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    type Params = SetRenderQualityParams;
+    type Result = SetRenderQualityResult;
+}
+
+/// Cycles light-path bounces, adaptive sampling threshold, denoising, and the output file format (PNG, JPEG or OpenEXR).
+pub fn set_render_quality(params: &SetRenderQualityParams) -> Result<SetRenderQualityResult, BridgeError> {
+    crate::bridge::send::<SetRenderQuality>(params)
 }
 
 /// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
@@ -7246,6 +7264,55 @@ pub struct SetProductMaterialResult {
     pub roughness: f64,
     pub inputs: std::collections::BTreeMap<String, f64>,
     pub imperfections: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderQualityParamsFileFormat {
+    #[serde(rename = "PNG")]
+    Png,
+    #[serde(rename = "JPEG")]
+    Jpeg,
+    #[serde(rename = "OPEN_EXR")]
+    OpenExr,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetRenderQualityParams {
+    /// Total light-path bounces; diffuse, glossy and transmission follow it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bounces: Option<i64>,
+    /// Noise threshold of adaptive sampling (turns it on)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denoise: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_format: Option<SetRenderQualityParamsFileFormat>,
+}
+
+impl JsonSchema for SetRenderQualityParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetRenderQualityParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"adaptive_threshold": {"description": "Noise threshold of adaptive sampling (turns it on)", "maximum": 1, "minimum": 0.001, "type": "number"}, "denoise": {"type": "boolean"}, "file_format": {"enum": ["PNG", "JPEG", "OPEN_EXR"], "type": "string"}, "max_bounces": {"description": "Total light-path bounces; diffuse, glossy and transmission follow it", "maximum": 64, "minimum": 0, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetRenderQualityResult {
+    pub max_bounces: i64,
+    pub diffuse_bounces: i64,
+    pub glossy_bounces: i64,
+    pub transmission_bounces: i64,
+    pub adaptive_sampling: bool,
+    pub adaptive_threshold: f64,
+    pub denoise: bool,
+    pub file_format: String,
+    pub color_depth: String,
     pub delta: Delta,
 }
 
