@@ -105,3 +105,21 @@ def test_render_quality_sets_bounces_threshold_and_format(client):
     assert r["color_depth"] == "8" and r["max_bounces"] == 12
     assert client.call("set_render_quality")["error"]["code"] == "invalid_params"
     assert client.call("set_render_quality", file_format="TIFF")["error"]["code"] == "invalid_params"
+
+
+def test_backdrop_styles_are_owned_and_rebuilt_in_place(client):
+    client.ok("reset_scene")
+    r = client.ok("product_backdrop", style="shadow_catcher", under_object="Cube")
+    assert r["created"] and r["delta"]["added"] == ["Product Backdrop"] and r["floor"] == pytest.approx(-1.0)
+    obj = bpy.data.objects["Product Backdrop"]
+    assert obj.is_shadow_catcher and len(obj.data.polygons) == 1 and r["location"] == pytest.approx([0, 0, -1])
+    meshes = len(bpy.data.meshes)
+    r = client.ok("product_backdrop", style="cyclorama", size=8, color=[0.2, 0.3, 0.4])
+    assert not r["created"] and r["delta"]["added"] == [] and r["delta"]["changed"] == ["Product Backdrop"]
+    assert not obj.is_shadow_catcher and r["faces"] == 14 and len(bpy.data.meshes) == meshes
+    zs = [v.co.z for v in obj.data.vertices]
+    assert min(zs) == pytest.approx(0) and max(zs) == pytest.approx(6)  # floor, then the wall up to size/2 + radius
+    assert tuple(principled(bpy.data.materials["Product Backdrop"]).inputs["Base Color"].default_value)[:3] == pytest.approx((0.2, 0.3, 0.4))
+    r = client.ok("product_backdrop", style="plinth", under_object="Cube", size=2)
+    assert r["faces"] == 6 and max(v.co.z for v in obj.data.vertices) == pytest.approx(0)
+    assert client.call("product_backdrop", style="plinth", under_object="Ghost")["error"]["code"] == "not_found"

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "40cc0ec47b7b7f56a05450d56c4ab8491b49f8b301ef947f0d415e6f9bafd9ca";
+pub const CATALOG_SHA256: &str = "513a9c285eee273fa55d92efead9a014bac224c21b470a0c2553e7ca5598606f";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -77,6 +77,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("place_on", Effect::Mutate),
     ("place_relative", Effect::Mutate),
     ("pose_bone", Effect::Mutate),
+    ("product_backdrop", Effect::Mutate),
     ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
@@ -1292,6 +1293,23 @@ impl Command for PoseBone {
 /// Pose one bone (location, Euler XYZ rotation in radians, scale, all in bone space), optionally keyed at a frame.
 pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError> {
     crate::bridge::send::<PoseBone>(params)
+}
+
+/// An owned product backdrop under an object or all meshes: shadow-catcher plane, cyclorama sweep or plinth; rebuilt in place on a later call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductBackdrop;
+
+impl Command for ProductBackdrop {
+    const NAME: &'static str = "product_backdrop";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ProductBackdropParams;
+    type Result = ProductBackdropResult;
+}
+
+/// An owned product backdrop under an object or all meshes: shadow-catcher plane, cyclorama sweep or plinth; rebuilt in place on a later call.
+pub fn product_backdrop(params: &ProductBackdropParams) -> Result<ProductBackdropResult, BridgeError> {
+    crate::bridge::send::<ProductBackdrop>(params)
 }
 
 /// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
@@ -5798,6 +5816,64 @@ pub struct PoseBoneResult {
     pub rotation: Vec3,
     pub scale: Vec3,
     pub keyed: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductBackdropParamsStyle {
+    #[serde(rename = "shadow_catcher")]
+    ShadowCatcher,
+    #[serde(rename = "cyclorama")]
+    Cyclorama,
+    #[serde(rename = "plinth")]
+    Plinth,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductBackdropParams {
+    pub style: ProductBackdropParamsStyle,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub under_object: Option<ObjectName>,
+    /// Edge length in metres (default 4x the products' radius)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Color3>,
+}
+
+impl JsonSchema for ProductBackdropParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductBackdropParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "size": {"description": "Edge length in metres (default 4x the products' radius)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "style": {"enum": ["shadow_catcher", "cyclorama", "plinth"], "type": "string"}, "under_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["style"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductBackdropResultStyle {
+    #[serde(rename = "shadow_catcher")]
+    ShadowCatcher,
+    #[serde(rename = "cyclorama")]
+    Cyclorama,
+    #[serde(rename = "plinth")]
+    Plinth,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductBackdropResult {
+    pub name: String,
+    pub style: ProductBackdropResultStyle,
+    pub created: bool,
+    pub size: f64,
+    pub floor: f64,
+    pub location: Vec3,
+    pub vertices: i64,
+    pub faces: i64,
+    pub shadow_catcher: bool,
+    pub material: Option<String>,
     pub delta: Delta,
 }
 
