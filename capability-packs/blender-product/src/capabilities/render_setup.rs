@@ -171,7 +171,7 @@ fn cases() -> Vec<Case> {
             .args(json!({ "quality": "fast", "resolution": "720p", "bloom": false, "vignette": false, "output_format": "OPEN_EXR" }))
             .settings(&["render"])
             .result(json!({ "samples": 128, "max_bounces": 6, "adaptive_threshold": 0.1, "resolution_px": [1280, 720], "file_format": "OPEN_EXR", "compositor": [] }))
-            .reads("render.compositor", json!({ "action": "info" }), json!({ "tree": null })),
+            .reads("inspect.diagnostics", json!({}), json!({ "render": { "file_format": "OPEN_EXR", "samples": 128, "resolution": [1280, 720] } })),
         Case::new("an unknown resolution").args(json!({ "resolution": "8k" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
 }
