@@ -5,6 +5,7 @@ the owned three-light rig has the preset energies, is updated in place by a late
 the corners. The verification mode checks every delta."""
 
 import base64
+import math
 
 import bpy
 import pytest
@@ -123,3 +124,48 @@ def test_backdrop_styles_are_owned_and_rebuilt_in_place(client):
     r = client.ok("product_backdrop", style="plinth", under_object="Cube", size=2)
     assert r["faces"] == 6 and max(v.co.z for v in obj.data.vertices) == pytest.approx(0)
     assert client.call("product_backdrop", style="plinth", under_object="Ghost")["error"]["code"] == "not_found"
+
+
+def _forward_dot(cam, point):
+    bpy.context.view_layer.update()
+    mw = cam.matrix_world
+    forward = (mw.to_3x3() @ Vector((0, 0, -1))).normalized()
+    return forward.dot((Vector(point) - mw.translation).normalized())
+
+
+def test_turntable_camera_loops_around_the_bounds_centre(client):
+    client.ok("reset_scene")
+    bpy.data.objects["Cube"].location = (1, 2, 0.5)
+    r = client.ok("product_camera_rig", style="turntable", target="Cube", frames=120, distance=5, height=1)
+    assert sorted(r["delta"]["added"]) == ["Product Camera", "Product Camera Pivot"]
+    assert r["center"] == pytest.approx([1, 2, 0.5]) and (r["frame_start"], r["frame_end"]) == (1, 120)
+    sc = bpy.context.scene
+    cam = bpy.data.objects["Product Camera"]
+    assert sc.camera == cam and cam.data.dof.use_dof and cam.data.dof.focus_object.name == "Product Camera Pivot"
+    for frame, angle in ((1, 0), (61, 180)):
+        sc.frame_set(frame)
+        assert bpy.data.objects["Product Camera Pivot"].rotation_euler.z == pytest.approx(math.radians(angle), abs=1e-4)
+        assert _forward_dot(cam, r["center"]) > 0.999
+        assert (cam.matrix_world.translation - Vector(r["center"])).length == pytest.approx(math.hypot(5, 1), abs=1e-4)
+    sc.frame_set(1)
+    actions = len(bpy.data.actions)
+    r2 = client.ok("product_camera_rig", style="detail_orbit", target="Cube", frames=48, orbit_angle=60)
+    assert r2["delta"]["added"] == [] and len(bpy.data.actions) == actions and not r2["created"]
+    sc.frame_set(48)
+    assert bpy.data.objects["Product Camera Pivot"].rotation_euler.z == pytest.approx(math.radians(30), abs=1e-4)
+    sc.frame_set(1)
+
+
+def test_hero_reveal_pushes_in_and_zooms(client):
+    client.ok("reset_scene")
+    r = client.ok("product_camera_rig", style="hero_reveal", target="Cube", frames=100, distance=4, start_distance=8,
+                  start_lens=35, end_lens=70)
+    cam, sc = bpy.data.objects["Product Camera"], bpy.context.scene
+    sc.frame_set(1)
+    assert cam.data.lens == pytest.approx(35) and cam.location.y == pytest.approx(-8)
+    sc.frame_set(100)
+    assert cam.data.lens == pytest.approx(70) and cam.location.y == pytest.approx(-4)
+    assert _forward_dot(cam, r["center"]) > 0.999
+    sc.frame_set(1)
+    assert client.call("product_camera_rig", style="turntable", target="Ghost")["error"]["code"] == "not_found"
+    assert client.call("product_camera_rig", style="turntable", target="Cube", frames=10)["error"]["code"] == "invalid_params"

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "513a9c285eee273fa55d92efead9a014bac224c21b470a0c2553e7ca5598606f";
+pub const CATALOG_SHA256: &str = "71567d90140571027d6aef9c44e65f79ccb9ed73d3482d49b8a8fbf92814a3e1";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -78,6 +78,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("place_relative", Effect::Mutate),
     ("pose_bone", Effect::Mutate),
     ("product_backdrop", Effect::Mutate),
+    ("product_camera_rig", Effect::Mutate),
     ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
@@ -1310,6 +1311,23 @@ impl Command for ProductBackdrop {
 /// An owned product backdrop under an object or all meshes: shadow-catcher plane, cyclorama sweep or plinth; rebuilt in place on a later call.
 pub fn product_backdrop(params: &ProductBackdropParams) -> Result<ProductBackdropResult, BridgeError> {
     crate::bridge::send::<ProductBackdrop>(params)
+}
+
+/// An owned product camera on a pivot at the target's bounds centre, tracked and focused on it, animated as a turntable, hero reveal or detail orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductCameraRig;
+
+impl Command for ProductCameraRig {
+    const NAME: &'static str = "product_camera_rig";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ProductCameraRigParams;
+    type Result = ProductCameraRigResult;
+}
+
+/// An owned product camera on a pivot at the target's bounds centre, tracked and focused on it, animated as a turntable, hero reveal or detail orbit.
+pub fn product_camera_rig(params: &ProductCameraRigParams) -> Result<ProductCameraRigResult, BridgeError> {
+    crate::bridge::send::<ProductCameraRig>(params)
 }
 
 /// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
@@ -5874,6 +5892,83 @@ pub struct ProductBackdropResult {
     pub faces: i64,
     pub shadow_catcher: bool,
     pub material: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductCameraRigParamsStyle {
+    #[serde(rename = "turntable")]
+    Turntable,
+    #[serde(rename = "hero_reveal")]
+    HeroReveal,
+    #[serde(rename = "detail_orbit")]
+    DetailOrbit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductCameraRigParams {
+    pub style: ProductCameraRigParamsStyle,
+    pub target: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fstop: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_dof: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_lens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_lens: Option<f64>,
+    /// Degrees the detail orbit sweeps
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orbit_angle: Option<f64>,
+}
+
+impl JsonSchema for ProductCameraRigParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductCameraRigParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "fps": {"maximum": 120, "minimum": 12, "type": "integer"}, "frames": {"maximum": 2400, "minimum": 24, "type": "integer"}, "fstop": {"maximum": 32, "minimum": 0.5, "type": "number"}, "height": {"maximum": 1000, "minimum": -1000, "type": "number"}, "lens": {"maximum": 300, "minimum": 12, "type": "number"}, "orbit_angle": {"description": "Degrees the detail orbit sweeps", "maximum": 360, "minimum": 1, "type": "number"}, "start_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "start_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "style": {"enum": ["turntable", "hero_reveal", "detail_orbit"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "use_dof": {"type": "boolean"}}, "required": ["style", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductCameraRigResultStyle {
+    #[serde(rename = "turntable")]
+    Turntable,
+    #[serde(rename = "hero_reveal")]
+    HeroReveal,
+    #[serde(rename = "detail_orbit")]
+    DetailOrbit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductCameraRigResult {
+    pub camera: String,
+    pub pivot: String,
+    pub style: ProductCameraRigResultStyle,
+    pub center: Vec3,
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub fps: i64,
+    pub lens: f64,
+    pub distance: f64,
+    pub created: bool,
     pub delta: Delta,
 }
 
