@@ -119,9 +119,9 @@ fn cases() -> Vec<Case> {
     vec![
         Case::new("a turntable around the cube")
             .setup("scene.modify_object", json!({ "name": "Cube", "location": [1, 2, 0.5] }))
-            .args(json!({ "style": "turntable", "target_object": "Cube", "frames": 120, "camera_distance": 5, "camera_height": 1 }))
+            .args(json!({ "style": "turntable", "target_object": "Cube", "frames": 120, "camera_distance": 5, "camera_height": 1, "fps": 30 }))
             .added(&["Product Camera", "Product Camera Pivot"]).settings(&["render", "scene"])
-            .result(json!({ "camera": "Product Camera", "center": [1.0, 2.0, 0.5], "frame_start": 1, "frame_end": 120, "fps": 24, "lens": 50.0, "created": true }))
+            .result(json!({ "camera": "Product Camera", "center": [1.0, 2.0, 0.5], "frame_start": 1, "frame_end": 120, "fps": 30, "lens": 50.0, "created": true }))
             .reads("inspect.diagnostics", json!({}), json!({ "camera": { "name": "Product Camera", "lens": 50.0, "dof": { "enabled": true, "focus_object": "Product Camera Pivot", "fstop": 2.8 } } }))
             .reads("scene.info", json!({}), json!({ "frame": { "start": 1, "end": 120 }, "camera": "Product Camera" })),
         Case::new("a hero reveal starts wide and far")
