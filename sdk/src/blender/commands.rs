@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "85a5045033f12150483624d125740df326d299f5dbe51626f20084e2c350b261";
+pub const CATALOG_SHA256: &str = "ca6d08456770858ea5f3ec4f04d845a1b61a7cac1bde16154e626adcd865028d";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -31,6 +31,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("bake_texture", Effect::Mutate),
     ("bind_armature", Effect::Mutate),
     ("bind_image_texture", Effect::Mutate),
+    ("blendfile_summary", Effect::Read),
     ("bounds_world", Effect::Read),
     ("build_node_material", Effect::Mutate),
     ("build_road", Effect::Mutate),
@@ -77,6 +78,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("mark_asset", Effect::Mutate),
     ("mark_seams", Effect::Mutate),
     ("mesh_filter", Effect::Destroy),
+    ("mesh_inspect", Effect::Read),
     ("mesh_op", Effect::Destroy),
     ("mesh_stats", Effect::Read),
     ("min_distance", Effect::Read),
@@ -88,6 +90,9 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("place_proxy", Effect::Mutate),
     ("place_relative", Effect::Mutate),
     ("pose_bone", Effect::Mutate),
+    ("product_backdrop", Effect::Mutate),
+    ("product_camera_rig", Effect::Mutate),
+    ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
@@ -96,8 +101,13 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("render_config", Effect::Read),
     ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
+    ("render_preview", Effect::Read),
+    ("rna_describe", Effect::Read),
+    ("rna_search", Effect::Read),
     ("save_blend", Effect::Read),
     ("scatter_instances", Effect::Mutate),
+    ("scene_diagnostics", Effect::Read),
+    ("scene_inspect", Effect::Read),
     ("scene_snapshot", Effect::Read),
     ("separate_object", Effect::Destroy),
     ("set_camera", Effect::Mutate),
@@ -110,6 +120,8 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_light", Effect::Mutate),
     ("set_material", Effect::Mutate),
     ("set_origin", Effect::Destroy),
+    ("set_product_material", Effect::Mutate),
+    ("set_render_quality", Effect::Mutate),
     ("set_render_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("set_world_gradient", Effect::Mutate),
@@ -514,6 +526,23 @@ impl Command for BindImageTexture {
 /// Drive a Principled BSDF input (or the displacement output) of a material from an image datablock through an Image Texture node.
 pub fn bind_image_texture(params: &BindImageTextureParams) -> Result<BindImageTextureResult, BridgeError> {
     crate::bridge::send::<BindImageTexture>(params)
+}
+
+/// .blend bookkeeping: datablock counts, missing external files, linked libraries, and the file's paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlendfileSummary;
+
+impl Command for BlendfileSummary {
+    const NAME: &'static str = "blendfile_summary";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = BlendfileSummaryParams;
+    type Result = BlendfileSummaryResult;
+}
+
+/// .blend bookkeeping: datablock counts, missing external files, linked libraries, and the file's paths.
+pub fn blendfile_summary(params: &BlendfileSummaryParams) -> Result<BlendfileSummaryResult, BridgeError> {
+    crate::bridge::send::<BlendfileSummary>(params)
 }
 
 /// World-space axis-aligned bounds of the evaluated objects (or of every visible object with geometry), in metres.
@@ -1298,6 +1327,23 @@ pub fn mesh_filter(params: &MeshFilterParams) -> Result<MeshFilterResult, Bridge
     crate::bridge::send::<MeshFilter>(params)
 }
 
+/// Paged mesh data of one object: a summary, or vertices, edges, faces, UVs, normals, an attribute, shape keys or one vertex group's weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshInspect;
+
+impl Command for MeshInspect {
+    const NAME: &'static str = "mesh_inspect";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    type Params = MeshInspectParams;
+    type Result = MeshInspectResult;
+}
+
+/// Paged mesh data of one object: a summary, or vertices, edges, faces, UVs, normals, an attribute, shape keys or one vertex group's weights.
+pub fn mesh_inspect(params: &MeshInspectParams) -> Result<MeshInspectResult, BridgeError> {
+    crate::bridge::send::<MeshInspect>(params)
+}
+
 /// Run one bmesh topology operation (extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...) on a mesh's selected elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeshOp;
@@ -1485,6 +1531,57 @@ pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError>
     crate::bridge::send::<PoseBone>(params)
 }
 
+/// An owned product backdrop under an object or all meshes: shadow-catcher plane, cyclorama sweep or plinth; rebuilt in place on a later call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductBackdrop;
+
+impl Command for ProductBackdrop {
+    const NAME: &'static str = "product_backdrop";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ProductBackdropParams;
+    type Result = ProductBackdropResult;
+}
+
+/// An owned product backdrop under an object or all meshes: shadow-catcher plane, cyclorama sweep or plinth; rebuilt in place on a later call.
+pub fn product_backdrop(params: &ProductBackdropParams) -> Result<ProductBackdropResult, BridgeError> {
+    crate::bridge::send::<ProductBackdrop>(params)
+}
+
+/// An owned product camera on a pivot at the target's bounds centre, tracked and focused on it, animated as a turntable, hero reveal or detail orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductCameraRig;
+
+impl Command for ProductCameraRig {
+    const NAME: &'static str = "product_camera_rig";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = ProductCameraRigParams;
+    type Result = ProductCameraRigResult;
+}
+
+/// An owned product camera on a pivot at the target's bounds centre, tracked and focused on it, animated as a turntable, hero reveal or detail orbit.
+pub fn product_camera_rig(params: &ProductCameraRigParams) -> Result<ProductCameraRigResult, BridgeError> {
+    crate::bridge::send::<ProductCameraRig>(params)
+}
+
+/// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductLightRig;
+
+impl Command for ProductLightRig {
+    const NAME: &'static str = "product_light_rig";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = ProductLightRigParams;
+    type Result = ProductLightRigResult;
+}
+
+/// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
+pub fn product_light_rig(params: &ProductLightRigParams) -> Result<ProductLightRigResult, BridgeError> {
+    crate::bridge::send::<ProductLightRig>(params)
+}
+
 /// Cast a ray into the evaluated scene (or only into the given objects); metres, world space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Raycast;
@@ -1621,6 +1718,57 @@ pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, Bri
     crate::bridge::send::<RenderImage>(params)
 }
 
+/// A small render of the scene as a base64 PNG (active camera, a named one, or a temporary framing camera); render settings are restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderPreview;
+
+impl Command for RenderPreview {
+    const NAME: &'static str = "render_preview";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = RenderPreviewParams;
+    type Result = RenderPreviewResult;
+}
+
+/// A small render of the scene as a base64 PNG (active camera, a named one, or a temporary framing camera); render settings are restored.
+pub fn render_preview(params: &RenderPreviewParams) -> Result<RenderPreviewResult, BridgeError> {
+    crate::bridge::send::<RenderPreview>(params)
+}
+
+/// Describe one RNA type of the running Blender: its properties with types, ranges and enum items (paged, filterable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RnaDescribe;
+
+impl Command for RnaDescribe {
+    const NAME: &'static str = "rna_describe";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = RnaDescribeParams;
+    type Result = RnaDescribeResult;
+}
+
+/// Describe one RNA type of the running Blender: its properties with types, ranges and enum items (paged, filterable).
+pub fn rna_describe(params: &RnaDescribeParams) -> Result<RnaDescribeResult, BridgeError> {
+    crate::bridge::send::<RnaDescribe>(params)
+}
+
+/// Search the running Blender's RNA types by name or description (paged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RnaSearch;
+
+impl Command for RnaSearch {
+    const NAME: &'static str = "rna_search";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = RnaSearchParams;
+    type Result = RnaSearchResult;
+}
+
+/// Search the running Blender's RNA types by name or description (paged).
+pub fn rna_search(params: &RnaSearchParams) -> Result<RnaSearchResult, BridgeError> {
+    crate::bridge::send::<RnaSearch>(params)
+}
+
 /// Save the open scene as a .blend in the session output folder (a copy by default: the session keeps its file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SaveBlend;
@@ -1653,6 +1801,40 @@ impl Command for ScatterInstances {
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes distribute + instance), seeded and capped.
 pub fn scatter_instances(params: &ScatterInstancesParams) -> Result<ScatterInstancesResult, BridgeError> {
     crate::bridge::send::<ScatterInstances>(params)
+}
+
+/// Typed quality facts: camera with depth of field, lights, world and HDRI, render engine, resolution, samples, format, ownership tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneDiagnostics;
+
+impl Command for SceneDiagnostics {
+    const NAME: &'static str = "scene_diagnostics";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = SceneDiagnosticsParams;
+    type Result = SceneDiagnosticsResult;
+}
+
+/// Typed quality facts: camera with depth of field, lights, world and HDRI, render engine, resolution, samples, format, ownership tags.
+pub fn scene_diagnostics(params: &SceneDiagnosticsParams) -> Result<SceneDiagnosticsResult, BridgeError> {
+    crate::bridge::send::<SceneDiagnostics>(params)
+}
+
+/// Scene graph views for one object or all: hierarchy, modifiers, materials, topology (original and evaluated counts), constraints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneInspect;
+
+impl Command for SceneInspect {
+    const NAME: &'static str = "scene_inspect";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    type Params = SceneInspectParams;
+    type Result = SceneInspectResult;
+}
+
+/// Scene graph views for one object or all: hierarchy, modifiers, materials, topology (original and evaluated counts), constraints.
+pub fn scene_inspect(params: &SceneInspectParams) -> Result<SceneInspectResult, BridgeError> {
+    crate::bridge::send::<SceneInspect>(params)
 }
 
 /// Save, list, diff or drop hashed scene snapshots kept by the bridge (at most 16; the oldest goes first).
@@ -1857,6 +2039,40 @@ impl Command for SetOrigin {
 /// Move an object's origin (to its geometry's median, its bounds centre, the 3D cursor or the world origin) without moving its geometry.
 pub fn set_origin(params: &SetOriginParams) -> Result<SetOriginResult, BridgeError> {
     crate::bridge::send::<SetOrigin>(params)
+}
+
+/// Build a product PBR material from one of 16 presets (coat, transmission, IOR, sheen, ...), optional roughness imperfections, assigned to slot 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetProductMaterial;
+
+impl Command for SetProductMaterial {
+    const NAME: &'static str = "set_product_material";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    type Params = SetProductMaterialParams;
+    type Result = SetProductMaterialResult;
+}
+
+/// Build a product PBR material from one of 16 presets (coat, transmission, IOR, sheen, ...), optional roughness imperfections, assigned to slot 0.
+pub fn set_product_material(params: &SetProductMaterialParams) -> Result<SetProductMaterialResult, BridgeError> {
+    crate::bridge::send::<SetProductMaterial>(params)
+}
+
+/// Cycles light-path bounces, adaptive sampling threshold, denoising, and the output file format (PNG, JPEG or OpenEXR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetRenderQuality;
+
+impl Command for SetRenderQuality {
+    const NAME: &'static str = "set_render_quality";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    type Params = SetRenderQualityParams;
+    type Result = SetRenderQualityResult;
+}
+
+/// Cycles light-path bounces, adaptive sampling threshold, denoising, and the output file format (PNG, JPEG or OpenEXR).
+pub fn set_render_quality(params: &SetRenderQualityParams) -> Result<SetRenderQualityResult, BridgeError> {
+    crate::bridge::send::<SetRenderQuality>(params)
 }
 
 /// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
@@ -3111,6 +3327,88 @@ pub struct BindImageTextureResult {
     pub node: String,
     pub via: Option<String>,
     pub delta: Delta,
+}
+
+/// Which summary (default datablocks)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BlendfileSummaryParamsView {
+    #[serde(rename = "datablocks")]
+    Datablocks,
+    #[serde(rename = "missing_files")]
+    MissingFiles,
+    #[serde(rename = "linked_libraries")]
+    LinkedLibraries,
+    #[serde(rename = "paths")]
+    Paths,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlendfileSummaryParams {
+    /// Which summary (default datablocks)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<BlendfileSummaryParamsView>,
+}
+
+impl JsonSchema for BlendfileSummaryParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BlendfileSummaryParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"view": {"description": "Which summary (default datablocks)", "enum": ["datablocks", "missing_files", "linked_libraries", "paths"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum BlendfileSummaryResultView {
+    #[serde(rename = "datablocks")]
+    Datablocks,
+    #[serde(rename = "missing_files")]
+    MissingFiles,
+    #[serde(rename = "linked_libraries")]
+    LinkedLibraries,
+    #[serde(rename = "paths")]
+    Paths,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultFilesItem {
+    pub kind: String,
+    pub name: String,
+    pub filepath: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultLibrariesItem {
+    pub name: String,
+    pub filepath: String,
+    pub exists: bool,
+    pub users: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResultPaths {
+    pub filepath: String,
+    pub is_saved: bool,
+    pub is_dirty: bool,
+    pub render_output: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BlendfileSummaryResult {
+    pub view: BlendfileSummaryResultView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<std::collections::BTreeMap<String, i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<BlendfileSummaryResultFilesItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub libraries: Option<Vec<BlendfileSummaryResultLibrariesItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<BlendfileSummaryResultPaths>,
+    pub total: i64,
+    pub truncated: bool,
 }
 
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -5730,6 +6028,168 @@ pub struct MeshFilterResult {
     pub delta: Delta,
 }
 
+/// What to read (default summary)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshInspectParamsAction {
+    #[serde(rename = "summary")]
+    Summary,
+    #[serde(rename = "vertices")]
+    Vertices,
+    #[serde(rename = "edges")]
+    Edges,
+    #[serde(rename = "faces")]
+    Faces,
+    #[serde(rename = "uvs")]
+    Uvs,
+    #[serde(rename = "normals")]
+    Normals,
+    #[serde(rename = "attributes")]
+    Attributes,
+    #[serde(rename = "shape_keys")]
+    ShapeKeys,
+    #[serde(rename = "group_weights")]
+    GroupWeights,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshInspectParams {
+    pub object: ObjectName,
+    /// What to read (default summary)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<MeshInspectParamsAction>,
+    /// First row (default 0)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Rows per page (default 250)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// Only selected vertices, edges or faces
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_only: Option<bool>,
+    /// UV layer for action uvs (default: the active one)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_layer: Option<String>,
+    /// Vertex group for action group_weights
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_name: Option<String>,
+    /// Attribute for action attributes
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_name: Option<String>,
+}
+
+impl JsonSchema for MeshInspectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MeshInspectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"description": "What to read (default summary)", "enum": ["summary", "vertices", "edges", "faces", "uvs", "normals", "attributes", "shape_keys", "group_weights"], "type": "string"}, "attribute_name": {"description": "Attribute for action attributes", "maxLength": 63, "minLength": 1, "type": "string"}, "group_name": {"description": "Vertex group for action group_weights", "maxLength": 63, "minLength": 1, "type": "string"}, "limit": {"description": "Rows per page (default 250)", "maximum": 5000, "minimum": 1, "type": "integer"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "offset": {"description": "First row (default 0)", "maximum": 100000000, "minimum": 0, "type": "integer"}, "selected_only": {"description": "Only selected vertices, edges or faces", "type": "boolean"}, "uv_layer": {"description": "UV layer for action uvs (default: the active one)", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MeshInspectResultAction {
+    #[serde(rename = "summary")]
+    Summary,
+    #[serde(rename = "vertices")]
+    Vertices,
+    #[serde(rename = "edges")]
+    Edges,
+    #[serde(rename = "faces")]
+    Faces,
+    #[serde(rename = "uvs")]
+    Uvs,
+    #[serde(rename = "normals")]
+    Normals,
+    #[serde(rename = "attributes")]
+    Attributes,
+    #[serde(rename = "shape_keys")]
+    ShapeKeys,
+    #[serde(rename = "group_weights")]
+    GroupWeights,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultSummaryAttributesItem {
+    pub name: String,
+    pub domain: String,
+    pub data_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultSummary {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub triangles: i64,
+    pub loops: i64,
+    pub selected_vertices: i64,
+    pub uv_layers: Vec<String>,
+    pub active_uv_layer: Option<String>,
+    pub vertex_groups: Vec<String>,
+    pub attributes: Vec<MeshInspectResultSummaryAttributesItem>,
+    pub shape_keys: Vec<String>,
+    pub materials: Vec<String>,
+    pub dimensions: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultRowsItem {
+    /// Vertex, edge, face, loop or key index
+    pub index: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub co: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seam: Option<bool>,
+    /// An attribute value as numbers (a bool is 0 or 1)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_key: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MeshInspectResult {
+    pub object: String,
+    pub action: MeshInspectResultAction,
+    pub summary: Option<MeshInspectResultSummary>,
+    pub rows: Vec<MeshInspectResultRowsItem>,
+    pub page: MeshInspectResultPage,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum MeshOpParamsOp {
     #[serde(rename = "extrude")]
@@ -6331,6 +6791,206 @@ pub struct PoseBoneResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductBackdropParamsStyle {
+    #[serde(rename = "shadow_catcher")]
+    ShadowCatcher,
+    #[serde(rename = "cyclorama")]
+    Cyclorama,
+    #[serde(rename = "plinth")]
+    Plinth,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductBackdropParams {
+    pub style: ProductBackdropParamsStyle,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub under_object: Option<ObjectName>,
+    /// Edge length in metres (default 4x the products' radius)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Color3>,
+}
+
+impl JsonSchema for ProductBackdropParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductBackdropParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "size": {"description": "Edge length in metres (default 4x the products' radius)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "style": {"enum": ["shadow_catcher", "cyclorama", "plinth"], "type": "string"}, "under_object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["style"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductBackdropResultStyle {
+    #[serde(rename = "shadow_catcher")]
+    ShadowCatcher,
+    #[serde(rename = "cyclorama")]
+    Cyclorama,
+    #[serde(rename = "plinth")]
+    Plinth,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductBackdropResult {
+    pub name: String,
+    pub style: ProductBackdropResultStyle,
+    pub created: bool,
+    pub size: f64,
+    pub floor: f64,
+    pub location: Vec3,
+    pub vertices: i64,
+    pub faces: i64,
+    pub shadow_catcher: bool,
+    pub material: Option<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductCameraRigParamsStyle {
+    #[serde(rename = "turntable")]
+    Turntable,
+    #[serde(rename = "hero_reveal")]
+    HeroReveal,
+    #[serde(rename = "detail_orbit")]
+    DetailOrbit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductCameraRigParams {
+    pub style: ProductCameraRigParamsStyle,
+    pub target: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fstop: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_dof: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_distance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_lens: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_lens: Option<f64>,
+    /// Degrees the detail orbit sweeps
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orbit_angle: Option<f64>,
+}
+
+impl JsonSchema for ProductCameraRigParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductCameraRigParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "fps": {"maximum": 120, "minimum": 12, "type": "integer"}, "frames": {"maximum": 2400, "minimum": 24, "type": "integer"}, "fstop": {"maximum": 32, "minimum": 0.5, "type": "number"}, "height": {"maximum": 1000, "minimum": -1000, "type": "number"}, "lens": {"maximum": 300, "minimum": 12, "type": "number"}, "orbit_angle": {"description": "Degrees the detail orbit sweeps", "maximum": 360, "minimum": 1, "type": "number"}, "start_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "start_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "style": {"enum": ["turntable", "hero_reveal", "detail_orbit"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "use_dof": {"type": "boolean"}}, "required": ["style", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductCameraRigResultStyle {
+    #[serde(rename = "turntable")]
+    Turntable,
+    #[serde(rename = "hero_reveal")]
+    HeroReveal,
+    #[serde(rename = "detail_orbit")]
+    DetailOrbit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductCameraRigResult {
+    pub camera: String,
+    pub pivot: String,
+    pub style: ProductCameraRigResultStyle,
+    pub center: Vec3,
+    pub frame_start: i64,
+    pub frame_end: i64,
+    pub fps: i64,
+    pub lens: f64,
+    pub distance: f64,
+    pub created: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductLightRigParamsPreset {
+    #[serde(rename = "product_studio")]
+    ProductStudio,
+    #[serde(rename = "jewelry")]
+    Jewelry,
+    #[serde(rename = "cosmetics")]
+    Cosmetics,
+    #[serde(rename = "electronics")]
+    Electronics,
+    #[serde(rename = "automotive")]
+    Automotive,
+    #[serde(rename = "food_product")]
+    FoodProduct,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductLightRigParams {
+    pub preset: ProductLightRigParamsPreset,
+    /// Owned shadow-catcher plane under the meshes (default true; false hides an existing one)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow_catcher: Option<bool>,
+}
+
+impl JsonSchema for ProductLightRigParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductLightRigParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"preset": {"enum": ["product_studio", "jewelry", "cosmetics", "electronics", "automotive", "food_product"], "type": "string"}, "shadow_catcher": {"description": "Owned shadow-catcher plane under the meshes (default true; false hides an existing one)", "type": "boolean"}}, "required": ["preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ProductLightRigResultLightsItemRole {
+    #[serde(rename = "key")]
+    Key,
+    #[serde(rename = "fill")]
+    Fill,
+    #[serde(rename = "rim")]
+    Rim,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductLightRigResultLightsItem {
+    pub role: ProductLightRigResultLightsItemRole,
+    pub name: String,
+    pub energy: f64,
+    pub color: [f64; 3],
+    pub size: f64,
+    pub location: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductLightRigResult {
+    pub preset: String,
+    pub lights: [ProductLightRigResultLightsItem; 3],
+    pub center: Vec3,
+    pub radius: f64,
+    pub shadow_catcher: Option<String>,
+    pub delta: Delta,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RaycastParams {
@@ -6585,6 +7245,185 @@ pub struct RenderImageResult {
     pub delta: Delta,
 }
 
+/// Default cycles (CPU); eevee and workbench need GL
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RenderPreviewParamsEngine {
+    #[serde(rename = "workbench")]
+    Workbench,
+    #[serde(rename = "cycles")]
+    Cycles,
+    #[serde(rename = "eevee")]
+    Eevee,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderPreviewParams {
+    /// Pixels (default 256)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<i64>,
+    /// Pixels (default 256)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<i64>,
+    /// Default cycles (CPU); eevee and workbench need GL
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<RenderPreviewParamsEngine>,
+    /// Cycles/EEVEE samples (default 4)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<i64>,
+    /// Render through this camera object (default: the active camera)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<String>,
+}
+
+impl JsonSchema for RenderPreviewParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenderPreviewParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Render through this camera object (default: the active camera)", "maxLength": 63, "minLength": 1, "type": "string"}, "engine": {"description": "Default cycles (CPU); eevee and workbench need GL", "enum": ["workbench", "cycles", "eevee"], "type": "string"}, "height": {"description": "Pixels (default 256)", "maximum": 1024, "minimum": 16, "type": "integer"}, "samples": {"description": "Cycles/EEVEE samples (default 4)", "maximum": 16, "minimum": 1, "type": "integer"}, "width": {"description": "Pixels (default 256)", "maximum": 1024, "minimum": 16, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RenderPreviewResultMime {
+    #[serde(rename = "image/png")]
+    ImagePng,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenderPreviewResult {
+    pub image_base64: String,
+    pub mime: RenderPreviewResultMime,
+    pub width: i64,
+    pub height: i64,
+    pub engine: String,
+    pub samples: i64,
+    pub camera: String,
+    pub temporary_camera: bool,
+    pub bytes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RnaDescribeParams {
+    /// An RNA type name, as in bpy.types (e.g. SubsurfModifier)
+    pub type_name: String,
+    /// Case-insensitive substring of the identifier, name or description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Default 100
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for RnaDescribeParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RnaDescribeParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 100000, "minimum": 0, "type": "integer"}, "query": {"description": "Case-insensitive substring of the identifier, name or description", "maxLength": 64, "minLength": 1, "type": "string"}, "type_name": {"description": "An RNA type name, as in bpy.types (e.g. SubsurfModifier)", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z][A-Za-z0-9_]*$", "type": "string"}}, "required": ["type_name"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPropertiesItemEnumItemsItem {
+    pub identifier: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPropertiesItem {
+    pub identifier: String,
+    pub name: String,
+    pub description: String,
+    pub r#type: String,
+    pub subtype: String,
+    pub read_only: bool,
+    pub array_length: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_items: Option<Vec<RnaDescribeResultPropertiesItemEnumItemsItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_flag: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_type: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaDescribeResult {
+    pub type_name: String,
+    pub label: String,
+    pub description: String,
+    pub base: Option<String>,
+    pub functions: Vec<String>,
+    pub properties: Vec<RnaDescribeResultPropertiesItem>,
+    pub page: RnaDescribeResultPage,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RnaSearchParams {
+    /// Case-insensitive substring of the identifier, name or description
+    pub query: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Default 100
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for RnaSearchParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RnaSearchParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 100000, "minimum": 0, "type": "integer"}, "query": {"description": "Case-insensitive substring of the identifier, name or description", "maxLength": 64, "minLength": 1, "type": "string"}}, "required": ["query"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResultTypesItem {
+    pub name: String,
+    pub label: String,
+    pub description: String,
+    pub base: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResultPage {
+    pub offset: i64,
+    pub limit: i64,
+    pub total: i64,
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RnaSearchResult {
+    pub types: Vec<RnaSearchResultTypesItem>,
+    pub page: RnaSearchResultPage,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaveBlendParams {
@@ -6666,6 +7505,191 @@ pub struct ScatterInstancesResult {
     pub first_positions: Vec<Vec3>,
     pub area: f64,
     pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDiagnosticsParams {
+}
+
+impl JsonSchema for SceneDiagnosticsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SceneDiagnosticsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultCameraDof {
+    pub enabled: bool,
+    pub focus_object: Option<String>,
+    pub focus_distance: f64,
+    pub fstop: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultCamera {
+    pub name: String,
+    pub lens: f64,
+    pub sensor_width: f64,
+    pub r#type: String,
+    pub location: Vec3,
+    pub dof: SceneDiagnosticsResultCameraDof,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultLightsItem {
+    pub name: String,
+    pub r#type: String,
+    pub energy: f64,
+    pub color: [f64; 3],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultWorld {
+    pub name: String,
+    pub hdri: Option<String>,
+    pub color: Option<[f64; 3]>,
+    pub strength: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultRender {
+    pub engine: String,
+    pub resolution: [i64; 2],
+    pub percentage: i64,
+    pub samples: Option<i64>,
+    pub transparent: bool,
+    pub file_format: String,
+    pub view_transform: String,
+    pub look: String,
+    pub motion_blur: bool,
+    pub denoise: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResultObjectsItem {
+    pub name: String,
+    pub r#type: String,
+    pub owner: Option<std::collections::BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDiagnosticsResult {
+    pub schema_version: i64,
+    pub camera: Option<SceneDiagnosticsResultCamera>,
+    pub lights: Vec<SceneDiagnosticsResultLightsItem>,
+    pub lights_total: i64,
+    pub world: Option<SceneDiagnosticsResultWorld>,
+    pub render: SceneDiagnosticsResultRender,
+    pub objects: Vec<SceneDiagnosticsResultObjectsItem>,
+    pub objects_total: i64,
+    pub objects_truncated: bool,
+    pub owned_objects: i64,
+}
+
+/// Which view (default hierarchy)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SceneInspectParamsView {
+    #[serde(rename = "hierarchy")]
+    Hierarchy,
+    #[serde(rename = "modifiers")]
+    Modifiers,
+    #[serde(rename = "materials")]
+    Materials,
+    #[serde(rename = "topology")]
+    Topology,
+    #[serde(rename = "constraints")]
+    Constraints,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneInspectParams {
+    /// Which view (default hierarchy)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<SceneInspectParamsView>,
+    /// Only this object (default: every object in the scene)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+}
+
+impl JsonSchema for SceneInspectParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SceneInspectParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"object": {"description": "Only this object (default: every object in the scene)", "maxLength": 63, "minLength": 1, "type": "string"}, "view": {"description": "Which view (default hierarchy)", "enum": ["hierarchy", "modifiers", "materials", "topology", "constraints"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SceneInspectResultView {
+    #[serde(rename = "hierarchy")]
+    Hierarchy,
+    #[serde(rename = "modifiers")]
+    Modifiers,
+    #[serde(rename = "materials")]
+    Materials,
+    #[serde(rename = "topology")]
+    Topology,
+    #[serde(rename = "constraints")]
+    Constraints,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItemItemsItem {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItemTopology {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+    pub evaluated_vertices: i64,
+    pub evaluated_faces: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResultEntriesItem {
+    pub name: String,
+    pub r#type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<SceneInspectResultEntriesItemItemsItem>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items_total: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<SceneInspectResultEntriesItemTopology>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SceneInspectResult {
+    pub view: SceneInspectResultView,
+    pub object: Option<String>,
+    pub entries: Vec<SceneInspectResultEntriesItem>,
+    pub total: i64,
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -7320,6 +8344,131 @@ pub struct SetOriginResult {
     pub mode: String,
     pub location: Vec3,
     pub moved_by: Vec3,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetProductMaterialParamsPreset {
+    #[serde(rename = "glossy_plastic")]
+    GlossyPlastic,
+    #[serde(rename = "matte_plastic")]
+    MattePlastic,
+    #[serde(rename = "brushed_aluminum")]
+    BrushedAluminum,
+    #[serde(rename = "polished_chrome")]
+    PolishedChrome,
+    #[serde(rename = "gold")]
+    Gold,
+    #[serde(rename = "rose_gold")]
+    RoseGold,
+    #[serde(rename = "copper")]
+    Copper,
+    #[serde(rename = "clear_glass")]
+    ClearGlass,
+    #[serde(rename = "frosted_glass")]
+    FrostedGlass,
+    #[serde(rename = "tinted_glass")]
+    TintedGlass,
+    #[serde(rename = "ceramic_glazed")]
+    CeramicGlazed,
+    #[serde(rename = "rubber_matte")]
+    RubberMatte,
+    #[serde(rename = "fabric_cotton")]
+    FabricCotton,
+    #[serde(rename = "leather")]
+    Leather,
+    #[serde(rename = "silk_satin")]
+    SilkSatin,
+    #[serde(rename = "white_product")]
+    WhiteProduct,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetProductMaterialParams {
+    pub object: ObjectName,
+    pub preset: SetProductMaterialParamsPreset,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_override: Option<Rgba>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roughness_override: Option<f64>,
+    /// Noise-driven roughness break-up (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add_imperfections: Option<bool>,
+}
+
+impl JsonSchema for SetProductMaterialParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetProductMaterialParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"add_imperfections": {"description": "Noise-driven roughness break-up (default false)", "type": "boolean"}, "color_override": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "material": {"maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "preset": {"enum": ["glossy_plastic", "matte_plastic", "brushed_aluminum", "polished_chrome", "gold", "rose_gold", "copper", "clear_glass", "frosted_glass", "tinted_glass", "ceramic_glazed", "rubber_matte", "fabric_cotton", "leather", "silk_satin", "white_product"], "type": "string"}, "roughness_override": {"maximum": 1, "minimum": 0, "type": "number"}}, "required": ["object", "preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetProductMaterialResult {
+    pub object: String,
+    pub material: String,
+    pub created: bool,
+    pub preset: String,
+    pub base_color: Rgba,
+    pub metallic: f64,
+    pub roughness: f64,
+    pub inputs: std::collections::BTreeMap<String, f64>,
+    pub imperfections: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderQualityParamsFileFormat {
+    #[serde(rename = "PNG")]
+    Png,
+    #[serde(rename = "JPEG")]
+    Jpeg,
+    #[serde(rename = "OPEN_EXR")]
+    OpenExr,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetRenderQualityParams {
+    /// Total light-path bounces; diffuse, glossy and transmission follow it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bounces: Option<i64>,
+    /// Noise threshold of adaptive sampling (turns it on)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denoise: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_format: Option<SetRenderQualityParamsFileFormat>,
+}
+
+impl JsonSchema for SetRenderQualityParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetRenderQualityParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"adaptive_threshold": {"description": "Noise threshold of adaptive sampling (turns it on)", "maximum": 1, "minimum": 0.001, "type": "number"}, "denoise": {"type": "boolean"}, "file_format": {"enum": ["PNG", "JPEG", "OPEN_EXR"], "type": "string"}, "max_bounces": {"description": "Total light-path bounces; diffuse, glossy and transmission follow it", "maximum": 64, "minimum": 0, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetRenderQualityResult {
+    pub max_bounces: i64,
+    pub diffuse_bounces: i64,
+    pub glossy_bounces: i64,
+    pub transmission_bounces: i64,
+    pub adaptive_sampling: bool,
+    pub adaptive_threshold: f64,
+    pub denoise: bool,
+    pub file_format: String,
+    pub color_depth: String,
     pub delta: Delta,
 }
 

@@ -1,0 +1,83 @@
+//! The pack as a whole: the manifest's command list, families, read-only effects, and
+//! handlers run against the SDK's mock bridge (no Blender; the conformance suite and the
+//! add-on's pytest run the real one).
+
+use crate::{capabilities, families};
+use capstan_sdk::blender::*;
+use capstan_sdk::testing::MockBridge;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+fn manifest() -> Value {
+    serde_json::from_str(include_str!("../pack.json")).unwrap()
+}
+
+/// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
+/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-inspect` to rewrite it.
+#[test]
+fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
+    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
+    let mut doc = manifest();
+    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
+        doc["servers"]["blender"]["commands"] = json!(used);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
+        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+        return;
+    }
+    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-inspect");
+}
+
+#[test]
+fn every_capability_is_a_read_with_a_family_and_cases() {
+    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    let all = capabilities::all();
+    let keys: BTreeSet<&str> = all.iter().map(|c| c.key()).collect();
+    assert_eq!(keys, BTreeSet::from(["inspect.mesh", "inspect.hierarchy", "inspect.diagnostics", "inspect.datablocks", "inspect.rna", "inspect.viewport"]));
+    for c in &all {
+        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
+        assert!(!c.mutates_state() && !c.is_destructive(), "{} must be read-only", c.key());
+        assert!(c.conformance_cases().len() >= 3, "{} needs conformance cases", c.key());
+    }
+}
+
+fn cap(key: &str) -> capstan_sdk::Capability {
+    capabilities::all().into_iter().find(|c| c.key() == key).unwrap()
+}
+
+#[test]
+fn rna_describes_with_a_type_and_searches_without_one() {
+    let bridge = MockBridge::install();
+    bridge.on::<RnaSearch, _>(|p| {
+        assert_eq!((p.query.as_str(), p.offset, p.limit), ("bevel", Some(0), Some(100)));
+        Ok(serde_json::from_value(json!({ "types": [], "page": { "offset": 0, "limit": 100, "total": 0, "next_offset": null } })).unwrap())
+    });
+    bridge.on::<RnaDescribe, _>(|p| {
+        assert_eq!((p.type_name.as_str(), p.query.as_deref(), p.limit), ("BevelModifier", Some("width"), Some(7)));
+        Ok(serde_json::from_value(json!({ "type_name": "BevelModifier", "label": "Bevel", "description": "", "base": "Modifier",
+            "functions": [], "properties": [], "page": { "offset": 0, "limit": 7, "total": 0, "next_offset": null } })).unwrap())
+    });
+    let out: Value = serde_json::from_str(&cap("inspect.rna").run_json(r#"{"query": "bevel"}"#).unwrap()).unwrap();
+    assert_eq!(out["mutation_authority"], false);
+    cap("inspect.rna").run_json(r#"{"type_name": "BevelModifier", "query": "width", "limit": 7}"#).unwrap();
+    assert_eq!(bridge.commands(), ["rna_search", "rna_describe"]);
+    assert!(cap("inspect.rna").run_json("{}").is_err());
+    assert_eq!(bridge.commands().len(), 2, "no bridge call without type_name or query");
+}
+
+#[test]
+fn mesh_defaults_ask_for_the_summary_page() {
+    let bridge = MockBridge::install();
+    bridge.on::<MeshInspect, _>(|p| {
+        assert_eq!((p.action, p.offset, p.limit, p.selected_only), (Some(MeshInspectParamsAction::Summary), Some(0), Some(250), Some(false)));
+        Ok(serde_json::from_value(json!({ "object": "Cube", "action": "summary", "summary": null, "rows": [],
+            "page": { "offset": 0, "limit": 250, "total": 0, "next_offset": null } })).unwrap())
+    });
+    let out: Value = serde_json::from_str(&cap("inspect.mesh").run_json(r#"{"object": "Cube"}"#).unwrap()).unwrap();
+    assert_eq!(out["units"], "metres, object space");
+    assert_eq!(bridge.commands(), ["mesh_inspect"]);
+    // Names are checked by the host against the schema before any bridge call.
+    let schema: Value = serde_json::from_str(&cap("inspect.mesh").input_schema()).unwrap();
+    assert_eq!(schema["properties"]["object"]["pattern"], "^[A-Za-z0-9_. -]{1,63}$");
+    assert_eq!(schema["properties"]["limit"]["maximum"], 5000);
+}
