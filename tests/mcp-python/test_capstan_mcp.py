@@ -1,6 +1,7 @@
 """`capstan serve` as the official Python MCP SDK sees it."""
 
 import asyncio
+import base64
 import json
 import os
 import subprocess
@@ -94,3 +95,17 @@ def test_expert_surface_lists_every_capability(capstan_bin, blender_home):
     assert tools["rig__constraint"].annotations.destructive_hint is True, "it can remove constraints"
     assert tools["scene__info"].annotations.read_only_hint is True
     assert tools["scene__delete_object"].annotations.destructive_hint is True
+
+
+def test_a_viewport_picture_arrives_as_image_content(capstan_bin, blender_home):
+    async def body(s):
+        return await s.call_tool("execute_capability", {"key": "inspect.viewport", "arguments": {"width": 32, "height": 24, "samples": 1}})
+
+    shot = run(capstan_bin, blender_home, body)
+    assert not shot.is_error, shot
+    images = [c for c in shot.content if c.type == "image"]
+    assert len(images) == 1 and images[0].mimeType == "image/png", shot.content
+    png = base64.b64decode(images[0].data)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 32
+    # The bytes travel once: the text and structured content carry a note, not base64.
+    assert "sent as the image content block" in shot.structuredContent["result"]["image"]["data"]

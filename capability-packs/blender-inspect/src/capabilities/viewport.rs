@@ -34,7 +34,7 @@ fn four() -> i64 {
     4
 }
 
-/// A small picture of the scene, returned as a base64 PNG: the headless stand-in for a viewport screenshot.
+/// A small picture of the scene as a PNG (an image the client shows): the headless stand-in for a viewport screenshot.
 ///
 /// Renders through the active camera (or `camera`); without one, a temporary camera frames
 /// every visible object and is removed afterwards. Every render setting it uses is put
@@ -57,7 +57,12 @@ fn viewport(args: ViewportArgs) -> PackResult<Value> {
         samples: Some(args.samples),
         camera: args.camera,
     })?;
-    Ok(json!(out))
+    // The host's image convention (`result.image`): an MCP client gets the picture as an
+    // image content block instead of base64 in the text.
+    let mut out = json!(out);
+    let data = out.as_object_mut().and_then(|o| o.remove("image_base64")).unwrap_or_default();
+    out["image"] = json!({ "mime_type": "image/png", "data": data });
+    Ok(out)
 }
 
 fn cases() -> Vec<Case> {
