@@ -104,8 +104,8 @@ def test_a_viewport_picture_arrives_as_image_content(capstan_bin, blender_home):
     shot = run(capstan_bin, blender_home, body)
     assert not shot.is_error, shot
     images = [c for c in shot.content if c.type == "image"]
-    assert len(images) == 1 and images[0].mimeType == "image/png", shot.content
+    assert len(images) == 1 and images[0].mime_type == "image/png", shot.content
     png = base64.b64decode(images[0].data)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 32
     # The bytes travel once: the text and structured content carry a note, not base64.
-    assert "sent as the image content block" in shot.structuredContent["result"]["image"]["data"]
+    assert "sent as the image content block" in shot.structured_content["result"]["image"]["data"]
