@@ -43,10 +43,10 @@ pub fn check(bones: &[BoneSpec]) -> PackResult<()> {
         }
     }
     for b in bones {
-        if let Some(p) = &b.parent {
-            if !parents.contains_key(p.as_str()) {
-                return Err(PackError::invalid(format!("bone {:?} has parent {p:?}, which is not in the list", b.name)));
-            }
+        if let Some(p) = &b.parent
+            && !parents.contains_key(p.as_str())
+        {
+            return Err(PackError::invalid(format!("bone {:?} has parent {p:?}, which is not in the list", b.name)));
         }
         let (mut cur, mut steps) = (Some(b.name.as_str()), 0);
         while let Some(name) = cur {

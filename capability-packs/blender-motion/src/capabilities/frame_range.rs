@@ -35,10 +35,10 @@ fn frame_range(args: FrameRangeArgs) -> PackResult<Value> {
     if args.frame_start.is_none() && args.frame_end.is_none() && args.fps.is_none() && args.frame_current.is_none() {
         return Err(PackError::invalid("give frame_start, frame_end, fps or frame_current"));
     }
-    if let (Some(s), Some(e)) = (args.frame_start, args.frame_end) {
-        if e < s {
-            return Err(PackError::invalid(format!("frame_end {e} is before frame_start {s}")));
-        }
+    if let (Some(s), Some(e)) = (args.frame_start, args.frame_end)
+        && e < s
+    {
+        return Err(PackError::invalid(format!("frame_end {e} is before frame_start {s}")));
     }
     Ok(json!(set_frame_range(&SetFrameRangeParams {
         frame_start: args.frame_start,

@@ -72,10 +72,10 @@ fn particles(args: ParticlesArgs) -> PackResult<Value> {
         let name = args.name.ok_or_else(|| PackError::invalid("remove needs the system's name"))?;
         return Ok(json!(remove_particle_system(&RemoveParticleSystemParams { object: args.object, name })?));
     }
-    if let (Some(s), Some(e)) = (args.frame_start, args.frame_end) {
-        if e < s {
-            return Err(PackError::invalid("frame_end is before frame_start"));
-        }
+    if let (Some(s), Some(e)) = (args.frame_start, args.frame_end)
+        && e < s
+    {
+        return Err(PackError::invalid("frame_end is before frame_start"));
     }
     if args.kind == Some(Kind::Hair) && matches!(args.render_type, Some(RenderType::Halo | RenderType::Line)) {
         return Err(PackError::invalid("hair renders as PATH, OBJECT, COLLECTION or NONE"));

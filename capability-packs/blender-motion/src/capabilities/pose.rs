@@ -44,10 +44,10 @@ fn pose(args: PoseArgs) -> PackResult<Value> {
         armature: args.armature, bone: args.bone, location: args.location, rotation: args.rotation.map(angles::radians),
         scale: args.scale, frame: args.frame,
     })?);
-    if let Some(r) = out["rotation"].as_array().map(|r| r.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect::<Vec<_>>()) {
-        if r.len() == 3 {
-            out["rotation_deg"] = json!(angles::degrees([r[0], r[1], r[2]]).map(|v| (v * 1e3).round() / 1e3));
-        }
+    if let Some(r) = out["rotation"].as_array().map(|r| r.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect::<Vec<_>>())
+        && r.len() == 3
+    {
+        out["rotation_deg"] = json!(angles::degrees([r[0], r[1], r[2]]).map(|v| (v * 1e3).round() / 1e3));
     }
     Ok(out)
 }
