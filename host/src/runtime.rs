@@ -406,6 +406,22 @@ impl Runtime {
     pub fn families(&self) -> crate::router::FamilyTable {
         crate::router::FamilyTable::from_packs(&self.packs)
     }
+
+    /// The search index over every loaded capability, ranked with `families`.
+    pub fn search_index(&self, families: crate::router::FamilyTable) -> crate::router::SearchIndex {
+        crate::router::SearchIndex::build(
+            self.capabilities().map(|(_, c)| crate::router::search::CapabilityText {
+                key: &c.key,
+                family: &c.family,
+                summary: &c.summary,
+                mutates: c.mutates,
+                tags: &c.tags,
+                aliases: &c.aliases,
+                examples: &c.examples,
+            }),
+            families,
+        )
+    }
 }
 
 /// The host-only bridge command that closes one capability call's undo step.

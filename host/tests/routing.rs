@@ -4,7 +4,7 @@
 mod support;
 
 use capstan::home::CapstanHome;
-use capstan::router::{self, RouteBasis, SearchIndex, search::CapabilityText};
+use capstan::router::{self, RouteBasis};
 use std::sync::Arc;
 
 #[test]
@@ -12,12 +12,7 @@ fn the_floor_and_its_paraphrases_route_with_the_packs_own_cues() {
     let tmp = tempfile::tempdir().unwrap();
     let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
     let families = rt.families();
-    let index = SearchIndex::build(
-        rt.capabilities().map(|(_, c)| CapabilityText {
-            key: &c.key, family: &c.family, summary: &c.summary, mutates: c.mutates, tags: &c.tags, aliases: &c.aliases, examples: &c.examples,
-        }),
-        families.clone(),
-    );
+    let index = rt.search_index(families.clone());
     for (phrase, family) in [
         ("add a cube", "create"),
         ("three point lights", "lighting"),
@@ -121,12 +116,7 @@ fn search_and_routing_stay_right_across_the_catalog() {
     let tmp = tempfile::tempdir().unwrap();
     let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
     let families = rt.families();
-    let index = SearchIndex::build(
-        rt.capabilities().map(|(_, c)| CapabilityText {
-            key: &c.key, family: &c.family, summary: &c.summary, mutates: c.mutates, tags: &c.tags, aliases: &c.aliases, examples: &c.examples,
-        }),
-        families.clone(),
-    );
+    let index = rt.search_index(families.clone());
     let text = std::fs::read_to_string(support::workspace().join("host/tests/data/routing_phrases.tsv")).unwrap();
     let rows: Vec<(&str, &str, &str)> = text
         .lines()

@@ -51,15 +51,7 @@ pub struct Core {
 impl Core {
     pub fn new(runtime: Runtime, client: Arc<HttpBridgeClient>, home: &crate::home::CapstanHome) -> Self {
         let families = runtime.families();
-        let index = SearchIndex::build(runtime.capabilities().map(|(_, c)| router::search::CapabilityText {
-            key: &c.key,
-            family: &c.family,
-            summary: &c.summary,
-            mutates: c.mutates,
-            tags: &c.tags,
-            aliases: &c.aliases,
-            examples: &c.examples,
-        }), families.clone());
+        let index = runtime.search_index(families.clone());
         let servers = ServerPolicy::from_packs(runtime.packs());
         let mut expert_tools = Vec::new();
         let mut expert_keys = HashMap::new();
