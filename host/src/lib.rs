@@ -36,3 +36,4 @@ pub mod router;
 pub mod runtime;
 pub mod sandbox;
 pub mod store;
+pub mod workflow;
