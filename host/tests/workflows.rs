@@ -29,23 +29,73 @@ impl BridgeClient for FailingAt {
     }
 }
 
+fn doc(steps: Value) -> capstan::workflow::WorkflowDoc {
+    serde_json::from_value(json!({
+        "key": "workflow.test_chain", "summary": "a test chain", "description": "two steps",
+        "input_schema": { "type": "object", "additionalProperties": false, "properties": { "size": { "type": "number" }, "name": { "type": "string" } } },
+        "steps": steps,
+    }))
+    .unwrap()
+}
+
 #[test]
 fn every_step_is_checked_before_the_first_bridge_call() {
     let tmp = tempfile::tempdir().unwrap();
     let bridge = Arc::new(support::RecordingBridge::default());
-    let rt = support::runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
-    // Valid for the workflow's schema, refused by a later step's (forensic.vehicle).
+    let mut rt = support::runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    // The workflow's schema takes any number; the second step's refuses a negative size.
+    rt.add_workflow(doc(json!([
+        { "id": "look", "key": "scene.info" },
+        { "id": "make", "key": "scene.create_object", "args": { "type": "cube", "size": { "$arg": "size" } } },
+    ])))
+    .unwrap();
+    let err = rt.call("workflow.test_chain", &json!({ "size": -1 }).to_string()).unwrap_err();
+    let CallError::InvalidArguments { errors, .. } = &err else { panic!("{err}") };
+    assert!(errors.iter().any(|e| e.starts_with("step make (scene.create_object): /size")), "{errors:?}");
+    assert_eq!(bridge.count(), 0, "nothing ran: {:?}", bridge.commands());
+    rt.call("workflow.test_chain", &json!({ "size": 1 }).to_string()).unwrap();
+    assert_eq!(bridge.commands().iter().filter(|c| c.as_str() != "undo_push").count(), 2, "{:?}", bridge.commands());
+
+    // A part passed through is validated by the capability's own schema, embedded in the
+    // workflow's: a bad vehicle name never reaches the step.
+    bridge.received.lock().unwrap().clear();
     let args = json!({ "action": "build_full_scene", "vehicles": [{ "vehicle_type": "sedan", "name": "Car/A" }] }).to_string();
     let err = rt.call("workflow.forensic_recon", &args).unwrap_err();
     let CallError::InvalidArguments { errors, .. } = &err else { panic!("{err}") };
-    assert!(errors.iter().any(|e| e.starts_with("step vehicle_1 (forensic.vehicle)")), "{errors:?}");
-    assert_eq!(bridge.count(), 0, "nothing ran: {:?}", bridge.commands());
-    // The workflow's own schema: the forced settings of the packshot are not arguments.
+    assert!(errors.iter().any(|e| e.starts_with("/vehicles/0/name")), "{errors:?}");
+    // The packshot's forced settings are not arguments.
     let err = rt.call("workflow.amazon_packshot", &json!({ "object_name": "Cube", "lighting": "jewelry" }).to_string()).unwrap_err();
     assert!(matches!(err, CallError::InvalidArguments { .. }), "{err}");
     assert_eq!(bridge.count(), 0);
     // An alias names the workflow but is not run.
     assert!(matches!(rt.call("product_hero", "{}"), Err(CallError::NonCanonical { .. })));
+}
+
+#[test]
+fn a_workflow_that_reaches_beyond_the_loaded_capabilities_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    let refused = |rt: &mut capstan::runtime::Runtime, steps: Value| rt.add_workflow(doc(steps)).unwrap_err().join("\n");
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.teleport" }])).contains("no capability with the canonical key \"scene.teleport\""));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "create_object" }])).contains("canonical key"), "an alias is not a step");
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "workflow.turntable" }])).contains("does not run another workflow"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "args": { "limit": { "$arg": "count" } } }])).contains("\"count\", which input_schema does not declare"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "when": { "arg": "name" } }])).contains("exactly one of"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info" }, { "id": "a", "key": "scene.info" }])).contains("unique"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "args": { "x": { "$item": true } } }])).contains("\"each\""));
+    assert!(refused(&mut rt, json!([])).contains("1 to 64"));
+    // A key or alias another capability owns.
+    let mut clash = doc(json!([{ "id": "a", "key": "scene.info" }]));
+    clash.aliases = vec!["get_scene_info".into()];
+    assert!(rt.add_workflow(clash).unwrap_err().join(" ").contains("already claimed"));
+    // The official four are loaded, each with every step a loaded capability.
+    let keys: Vec<&str> = rt.workflows().map(|w| w.spec.key.as_str()).collect();
+    assert_eq!(keys, ["workflow.product_hero", "workflow.amazon_packshot", "workflow.turntable", "workflow.forensic_recon"]);
+    for w in rt.workflows() {
+        assert!(w.spec.mutates && !w.spec.destructive && w.spec.family == "workflow", "{}", w.spec.key);
+        assert!(w.spec.input_schema["properties"].as_object().is_some_and(|p| !p.is_empty()));
+        assert!(!w.spec.conformance.is_empty(), "{} has conformance cases", w.spec.key);
+    }
 }
 
 #[test]
@@ -59,7 +109,7 @@ fn a_failing_step_stops_the_workflow_and_is_reported_as_failed() {
     assert_eq!(err.app_code(), Some("not_found"));
     let statuses: Vec<(String, String)> =
         doc["steps"].as_array().unwrap().iter().map(|s| (s["id"].as_str().unwrap().into(), s["status"].as_str().unwrap().into())).collect();
-    let want = [("inspect", "ok"), ("lighting", "ok"), ("render_setup", "ok"), ("camera", "failed"), ("hero_frame", "not_run"), ("render", "not_run")];
+    let want = [("inspect", "ok"), ("isolate", "ok"), ("lighting", "ok"), ("render_setup", "ok"), ("camera", "failed"), ("hero_frame", "not_run"), ("render", "not_run")];
     assert_eq!(statuses, want.map(|(a, b)| (a.to_string(), b.to_string())));
     assert_eq!(doc["status"], "failed");
     assert_eq!(doc["skipped"][0]["id"], "material", "no material was asked for");
@@ -130,7 +180,7 @@ fn product_hero_on_a_fresh_object_renders_a_clean_framed_still() {
     // Every step is listed with its status, and each mutating one with its delta.
     let steps = out.result["steps"].as_array().unwrap();
     let ids: Vec<&str> = steps.iter().map(|s| s["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["inspect", "material", "lighting", "render_setup", "camera", "hero_frame", "render"]);
+    assert_eq!(ids, ["inspect", "material", "isolate", "lighting", "render_setup", "camera", "hero_frame", "render"]);
     for step in steps {
         assert_eq!(step["status"], "ok", "{step}");
         let mutates = rt.capability(step["key"].as_str().unwrap()).unwrap().mutates;

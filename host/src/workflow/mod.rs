@@ -35,9 +35,12 @@ pub fn family() -> crate::plugin::describe::FamilySpec {
     crate::plugin::describe::FamilySpec {
         name: FAMILY.into(),
         summary: "whole chains in one call: product hero shot, turntable, Amazon packshot, accident reconstruction".into(),
+        // Strong on purpose: a workflow's words are specific (nobody says "accident
+        // reconstruction" wanting one road), and a whole chain beats its parts' families.
         cues: vec![
-            cues(6, &["product hero", "hero shot of", "amazon packshot", "amazon main image", "main listing image", "a+ content", "360 spin", "turntable video", "turntable render", "accident reconstruction", "reconstruct the accident", "crash reconstruction", "courtroom"]),
-            cues(4, &["workflow", "end to end", "whole chain", "in one go", "packshot"]),
+            cues(10, &["product hero", "hero shot of", "hero render", "beauty render", "beauty shot", "in one call", "one call", "360 spin", "360 product", "spin of the", "turntable video", "turntable render", "main image", "main listing image", "a+ content", "accident reconstruction", "reconstruct the accident", "reconstruct the crash", "crash reconstruction", "for court"]),
+            cues(8, &["amazon", "marketplace", "courtroom", "reconstruct", "reconstruction"]),
+            cues(4, &["workflow", "end to end", "whole chain", "in one go"]),
         ],
     }
 }
