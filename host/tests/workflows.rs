@@ -120,7 +120,7 @@ fn a_failing_step_stops_the_workflow_and_is_reported_as_failed() {
     let error = report::error_json(&err);
     assert_eq!(error["code"], "BRIDGE_ERROR");
     assert_eq!(error["failed_step"], "camera");
-    assert_eq!(error["workflow"]["steps"][3]["error"]["app_error"]["code"], "not_found");
+    assert_eq!(error["workflow"]["steps"][4]["error"]["app_error"]["code"], "not_found");
 }
 
 /// The share of the frame a framing measurement's visible bounds cover, and the pixel box.
