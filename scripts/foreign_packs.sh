@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Builds the packs written in other languages (foreign-packs/python-hello with
+# componentize-py, foreign-packs/js-hello with componentize-js) ONCE per cache, seals
+# their manifests, and prints the folder that holds them (the last line of stdout):
+#
+#   $CAPSTAN_TEST_CACHE/foreign-packs/<key>/{python-hello,js-hello}/{pack.json,*.wasm,imports.txt}
+#
+# <key> is a sha256 of the pack sources, the WIT they target, this script and the
+# toolchain versions, so a warm cache costs a hash and nothing else. The toolchains are
+# installed under $CAPSTAN_TEST_CACHE/tools (a venv and an npm folder; never globally).
+#
+# WASI: both toolchains are told to import no WASI at all (componentize-py --stub-wasi:
+# every WASI import becomes a trapping stub inside the component; componentize-js
+# --disable of every feature: a "pure" component). The import list of each component is
+# written beside it (imports.txt) and checked here: anything but capstan:pack/* fails
+# the build. The host checks it again at install (host/src/plugin/abi.rs).
+#
+# Needs python3.11 and node/npm (and the registries on a cold cache). Exit 0 with the
+# folder on stdout, non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+CPY_VERSION=0.25.1
+CJS_VERSION=0.23.0
+
+cache="${CAPSTAN_TEST_CACHE:-$HOME/.cache/capstan}"
+tools="$cache/tools"
+python=${CAPSTAN_PYTHON311:-python3.11}
+
+log() { echo "foreign packs: $*" >&2; }
+
+key=$(
+  {
+    echo "componentize-py $CPY_VERSION componentize-js $CJS_VERSION"
+    for f in scripts/foreign_packs.sh scripts/wasm_imports.py wit/pack@0.2.0/pack.wit \
+      foreign-packs/python-hello/app.py foreign-packs/python-hello/pack.json \
+      foreign-packs/js-hello/pack.js foreign-packs/js-hello/pack.json; do
+      echo "== $f"
+      cat "$f"
+    done
+  } | sha256sum | cut -c1-24
+)
+out="$cache/foreign-packs/$key"
+if [[ -f "$out/.complete" ]]; then
+  log "cached ($out)"
+  echo "$out"
+  exit 0
+fi
+
+# --- toolchains (cached; versions pinned) ---
+cpy="$tools/componentize-py-$CPY_VERSION"
+if [[ ! -x "$cpy/bin/componentize-py" ]] || [[ "$("$cpy/bin/componentize-py" --version 2>/dev/null)" != "componentize-py $CPY_VERSION" ]]; then
+  command -v "$python" >/dev/null || { log "$python is missing (componentize-py needs Python 3.11)"; exit 1; }
+  log "installing componentize-py $CPY_VERSION into $cpy"
+  rm -rf "$cpy"
+  "$python" -m venv "$cpy"
+  "$cpy/bin/pip" install --quiet --disable-pip-version-check "componentize-py==$CPY_VERSION" >&2
+fi
+cjs="$tools/componentize-js-$CJS_VERSION"
+if [[ ! -x "$cjs/node_modules/.bin/componentize-js" ]]; then
+  command -v npm >/dev/null || { log "npm is missing (componentize-js needs node 20+)"; exit 1; }
+  log "installing componentize-js $CJS_VERSION into $cjs"
+  rm -rf "$cjs"
+  mkdir -p "$cjs"
+  (cd "$cjs" && echo '{"name":"capstan-foreign-tools","private":true}' >package.json &&
+    npm install --silent --no-fund --no-audit --no-save "@bytecodealliance/componentize-js@$CJS_VERSION" >&2)
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+wit="$work/wit"
+mkdir -p "$wit"
+cp wit/pack@0.2.0/pack.wit "$wit/"
+
+# --- build ---
+log "python-hello (componentize-py $CPY_VERSION --stub-wasi)"
+mkdir -p "$work/python-hello"
+start=$(date +%s%N)
+"$cpy/bin/componentize-py" -d "$wit" -w capability-pack componentize --stub-wasi \
+  -p foreign-packs/python-hello app -o "$work/python-hello/python_hello.wasm" >&2
+log "  built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+
+log "js-hello (componentize-js $CJS_VERSION, every WASI feature disabled)"
+mkdir -p "$work/js-hello"
+start=$(date +%s%N)
+# The CLI resolves paths through a WASI shim rooted at the working directory: run there.
+cp foreign-packs/js-hello/pack.js "$work/js-hello/pack.js"
+(cd "$work" && "$cjs/node_modules/.bin/componentize-js" js-hello/pack.js --wit wit --world-name capability-pack \
+  --disable stdio random clocks http fetch-event -o js-hello/js_hello.wasm >&2)
+rm "$work/js-hello/pack.js"
+log "  built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+
+# --- imports, seal ---
+for pack in python-hello js-hello; do
+  dir="$work/$pack"
+  component=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["component"])' "foreign-packs/$pack/pack.json")
+  python3 scripts/wasm_imports.py "$dir/$component" >"$dir/imports.txt"
+  if grep -v '^capstan:pack/' "$dir/imports.txt" >&2; then
+    log "$pack imports more than capstan:pack/* (above); refusing to seal it"
+    exit 1
+  fi
+  # Seal: the component's sha256 and the bridge commands (the template's list, which
+  # the host checks against the capabilities' own lists and Blender's catalog).
+  python3 - "foreign-packs/$pack/pack.json" "$dir/$component" "$dir/pack.json" <<'EOF'
+import hashlib, json, sys
+template, component, sealed = sys.argv[1:]
+manifest = json.load(open(template))
+manifest["sha256"] = hashlib.sha256(open(component, "rb").read()).hexdigest()
+for server in manifest.get("servers", {}).values():
+    server["commands"] = sorted(set(server.get("commands", [])))
+json.dump(manifest, open(sealed, "w"), indent=2)
+open(sealed, "a").write("\n")
+EOF
+  log "  $pack: $(stat -c %s "$dir/$component") bytes, imports: $(paste -sd' ' "$dir/imports.txt")"
+done
+
+mkdir -p "$(dirname "$out")"
+rm -rf "$out.tmp"
+mkdir "$out.tmp"
+cp -r "$work/python-hello" "$work/js-hello" "$out.tmp/"
+touch "$out.tmp/.complete"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+echo "$out"
