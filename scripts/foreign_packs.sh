@@ -42,6 +42,10 @@ key=$(
   } | sha256sum | cut -c1-24
 )
 out="$cache/foreign-packs/$key"
+mkdir -p "$cache/foreign-packs"
+# One build at a time per cache (two test processes may start it together).
+exec 9>"$cache/foreign-packs/.lock"
+flock 9
 if [[ -f "$out/.complete" ]]; then
   log "cached ($out)"
   echo "$out"
@@ -115,7 +119,6 @@ EOF
   log "  $pack: $(stat -c %s "$dir/$component") bytes, imports: $(paste -sd' ' "$dir/imports.txt")"
 done
 
-mkdir -p "$(dirname "$out")"
 rm -rf "$out.tmp"
 mkdir "$out.tmp"
 cp -r "$work/python-hello" "$work/js-hello" "$out.tmp/"

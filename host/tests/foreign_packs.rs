@@ -40,22 +40,32 @@ fn required() -> bool {
 /// The folder holding both sealed packs, built (or found in the cache) by the script.
 /// None (skip) when the toolchains cannot be had and the test command did not ask for them.
 fn built() -> Option<PathBuf> {
+    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    match BUILT.get_or_init(build) {
+        Ok(dir) => Some(dir.clone()),
+        Err(failure) => {
+            assert!(!required(), "CAPSTAN_REQUIRE_BLENDER=1 and the foreign packs did not build: {failure}");
+            eprintln!("skipped: the foreign packs did not build ({failure})");
+            None
+        }
+    }
+}
+
+fn build() -> Result<PathBuf, String> {
     let output = Command::new("bash").arg(support::workspace().join("scripts/foreign_packs.sh")).output();
     let failure = match output {
         Ok(o) if o.status.success() => {
             let stdout = String::from_utf8_lossy(&o.stdout);
             let dir = PathBuf::from(stdout.lines().last().unwrap_or("").trim());
             if dir.join("python-hello/pack.json").is_file() && dir.join("js-hello/pack.json").is_file() {
-                return Some(dir);
+                return Ok(dir);
             }
             format!("the script named no folder with both packs: {stdout}")
         }
         Ok(o) => format!("exit {}: {}", o.status, String::from_utf8_lossy(&o.stderr)),
         Err(e) => format!("cannot run bash: {e}"),
     };
-    assert!(!required(), "CAPSTAN_REQUIRE_BLENDER=1 and the foreign packs did not build: {failure}");
-    eprintln!("skipped: the foreign packs did not build ({failure})");
-    None
+    Err(failure)
 }
 
 fn target_dir() -> PathBuf {
@@ -79,6 +89,10 @@ fn ms(d: Duration) -> String {
 }
 
 fn install_both(home: &CapstanHome, dir: &Path) {
+    // One install at a time: the first compiles into the shared cache, the others hit it
+    // (tests run in parallel, and the cache does not lock against a concurrent compile).
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = INSTALLING.lock().unwrap_or_else(|p| p.into_inner());
     let store = Store::new(home);
     for (pack, prefix) in FOREIGN {
         let started = Instant::now();
