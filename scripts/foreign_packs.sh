@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the packs written in other languages (foreign-packs/python-hello with
 # componentize-py, foreign-packs/js-hello with componentize-js) ONCE per cache, seals
-# their manifests, and prints the folder that holds them (the last line of stdout):
+# their manifests (sha256, and the bridge commands their describe() declares), and
+# prints the folder that holds them (the last line of stdout):
 #
 #   $CAPSTAN_TEST_CACHE/foreign-packs/<key>/{python-hello,js-hello}/{pack.json,*.wasm,imports.txt}
 #
@@ -95,6 +96,29 @@ cp foreign-packs/js-hello/pack.js "$work/js-hello/pack.js"
 rm "$work/js-hello/pack.js"
 log "  built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 
+# --- what each pack declares: its describe(), run natively (CPython with the generated
+# bindings, node with the capstan:pack/* imports stubbed), for the seal's command list ---
+"$cpy/bin/componentize-py" -d "$wit" -w capability-pack bindings "$work/py-bindings" >/dev/null
+PYTHONDONTWRITEBYTECODE=1 "$cpy/bin/python" - "$work/py-bindings" foreign-packs/python-hello >"$work/python-hello.declared" <<'EOF'
+import json, sys
+sys.path[:0] = sys.argv[1:3]
+import app
+print(json.dumps({c.key: c.bridge_commands for c in app.Pack().describe().capabilities}))
+EOF
+cat >"$work/describe.mjs" <<'EOF'
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const stub = 'export function call() { throw new Error("no bridge while sealing"); } export function log() {}';
+const loader = `export async function resolve(s, c, next) {
+  if (s.startsWith('capstan:pack/')) return { url: 'data:text/javascript,' + ${JSON.stringify(encodeURIComponent(stub))}, shortCircuit: true };
+  return next(s, c);
+}`;
+register('data:text/javascript,' + encodeURIComponent(loader));
+const { pack } = await import(pathToFileURL(process.argv[2]).href);
+console.log(JSON.stringify(Object.fromEntries(pack.describe().capabilities.map((c) => [c.key, c.bridgeCommands]))));
+EOF
+node "$work/describe.mjs" foreign-packs/js-hello/pack.js >"$work/js-hello.declared"
+
 # --- imports, seal ---
 for pack in python-hello js-hello; do
   dir="$work/$pack"
@@ -104,19 +128,23 @@ for pack in python-hello js-hello; do
     log "$pack imports more than capstan:pack/* (above); refusing to seal it"
     exit 1
   fi
-  # Seal: the component's sha256 and the bridge commands (the template's list, which
-  # the host checks against the capabilities' own lists and Blender's catalog).
-  python3 - "foreign-packs/$pack/pack.json" "$dir/$component" "$dir/pack.json" <<'EOF'
+  # Seal: the component's sha256 and the bridge commands its capabilities declare
+  # (the host checks each capability's list against these and Blender's catalog).
+  python3 - "foreign-packs/$pack/pack.json" "$dir/$component" "$work/$pack.declared" "$dir/pack.json" <<'EOF'
 import hashlib, json, sys
-template, component, sealed = sys.argv[1:]
+template, component, declared, sealed = sys.argv[1:]
 manifest = json.load(open(template))
 manifest["sha256"] = hashlib.sha256(open(component, "rb").read()).hexdigest()
-for server in manifest.get("servers", {}).values():
-    server["commands"] = sorted(set(server.get("commands", [])))
+commands = sorted({c for cs in json.load(open(declared)).values() for c in cs})
+listed = sorted(manifest["servers"]["blender"].get("commands", []))
+if listed != commands:
+    print(f"foreign packs: {template} lists {listed}; sealing the declared {commands}", file=sys.stderr)
+manifest["servers"]["blender"]["commands"] = commands
 json.dump(manifest, open(sealed, "w"), indent=2)
 open(sealed, "a").write("\n")
 EOF
-  log "  $pack: $(stat -c %s "$dir/$component") bytes, imports: $(paste -sd' ' "$dir/imports.txt")"
+  commands=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["servers"]["blender"]["commands"]))' "$dir/pack.json")
+  log "  $pack: $(stat -c %s "$dir/$component") bytes, commands: $commands, imports: $(paste -sd' ' "$dir/imports.txt")"
 done
 
 rm -rf "$out.tmp"
