@@ -6,7 +6,9 @@ the image is loaded as a temporary datablock and removed before answering.
 Values are the stored (display-encoded) values in 0..1, not scene-linear light: the
 file's bytes divided by 255 (or by 65535 for a 16-bit PNG). The datablock is read with
 the Non-Color colour space so that a 16-bit file (which Blender decodes to floats) is
-not linearised either."""
+not linearised either. `empty`: every pixel transparent, or every pixel the same
+colour within two 8-bit levels (a render's dither), such as a render of nothing but
+the world background."""
 
 import os
 import struct
@@ -25,6 +27,8 @@ REC709 = np.array([0.2126, 0.7152, 0.0722])
 CLIP_AT = 254.0 / 255.0 - 1e-6
 BLACK_AT = 1.0 / 255.0 + 1e-6
 UNIFORM_STD = 0.005
+# "All pixels equal" allows for the render's dither: channels within two 8-bit levels.
+EQUAL_SPREAD = 2.0 / 255.0 + 1e-6
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 FILENAME = s.string(5, 128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.png$",
@@ -71,7 +75,7 @@ def stats(rgba):
         "alpha_mean": round(float(alpha.mean(dtype=np.float64)), 6),
         "transparent_fraction": round(float(transparent.mean()), 6),
         "uniform": std < UNIFORM_STD,
-        "empty": bool(transparent.all() or (spread < 1e-6).all()),
+        "empty": bool(transparent.all() or (spread <= EQUAL_SPREAD).all()),
     }
 
 
