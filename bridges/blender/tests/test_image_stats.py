@@ -66,7 +66,7 @@ def test_uniform_transparent_and_sixteen_bit_images(client, out):
     assert r["mean_luminance"] == pytest.approx(luma(10, 20, 30), abs=1e-6) and r["black_fraction"] == 0
     write_png(os.path.join(out, "st_dither.png"), [[(100, 100, 100), (101, 99, 101)], [(102, 100, 99), (100, 101, 100)]], alpha=False)
     assert client.ok("image_stats", filename="st_dither.png")["empty"], "a dithered plain background is empty"
-    write_png(os.path.join(out, "st_faint.png"), [[(100, 100, 100), (103, 100, 100)]], alpha=False)
+    write_png(os.path.join(out, "st_faint.png"), [[(100, 100, 100), (104, 100, 100)]], alpha=False)
     assert not client.ok("image_stats", filename="st_faint.png")["empty"]
     write_png(os.path.join(out, "st_clear.png"), [[(0, 0, 0, 0), (255, 0, 0, 0)]] * 2)
     r = client.ok("image_stats", filename="st_clear.png")
