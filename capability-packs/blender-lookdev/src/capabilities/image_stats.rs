@@ -54,9 +54,9 @@ pub fn flags(s: &ImageStatsResult) -> Vec<&'static str> {
 #[capability(
     key = "render.image_stats",
     family = "render",
-    tags = ["render", "image", "statistics", "luminance", "brightness", "exposure check", "clipping", "blown out", "black", "empty render", "transparent", "critic"],
+    tags = ["render", "image", "statistics", "luminance", "brightness", "overexposed", "underexposed", "too dark", "clipping", "blown out", "black", "empty render", "transparent", "critic"],
     aliases = ["image_stats", "render_stats", "analyze_render", "image_histogram", "check_render_image"],
-    examples = ["is the render blown out or too dark", "how bright is the rendered image", "is the rendered png empty", "measure the pixels of the product in the render"],
+    examples = ["is the render blown out or too dark", "how bright is the rendered image", "is the rendered png empty", "measure the pixels of the bottle in the render"],
     uses = [ImageStats],
     cases = cases,
 )]

@@ -26,7 +26,7 @@ pub struct CameraFramingArgs {
 #[capability(
     key = "spatial.camera_framing",
     family = "spatial",
-    tags = ["camera", "framing", "in frame", "in shot", "composition", "coverage", "frame fill", "cropped", "cut off", "visible", "critic"],
+    tags = ["camera", "framing", "in frame", "in shot", "camera view", "fits in view", "composition", "coverage", "frame fill", "fraction of the frame", "takes up", "cropped", "cut off", "visible", "critic"],
     aliases = ["camera_framing", "in_frame", "framing_check", "object_in_frame", "shot_coverage"],
     examples = ["is the bottle fully in the shot", "how much of the frame does the product fill", "is the cube cut off by the edge of the frame", "is the chair visible from the camera"],
     uses = [CameraFraming],
