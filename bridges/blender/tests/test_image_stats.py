@@ -78,13 +78,30 @@ def test_uniform_transparent_and_sixteen_bit_images(client, out):
 
 
 def test_a_render_of_this_session(client, out):
-    client.ok("set_render_settings", engine="cycles", resolution_x=32, resolution_y=32, resolution_percentage=100, samples=1, transparent=True)
-    if bpy.context.scene.camera is None:
-        pytest.skip("another test removed the scene camera")
-    client.ok("render_image", filename="st_render.png")
-    r = client.ok("image_stats", filename="st_render.png")
-    assert (r["width"], r["height"], r["pixels"]) == (32, 32, 1024)
-    assert 0 <= r["transparent_fraction"] <= 1 and 0 <= r["mean_luminance"] <= 1
+    """A camera of its own, far below everything, looking down at nothing, then at a plane."""
+    sc = bpy.context.scene
+    saved = sc.camera
+    data = bpy.data.cameras.new("StCamData")
+    cam = bpy.data.objects.new("StCam", data)
+    sc.collection.objects.link(cam)
+    cam.location, cam.rotation_euler = (900.0, 900.0, -1000.0), (0.0, 0.0, 0.0)  # looks along -Z
+    sc.camera = cam
+    try:
+        client.ok("set_render_settings", engine="cycles", resolution_x=32, resolution_y=24, resolution_percentage=100, samples=1, transparent=True)
+        client.ok("render_image", filename="st_render.png")
+        r = client.ok("image_stats", filename="st_render.png")
+        assert (r["width"], r["height"], r["pixels"]) == (32, 24, 768)
+        assert r["empty"] and r["transparent_fraction"] == 1 and r["alpha_mean"] == 0
+        client.ok("create_object", type="plane", name="StFloor", size=100.0, location=[900.0, 900.0, -1005.0])
+        client.ok("render_image", filename="st_render.png")
+        r = client.ok("image_stats", filename="st_render.png")
+        assert r["transparent_fraction"] == 0 and r["alpha_mean"] == 1 and r["mean_luminance"] > 0
+    finally:
+        for name in ("StFloor", "StCam"):
+            if name in bpy.data.objects:
+                bpy.data.objects.remove(bpy.data.objects[name])
+        bpy.data.cameras.remove(data)
+        sc.camera = saved
 
 
 def test_refusals_change_nothing(client, out):
