@@ -86,9 +86,12 @@ def test_a_render_of_this_session(client, out):
     sc.collection.objects.link(cam)
     cam.location, cam.rotation_euler = (900.0, 900.0, -1000.0), (0.0, 0.0, 0.0)  # looks along -Z
     sc.camera = cam
+    if "Render Result" in bpy.data.images:  # render_image then creates it, and must report it
+        bpy.data.images.remove(bpy.data.images["Render Result"])
     try:
         client.ok("set_render_settings", engine="cycles", resolution_x=32, resolution_y=24, resolution_percentage=100, samples=1, transparent=True)
-        client.ok("render_image", filename="st_render.png")
+        first = client.ok("render_image", filename="st_render.png")
+        assert first["delta"]["datablocks"]["images"]["added"] == ["Render Result"]
         r = client.ok("image_stats", filename="st_render.png")
         assert (r["width"], r["height"], r["pixels"]) == (32, 24, 768)
         assert r["empty"] and r["transparent_fraction"] == 1 and r["alpha_mean"] == 0
