@@ -4,7 +4,7 @@
 //! read roots, Cycles baking, assignment, listing), UV maps (unwrap, pack, seams,
 //! layers), lights, world looks (HDRI, physical sky, gradient), camera rigs (aim,
 //! framing, depth of field, lens), and rendering beyond one still (frame sequences,
-//! audit, compositor, colour management).
+//! audit, compositor, colour management, statistics of a rendered image).
 //!
 //! One file per capability in `src/capabilities/` (collected by the build script). Each
 //! turns agent-friendly arguments (degrees, colour names) into typed bridge commands

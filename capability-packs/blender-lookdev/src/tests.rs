@@ -44,6 +44,7 @@ fn effects_come_from_the_commands_used() {
     let all = capabilities::all();
     let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("{k}"));
     assert!(!by_key("material.list").mutates_state());
+    assert!(!by_key("render.image_stats").mutates_state());
     assert!(by_key("material.procedural").mutates_state() && !by_key("material.procedural").is_destructive());
     assert!(by_key("material.bake").mutates_state() && !by_key("material.bake").is_destructive());
     assert!(by_key("uv.layers").is_destructive(), "it can remove a UV map");

@@ -120,6 +120,49 @@ pub fn has_material(materials: &[String], wanted: Option<&str>) -> Verdict {
     verdict(passed, json!({ "materials": materials }), 1.0, "count", detail)
 }
 
+/// What camera_framing measured, for the in_frame verdict.
+pub struct Framing {
+    pub in_front: bool,
+    pub visible: bool,
+    pub fully_inside: bool,
+    pub coverage: f64,
+    /// [x_min, x_max, y_min, y_max] in frame fractions; None when nothing is in front of the camera.
+    pub bounds: Option<[f64; 4]>,
+}
+
+/// The object is in the camera's frame (wholly when `whole`), filling between `min` and
+/// `max` of it; fails by the larger shortfall in frame fractions.
+pub fn in_frame(f: &Framing, whole: bool, min: Option<f64>, max: Option<f64>) -> Verdict {
+    let measured = json!({ "coverage": round6(f.coverage), "fully_inside": f.fully_inside, "in_front": f.in_front, "visible": f.visible,
+                           "bounds": f.bounds.map(|b| json!({ "x_min": b[0], "x_max": b[1], "y_min": b[2], "y_max": b[3] })) });
+    let Some([x0, x1, y0, y1]) = f.bounds else {
+        return Verdict { passed: false, measured, failed_by: None, unit: "frame", detail: "the object is behind the camera".into() };
+    };
+    let mut short: Vec<(f64, String)> = Vec::new();
+    if !f.visible {
+        let outside = (x0 - 1.0).max(-x1).max(y0 - 1.0).max(-y1);
+        short.push((outside, format!("outside the frame by {:.3} of its size", outside)));
+    } else if whole && !f.fully_inside {
+        let overflow = (-x0).max(x1 - 1.0).max(-y0).max(y1 - 1.0).max(0.0);
+        if overflow > 0.0 {
+            short.push((overflow, format!("cut off by the frame edge, {:.3} of the frame sticks out", overflow)));
+        } else {
+            return Verdict { passed: false, measured, failed_by: None, unit: "frame", detail: "partly behind the camera".into() };
+        }
+    }
+    if let Some(m) = min.filter(|m| f.coverage < *m) {
+        short.push((m - f.coverage, format!("fills {:.3} of the frame, at least {m} wanted", f.coverage)));
+    }
+    if let Some(m) = max.filter(|m| f.coverage > *m) {
+        short.push((f.coverage - m, format!("fills {:.3} of the frame, at most {m} wanted", f.coverage)));
+    }
+    let passed = short.is_empty();
+    let failed_by = short.iter().map(|s| s.0).fold(0.0, f64::max);
+    let detail = if passed { format!("in frame, filling {:.3} of it", f.coverage) }
+                 else { short.into_iter().map(|s| s.1).collect::<Vec<_>>().join("; ") };
+    verdict(passed, measured, failed_by, "frame", detail)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +205,27 @@ mod tests {
         assert!(!triangulated(6, 4).passed && triangulated(0, 3).passed);
         assert!(has_material(&["Red".into()], Some("Red")).passed);
         assert!(!has_material(&[], None).passed);
+    }
+
+    fn framing(bounds: Option<[f64; 4]>, coverage: f64) -> Framing {
+        let inside = |b: [f64; 4]| b[0] >= 0.0 && b[1] <= 1.0 && b[2] >= 0.0 && b[3] <= 1.0;
+        let visible = |b: [f64; 4]| b[0] <= 1.0 && b[1] >= 0.0 && b[2] <= 1.0 && b[3] >= 0.0;
+        Framing { in_front: bounds.is_some(), visible: bounds.is_some_and(visible), fully_inside: bounds.is_some_and(inside), coverage, bounds }
+    }
+
+    #[test]
+    fn in_frame_measures_the_crop_and_the_fill() {
+        assert!(in_frame(&framing(Some([0.3, 0.7, 0.2, 0.8]), 0.6), true, Some(0.5), Some(0.7)).passed);
+        let v = in_frame(&framing(Some([0.3, 0.7, 0.2, 1.25]), 0.8), true, None, None);
+        assert!(!v.passed && (v.failed_by.unwrap() - 0.25).abs() < 1e-9 && v.detail.contains("cut off"));
+        assert!(in_frame(&framing(Some([0.3, 0.7, 0.2, 1.25]), 0.8), false, None, None).passed, "partly in frame is enough");
+        let v = in_frame(&framing(Some([0.4, 0.6, 0.4, 0.6]), 0.2), true, Some(0.5), None);
+        assert!(!v.passed && (v.failed_by.unwrap() - 0.3).abs() < 1e-9 && v.detail.contains("at least"));
+        let v = in_frame(&framing(Some([0.0, 1.0, 0.0, 1.0]), 1.0), true, None, Some(0.9));
+        assert!(!v.passed && (v.failed_by.unwrap() - 0.1).abs() < 1e-9);
+        let v = in_frame(&framing(Some([1.5, 1.7, 0.2, 0.4]), 0.0), false, None, None);
+        assert!(!v.passed && (v.failed_by.unwrap() - 0.5).abs() < 1e-9 && v.detail.contains("outside"));
+        let v = in_frame(&framing(None, 0.0), true, None, None);
+        assert!(!v.passed && v.failed_by.is_none() && v.detail.contains("behind"));
     }
 }

@@ -6,8 +6,11 @@ use capstan_sdk::Family;
 
 pub fn families() -> Vec<Family> {
     vec![
-        Family::new("spatial", "Measure and arrange objects in space: ray casts, bounds, overlap, distance, placement, geometric checks, real-world size")
+        Family::new("spatial", "Measure and arrange objects in space: ray casts, bounds, overlap, distance, placement, geometric checks, camera framing, real-world size")
             .cues(5, &["left of", "right of", "in front of", "next to", "directly below", "directly above", "line of sight", "on top of", "raycast", "ray cast", "bounding box", "collide", "colliding", "overlap", "intersect", "penetrat", "distance between", "how far", "clearance", "real world size", "to scale", "life size"])
+            // Framing checks (spatial.camera_framing): questions about where an object is in
+            // the shot, not requests to move the camera (those stay `camera`).
+            .cues(5, &["fully in", "in the shot", "in frame", "in the frame", "out of frame", "out of the frame", "of the frame", "of the shot", "cut off", "cropped", "visible to the camera", "visible from the camera", "seen by the camera"])
             .cues(4, &["rest", "onto", "sit on", "stand on", "place it on", "behind the", "underneath", "inside the", "bounds", "footprint", "floating", "sinking", "assert", "verify that", "check that", "dimensions of", "how big", "how tall", "how wide", "realistic size"]),
     ]
 }

@@ -2,7 +2,8 @@
 //!
 //! One file per capability in `src/capabilities/`; every measurement comes from a typed
 //! bridge command that reads Blender's evaluated, world-space geometry (metres), so the
-//! answers are what Blender sees, not estimates from object origins. `assertions.rs`
+//! answers are what Blender sees, not estimates from object origins (camera framing
+//! projects that geometry through the camera). `assertions.rs`
 //! turns measurements into pass/fail verdicts (pure, tested without Blender);
 //! `dimensions_table.rs` is the real-world dimension table.
 

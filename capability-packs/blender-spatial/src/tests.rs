@@ -41,13 +41,13 @@ fn every_capability_has_a_declared_family_and_conformance_cases() {
 fn measuring_is_read_only_and_placing_mutates() {
     let all = capabilities::all();
     let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("{k}"));
-    for key in ["spatial.raycast", "spatial.bounds", "spatial.check_collision", "spatial.distance", "spatial.assert"] {
+    for key in ["spatial.raycast", "spatial.bounds", "spatial.check_collision", "spatial.distance", "spatial.assert", "spatial.camera_framing"] {
         assert!(!by_key(key).mutates_state(), "{key}");
     }
     for key in ["spatial.place_on", "spatial.place_relative", "spatial.dimensions"] {
         assert!(by_key(key).mutates_state() && !by_key(key).is_destructive(), "{key}");
     }
-    assert_eq!(all.len(), 8);
+    assert_eq!(all.len(), 9);
 }
 
 fn bounds(name: &str, min: [f64; 3], max: [f64; 3]) -> BoundsWorldResult {

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "4c53fc64952b39bdca54084ccd539ca3a88e968538cc8fe971ccaa27401bd716";
+pub const CATALOG_SHA256: &str = "16904aebd74d9f58dcdd2fe9d15629d3ce0c16ce5a1e9349b1369b1c836f364c";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -35,6 +35,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("bounds_world", Effect::Read),
     ("build_node_material", Effect::Mutate),
     ("build_road", Effect::Mutate),
+    ("camera_framing", Effect::Read),
     ("check_overlap", Effect::Read),
     ("cleanup", Effect::Destroy),
     ("clear_keyframes", Effect::Destroy),
@@ -62,6 +63,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
     ("ghost_copy", Effect::Mutate),
+    ("image_stats", Effect::Read),
     ("import_file", Effect::Mutate),
     ("insert_keyframe", Effect::Mutate),
     ("io_formats", Effect::Read),
@@ -597,6 +599,23 @@ pub fn build_road(params: &BuildRoadParams) -> Result<BuildRoadResult, BridgeErr
     crate::bridge::send::<BuildRoad>(params)
 }
 
+/// Where an object's evaluated geometry lands in a camera's frame (frame fractions), how much of the frame it fills, and whether it is fully in shot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CameraFraming;
+
+impl Command for CameraFraming {
+    const NAME: &'static str = "camera_framing";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NoCamera, AppErrorCode::NotFound];
+    type Params = CameraFramingParams;
+    type Result = CameraFramingResult;
+}
+
+/// Where an object's evaluated geometry lands in a camera's frame (frame fractions), how much of the frame it fills, and whether it is fully in shot.
+pub fn camera_framing(params: &CameraFramingParams) -> Result<CameraFramingResult, BridgeError> {
+    crate::bridge::send::<CameraFraming>(params)
+}
+
 /// Do two evaluated objects overlap? BVH (surfaces cross, or one is inside the other) or AABB; metres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckOverlap;
@@ -1054,6 +1073,23 @@ impl Command for GhostCopy {
 /// Make a translucent 'what-if' copy of a mesh: its own mesh data, one see-through material in place of all slots, the source's animation kept or dropped.
 pub fn ghost_copy(params: &GhostCopyParams) -> Result<GhostCopyResult, BridgeError> {
     crate::bridge::send::<GhostCopy>(params)
+}
+
+/// Statistics of a PNG in the session output folder (whole or a region in frame fractions): luminance, clipping, black, transparency, emptiness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageStats;
+
+impl Command for ImageStats {
+    const NAME: &'static str = "image_stats";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::PathRefused];
+    type Params = ImageStatsParams;
+    type Result = ImageStatsResult;
+}
+
+/// Statistics of a PNG in the session output folder (whole or a region in frame fractions): luminance, clipping, black, transparency, emptiness.
+pub fn image_stats(params: &ImageStatsParams) -> Result<ImageStatsResult, BridgeError> {
+    crate::bridge::send::<ImageStats>(params)
 }
 
 /// Import a local file (fbx, obj, glb, gltf, stl, ply, svg, abc, usd*) from a read root; answers the new objects.
@@ -3644,6 +3680,67 @@ pub struct BuildRoadResult {
     pub delta: Delta,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CameraFramingParams {
+    pub object: ObjectName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<ObjectName>,
+}
+
+impl JsonSchema for CameraFramingParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CameraFramingParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"camera": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["object"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+/// Frame fractions of the projected points in front of the camera (0..1 inside; may exceed)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CameraFramingResultBounds {
+    pub x_min: f64,
+    pub x_max: f64,
+    pub y_min: f64,
+    pub y_max: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CameraFramingResultSource {
+    #[serde(rename = "vertices")]
+    Vertices,
+    #[serde(rename = "bound_box")]
+    BoundBox,
+    #[serde(rename = "origin")]
+    Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CameraFramingResult {
+    pub camera: String,
+    pub object: String,
+    pub frame: i64,
+    /// Frame fractions of the projected points in front of the camera (0..1 inside; may exceed)
+    pub bounds: Option<CameraFramingResultBounds>,
+    /// Width of the part inside the frame, as a share of the frame width
+    pub width_fraction: f64,
+    /// Height of the part inside the frame, as a share of the frame height
+    pub height_fraction: f64,
+    /// max(width_fraction, height_fraction)
+    pub coverage: f64,
+    pub fully_inside: bool,
+    pub in_front: bool,
+    pub visible: bool,
+    /// Every point lies between the camera's clip start and clip end
+    pub within_clip: bool,
+    /// Camera to the centre of the object's world bounds, metres
+    pub distance: f64,
+    pub points: i64,
+    pub source: CameraFramingResultSource,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CheckOverlapParamsMethod {
     #[serde(rename = "bvh")]
@@ -5328,6 +5425,46 @@ pub struct GhostCopyResult {
     pub location: Vec3,
     pub dimensions: Vec3,
     pub delta: Delta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageStatsParams {
+    /// A plain PNG file name in the session output folder
+    pub filename: String,
+    /// [x_min, y_min, x_max, y_max] in frame fractions, y up (camera_framing's bounds); clipped to the image
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<[f64; 4]>,
+}
+
+impl JsonSchema for ImageStatsParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ImageStatsParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filename": {"description": "A plain PNG file name in the session output folder", "maxLength": 128, "minLength": 5, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.png$", "type": "string"}, "region": {"description": "[x_min, y_min, x_max, y_max] in frame fractions, y up (camera_framing's bounds); clipped to the image", "items": {"maximum": 1000, "minimum": -1000, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ImageStatsResult {
+    pub filename: String,
+    pub width: i64,
+    pub height: i64,
+    /// [column_min, row_min, column_max, row_max), rows from the bottom
+    pub region_pixels: [i64; 4],
+    pub pixels: i64,
+    /// Rec.709 luma of the stored values
+    pub mean_luminance: f64,
+    pub std_luminance: f64,
+    pub mean_rgb: [f64; 3],
+    pub clipped_fraction: f64,
+    pub black_fraction: f64,
+    pub alpha_mean: f64,
+    pub transparent_fraction: f64,
+    pub uniform: bool,
+    pub empty: bool,
 }
 
 /// Inferred from the extension when absent

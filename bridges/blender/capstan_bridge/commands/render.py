@@ -96,6 +96,7 @@ def render_image(ctx, params):
         raise CommandError("path_refused", str(e))
     r = sc.render
     saved = (r.filepath, r.image_settings.file_format)
+    had_result = "Render Result" in bpy.data.images
     try:
         r.filepath = path
         r.image_settings.file_format = "PNG"
@@ -104,6 +105,10 @@ def render_image(ctx, params):
         bpy.ops.render.render(write_still=True)
     finally:
         r.filepath, r.image_settings.file_format = saved
+        # The first render of a session (or after the image was removed) creates Blender's
+        # "Render Result" image: part of what this command changed.
+        if not had_result and "Render Result" in bpy.data.images:
+            ctx.delta.created_datablock("images", bpy.data.images["Render Result"])
     if not os.path.isfile(path):
         raise CommandError("blender_error", "the render finished but wrote no file")
     scale = r.resolution_percentage / 100.0

@@ -1,8 +1,8 @@
 use crate::assertions::{self as verdicts, Verdict};
 use capstan_sdk::blender::{
-    BoundsWorld, BoundsWorldParams, BoundsWorldResult, CheckOverlap, CheckOverlapParams, GetObjectInfo, GetObjectInfoParams,
+    BoundsWorld, BoundsWorldParams, BoundsWorldResult, CameraFraming, CameraFramingParams, CheckOverlap, CheckOverlapParams, GetObjectInfo, GetObjectInfoParams,
     MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, Raycast, RaycastParams, bounds_world, check_overlap, get_object_info,
-    mesh_stats, min_distance, raycast,
+    camera_framing, mesh_stats, min_distance, raycast,
 };
 use capstan_sdk::prelude::*;
 use std::collections::BTreeMap;
@@ -45,6 +45,17 @@ pub enum Constraint {
     HasMaterial { object: Name, #[schemars(length(min = 1, max = 63))] material: Option<String> },
     /// The object's world box lies within [min, max], within tolerance (default 0.001 m).
     WithinBounds { object: Name, min: [f64; 3], max: [f64; 3], #[schemars(range(min = 0.0, max = 10.0))] tolerance: Option<f64> },
+    /// The object is in the camera's shot (the scene camera by default): wholly unless `fully_inside` is false, filling
+    /// between min_coverage and max_coverage of the frame (coverage: the larger of its visible width and height shares).
+    InFrame {
+        object: Name,
+        camera: Option<Name>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        min_coverage: Option<f64>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        max_coverage: Option<f64>,
+        fully_inside: Option<bool>,
+    },
 }
 
 /// An exact object name.
@@ -160,6 +171,23 @@ fn check(c: &Constraint, cache: &mut Cache) -> PackResult<Verdict> {
             let (lo, hi) = box_of(cache.bounds(object)?)?;
             verdicts::contained(lo, hi, *min, *max, tolerance.unwrap_or(0.001), "the bounds")
         }
+        Constraint::InFrame { object, camera, min_coverage, max_coverage, fully_inside } => {
+            if let (Some(lo), Some(hi)) = (min_coverage, max_coverage)
+                && lo > hi
+            {
+                return Err(PackError::invalid("in_frame needs min_coverage <= max_coverage"));
+            }
+            let f = camera_framing(&CameraFramingParams { object: object.0.clone(), camera: camera.as_ref().map(|c| c.0.clone()) })?;
+            let framing = verdicts::Framing {
+                in_front: f.in_front, visible: f.visible, fully_inside: f.fully_inside, coverage: f.coverage,
+                bounds: f.bounds.map(|b| [b.x_min, b.x_max, b.y_min, b.y_max]),
+            };
+            let mut v = verdicts::in_frame(&framing, fully_inside.unwrap_or(true), *min_coverage, *max_coverage);
+            v.measured["camera"] = json!(f.camera);
+            v.measured["width_fraction"] = json!(f.width_fraction);
+            v.measured["height_fraction"] = json!(f.height_fraction);
+            v
+        }
     })
 }
 
@@ -175,23 +203,25 @@ fn kind(c: &Constraint) -> (&'static str, &str) {
         Constraint::Triangulated { object } => ("triangulated", &object.0),
         Constraint::HasMaterial { object, .. } => ("has_material", &object.0),
         Constraint::WithinBounds { object, .. } => ("within_bounds", &object.0),
+        Constraint::InFrame { object, .. } => ("in_frame", &object.0),
     }
 }
 
 /// Check geometric constraints in the real scene: per constraint pass/fail, the measurement, and by how much it failed.
 ///
 /// Constraint types: on_top_of, inside, not_overlapping, clearance, facing,
-/// axis_aligned, vertex_count_range, triangulated, has_material, within_bounds. Every
-/// measurement is taken in Blender on evaluated, world-space geometry (metres,
-/// degrees). A constraint naming a missing object fails with its error; the call
+/// axis_aligned, vertex_count_range, triangulated, has_material, within_bounds,
+/// in_frame (in a camera's shot, with a frame coverage range). Every measurement is
+/// taken in Blender on evaluated, world-space geometry (metres, degrees; in_frame in
+/// frame fractions). A constraint naming a missing object fails with its error; the call
 /// answers passed (all), score (share passed) and one result per constraint.
 #[capability(
     key = "spatial.assert",
     family = "spatial",
-    tags = ["assert", "verify", "check", "constraints", "validate layout", "critic", "on top of", "overlap", "clearance"],
+    tags = ["assert", "verify", "check", "constraints", "validate layout", "critic", "on top of", "overlap", "clearance", "in frame"],
     aliases = ["spatial_assert", "assert_constraints", "verify_layout", "geometric_constraints", "check_constraints"],
     examples = ["check that the cup is on top of the table", "verify the chairs do not overlap the table", "assert the model is triangulated and under 5000 vertices"],
-    uses = [BoundsWorld, Raycast, CheckOverlap, MinDistance, MeshStats, GetObjectInfo],
+    uses = [BoundsWorld, Raycast, CheckOverlap, MinDistance, MeshStats, GetObjectInfo, CameraFraming],
     cases = cases,
 )]
 fn assert(args: AssertArgs) -> PackResult<Value> {
@@ -279,6 +309,26 @@ fn cases() -> Vec<Case> {
                 { "type": "clearance", "object": "Cube", "support": "Room", "distance": 3.5 },
             ] }))
             .result(json!({ "passed": true, "results": [{ "measured": { "angle_deg": 0.0 } }, { "measured": { "protrusion": 0.0 } }, { "measured": { "distance": 4.0 } }] })),
+        Case::new("in the shot or not, and by how much")
+            .setup("scene.modify_object", json!({ "name": "Cube", "location": [0, 0, 2] }))
+            .args(json!({ "constraints": [
+                { "type": "in_frame", "object": "Cube" },
+                { "type": "in_frame", "object": "Cube", "fully_inside": false, "min_coverage": 0.5 },
+                { "type": "in_frame", "object": "Cube", "camera": "Camera", "fully_inside": false, "max_coverage": 0.5 },
+                { "type": "in_frame", "object": "Light", "fully_inside": false },
+                { "type": "in_frame", "object": "Cube", "camera": "Ghost" },
+            ] }))
+            .result(json!({ "passed": false, "passed_count": 1, "results": [
+                { "type": "in_frame", "passed": false, "failed_by": 0.245114, "unit": "frame",
+                  "measured": { "fully_inside": false, "visible": true, "camera": "Camera", "bounds": { "y_max": 1.245114 } } },
+                { "passed": false, "failed_by": 0.5 - 0.415677, "measured": { "coverage": 0.415677 } },
+                { "passed": true, "failed_by": 0.0 },
+                { "passed": false, "failed_by": 1.123608, "measured": { "visible": false } },
+                { "passed": false, "error": { "code": "not_found" } },
+            ] })),
+        Case::new("in_frame with min_coverage above max_coverage")
+            .args(json!({ "constraints": [{ "type": "in_frame", "object": "Cube", "min_coverage": 0.8, "max_coverage": 0.2 }] }))
+            .error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("an unknown constraint type").args(json!({ "constraints": [{ "type": "levitating", "object": "Cube" }] })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("no constraints").args(json!({ "constraints": [] })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
