@@ -35,4 +35,5 @@ pub mod report;
 pub mod router;
 pub mod runtime;
 pub mod sandbox;
+pub mod scaffold;
 pub mod store;
