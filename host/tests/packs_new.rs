@@ -284,6 +284,13 @@ fn a_scaffolded_pack_builds_installs_and_runs_in_real_blender_and_a_socket_impor
     let kept: Value = serde_json::from_str(&std::fs::read_to_string(store.join("pack.json")).unwrap()).unwrap();
     assert_eq!(kept["sha256"], sealed["sha256"], "the installed version stays whole");
 
+    // A build that does not compile: cargo's own message, then its exit code.
+    std::fs::write(&source, "fn broken( {\n").unwrap();
+    let out = capstan(&home, &["packs", "build", hostile.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.text());
+    assert!(out.stderr.contains("error") && out.stderr.contains("count_objects.rs"), "cargo's message is shown: {}", out.text());
+    assert!(out.stderr.contains("cargo failed (exit code 101)"), "{}", out.text());
+
     // Against real Blender: a guided MCP session, then the scaffold's own cases.
     let Some(_blender) = support::headless_blender(&home) else { return };
     guided_session(&home);

@@ -289,7 +289,7 @@ pub(super) fn validate_dir(dir: &std::path::Path) -> Value {
     let digest = fsutil::sha256_hex(&bytes);
     let mut notes = Vec::new();
     if parsed.sha256.is_none() {
-        notes.push(format!("the manifest is unsealed; add \"sha256\": \"{digest}\" before installing"));
+        notes.push(format!("the manifest is unsealed; add \"sha256\": \"{digest}\" before installing (`capstan packs build` seals a pack it builds)"));
         parsed.sha256 = Some(digest.clone());
     }
     let mut sealed: Value = serde_json::from_str(&text).expect("parsed above");

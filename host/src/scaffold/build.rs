@@ -113,6 +113,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     }
     let text = crate::fsutil::read_capped(&manifest_path, crate::limits::MAX_MANIFEST_BYTES).map_err(|e| io_error(&manifest_path, e))?;
     let mut doc: Value = serde_json::from_str(&text).map_err(|e| BuildError::Manifest { detail: format!("not valid JSON: {e}") })?;
+    check_before_compiling(&text)?;
     let component_name = doc["component"].as_str().ok_or_else(|| BuildError::Manifest { detail: "`component` names no file".into() })?.to_string();
     let pack_name = doc["name"].as_str().unwrap_or("pack").to_string();
 
@@ -141,6 +142,18 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         profile: if options.release { "release" } else { "debug" },
         commands,
     })
+}
+
+/// The manifest's errors, before minutes of compiling, except in what sealing writes
+/// (`sha256`, each server's `commands`, which may start empty).
+fn check_before_compiling(text: &str) -> Result<(), BuildError> {
+    let Err(errors) = crate::manifest::parse(text) else { return Ok(()) };
+    let sealed_by_build = |path: &str| path == "sha256" || (path.starts_with("servers.") && (path.ends_with(".commands") || path.contains(".commands[")));
+    let left: Vec<String> = errors.iter().filter(|e| !sealed_by_build(&e.path)).map(|e| e.to_string()).collect();
+    if left.is_empty() {
+        return Ok(());
+    }
+    Err(BuildError::Manifest { detail: format!("fix these before building:\n{}", left.join("\n")) })
 }
 
 fn cargo() -> std::ffi::OsString {
@@ -323,6 +336,14 @@ mod tests {
         let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
         assert!(at("schema") < at("name") && at("name") < at("sha256") && at("sha256") < at("servers") && at("servers") < at("extra"), "{text}");
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), doc);
+    }
+
+    #[test]
+    fn manifest_errors_stop_the_build_except_in_what_sealing_writes() {
+        let base = |extra: &str| format!(r#"{{"schema":1,"name":"p","version":"0.1.0","component":"p.wasm","servers":{{"blender":{{"commands":[]}}}}{extra}}}"#);
+        assert!(check_before_compiling(&base("")).is_ok(), "empty commands are filled by the build");
+        let e = check_before_compiling(&base(r#","limits":{"memory_mib":"lots"}"#)).unwrap_err();
+        assert!(e.to_string().contains("limits.memory_mib"), "{e}");
     }
 
     #[test]
