@@ -37,3 +37,4 @@ pub mod runtime;
 pub mod sandbox;
 pub mod scaffold;
 pub mod store;
+pub mod workflow;

@@ -130,6 +130,11 @@ pub const CAPTURED_STDIO_BYTES: usize = 64 * 1024;
 pub const MAX_LOG_LINES_PER_CALL: u32 = 256;
 pub const MAX_LOG_LINE_BYTES: usize = 4096;
 
+/// Core instances one call's store may create. A Rust pack is a handful (the guest and
+/// its shims); a componentize-py (CPython) pack instantiates about 38 core modules
+/// (libc, libpython, the stubbed WASI adapters), so 16 refused it at `describe`.
+pub const MAX_CORE_INSTANCES_PER_CALL: usize = 64;
+
 /// Linear memories and tables one component instance may create.
 pub const MAX_MEMORIES_PER_CALL: usize = 4;
 pub const MAX_TABLES_PER_CALL: usize = 64;

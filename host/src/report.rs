@@ -62,6 +62,8 @@ pub fn error_code(e: &CallError) -> ErrorCode {
         CallError::NonCanonical { .. } => ErrorCode::NonCanonicalCapability,
         CallError::InvalidArguments { .. } => ErrorCode::InvalidCapabilityArguments,
         CallError::Fault { .. } => ErrorCode::PackFault,
+        // A workflow fails with the code of the step that failed.
+        CallError::Workflow { cause, .. } => error_code(cause),
         CallError::Pack { failure, availability, .. } => match (availability, failure.bridge_code.as_deref()) {
             (Some(_), _) | (None, Some("app_unavailable")) => ErrorCode::AppUnavailable,
             (None, Some("permission_denied")) | (None, Some("budget_exceeded")) => ErrorCode::PermissionDenied,
@@ -83,6 +85,17 @@ pub fn error_json(e: &CallError) -> Value {
         CallError::Fault { fault, bridge_calls, .. } => json!({
             "code": code, "message": message, "fault": fault, "limit": fault.limit(), "bridge_calls": bridge_calls,
         }),
+        CallError::Workflow { step, cause, report, bridge_calls, .. } => {
+            let mut error = json!({ "code": code, "message": message, "failed_step": step, "workflow": report, "bridge_calls": bridge_calls.len() });
+            // The failed step's own details (availability, app error) where clients look.
+            let inner = error_json(cause);
+            for field in ["availability", "app_error", "fault", "errors"] {
+                if let Some(v) = inner.get(field) {
+                    error[field] = v.clone();
+                }
+            }
+            error
+        }
         CallError::Pack { failure, bridge_calls, availability, .. } => {
             let mut error = json!({ "code": code, "message": message, "failure": failure, "bridge_calls": bridge_calls });
             if let Some(app) = &failure.app_error {
@@ -95,7 +108,7 @@ pub fn error_json(e: &CallError) -> Value {
         }
     };
     // What changed before the failure is reported, not dropped.
-    if let CallError::Fault { delta: Some(delta), .. } | CallError::Pack { delta: Some(delta), .. } = e {
+    if let CallError::Fault { delta: Some(delta), .. } | CallError::Pack { delta: Some(delta), .. } | CallError::Workflow { delta: Some(delta), .. } = e {
         error["delta"] = delta.to_json();
     }
     error

@@ -86,6 +86,18 @@ pub enum CallError {
         /// What the bridge calls made before the fault changed.
         delta: Option<Box<SceneDelta>>,
     },
+    /// A workflow step failed; the workflow stopped there (`report` lists every step).
+    #[error("{key} stopped at step {step:?}: {cause}")]
+    Workflow {
+        key: String,
+        step: String,
+        cause: Box<CallError>,
+        /// The workflow's answer so far: `{workflow, status: "failed", steps, skipped}`.
+        report: Box<Value>,
+        bridge_calls: Vec<BridgeCallRecord>,
+        /// What the steps before the failure (and the failed step) changed.
+        delta: Option<Box<SceneDelta>>,
+    },
     #[error("{key} failed ({}): {}", failure.kind, failure.message)]
     Pack {
         key: String,
@@ -96,6 +108,18 @@ pub enum CallError {
         /// What the bridge calls made before the failure changed (kept, not dropped).
         delta: Option<Box<SceneDelta>>,
     },
+}
+
+impl CallError {
+    /// The application's own error code behind the failure, if the application reported
+    /// one (for a workflow: the code of the step that failed).
+    pub fn app_code(&self) -> Option<&str> {
+        match self {
+            CallError::Pack { failure, .. } => failure.app_error.as_ref().map(|a| a.code.as_str()),
+            CallError::Workflow { cause, .. } => cause.app_code(),
+            _ => None,
+        }
+    }
 }
 
 /// A successful call.
@@ -125,6 +149,9 @@ pub struct Runtime {
     keys: HashMap<String, Entry>,
     aliases: HashMap<String, String>,
     refused: Vec<RefusedPack>,
+    /// Workflows (capabilities chained as data), checked against the loaded packs.
+    workflows: Vec<crate::workflow::Workflow>,
+    workflow_keys: HashMap<String, usize>,
     /// The Python checker, compiled on first use (most sessions never run Python).
     checker: std::sync::OnceLock<Result<crate::checker::PythonChecker, String>>,
 }
@@ -144,6 +171,8 @@ impl Runtime {
             keys: HashMap::new(),
             aliases: HashMap::new(),
             refused: Vec::new(),
+            workflows: Vec::new(),
+            workflow_keys: HashMap::new(),
             checker: std::sync::OnceLock::new(),
         })
     }
@@ -179,6 +208,51 @@ impl Runtime {
                 Err((dir, error)) => self.record_refusal(dir.display().to_string(), error),
             }
         }
+        self.load_official_workflows();
+    }
+
+    /// Offer the official workflows whose capabilities are all loaded; the others are
+    /// recorded as refused, with the reasons.
+    pub fn load_official_workflows(&mut self) {
+        for (name, text) in crate::workflow::OFFICIAL {
+            let label = format!("workflow {name}");
+            match crate::workflow::parse(name, text) {
+                Ok(doc) => {
+                    if let Err(problems) = self.add_workflow(doc) {
+                        self.record_refusal(label, PackLoadError::Contract(problems));
+                    }
+                }
+                Err(e) => self.record_refusal(label, PackLoadError::Contract(vec![e])),
+            }
+        }
+    }
+
+    /// Check one workflow against the loaded capabilities and offer it.
+    pub fn add_workflow(&mut self, doc: crate::workflow::WorkflowDoc) -> Result<(), Vec<String>> {
+        let workflow = crate::workflow::definition::check(doc, self)?;
+        let spec = &workflow.spec;
+        let clashes: Vec<String> = std::iter::once(&spec.key)
+            .chain(spec.aliases.iter())
+            .filter_map(|name| self.owner_of(name).map(|owner| format!("{name:?} is already claimed by {owner:?}")))
+            .collect();
+        if !clashes.is_empty() {
+            return Err(clashes);
+        }
+        for alias in &spec.aliases {
+            self.aliases.insert(alias.clone(), spec.key.clone());
+        }
+        self.workflow_keys.insert(spec.key.clone(), self.workflows.len());
+        self.workflows.push(workflow);
+        Ok(())
+    }
+
+    /// The loaded workflows.
+    pub fn workflows(&self) -> impl Iterator<Item = &crate::workflow::Workflow> {
+        self.workflows.iter()
+    }
+
+    fn workflow(&self, key: &str) -> Option<&crate::workflow::Workflow> {
+        self.workflow_keys.get(key).map(|i| &self.workflows[*i])
     }
 
     fn add_or_record(&mut self, label: String, source: PackSource) {
@@ -248,6 +322,9 @@ impl Runtime {
 
     fn owner_of(&self, name: &str) -> Option<&str> {
         let key = self.aliases.get(name).map(String::as_str).unwrap_or(name);
+        if self.workflow_keys.contains_key(key) {
+            return Some(crate::workflow::OWNER);
+        }
         self.keys.get(key).map(|e| self.packs[e.pack].name())
     }
 
@@ -273,7 +350,7 @@ impl Runtime {
     }
 
     pub fn resolve(&self, key: &str) -> Resolution {
-        if self.keys.contains_key(key) {
+        if self.keys.contains_key(key) || self.workflow_keys.contains_key(key) {
             Resolution::Canonical
         } else if let Some(canonical) = self.aliases.get(key) {
             Resolution::Alias { canonical: canonical.clone() }
@@ -282,8 +359,12 @@ impl Runtime {
         }
     }
 
+    /// A capability or workflow by canonical key.
     pub fn capability(&self, key: &str) -> Option<&Arc<CapabilitySpec>> {
-        self.keys.get(key).map(|e| &self.packs[e.pack].capabilities[e.capability])
+        match self.keys.get(key) {
+            Some(e) => Some(&self.packs[e.pack].capabilities[e.capability]),
+            None => self.workflow(key).map(|w| &w.spec),
+        }
     }
 
     pub fn capabilities(&self) -> impl Iterator<Item = (&LoadedPack, &Arc<CapabilitySpec>)> {
@@ -293,6 +374,9 @@ impl Runtime {
     /// Resolve `key` and validate the arguments against its schema, without running
     /// anything: the checks `call` makes before any sandbox or bridge work.
     pub fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
+        if let Some(workflow) = self.workflow(key) {
+            return validate_arguments(key, &workflow.spec, crate::limits::DEFAULT_LIMITS.max_io_bytes, arguments_json);
+        }
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
         self.validate(key, pack, &pack.capabilities[entry.capability], arguments_json)
@@ -306,17 +390,7 @@ impl Runtime {
     }
 
     fn validate(&self, key: &str, pack: &LoadedPack, spec: &CapabilitySpec, arguments_json: &str) -> Result<(), CallError> {
-        let limits = pack.limits.limits;
-        if arguments_json.len() as u64 > limits.max_io_bytes {
-            let fault = PackFault::InputTooLarge { limit_bytes: limits.max_io_bytes, size_bytes: arguments_json.len() as u64 };
-            return Err(CallError::Fault { key: key.into(), fault, bridge_calls: vec![], delta: None });
-        }
-        let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| CallError::InvalidArguments {
-            key: key.into(),
-            errors: vec![format!("the arguments are not JSON: {e}")],
-        })?;
-        let errors = spec.argument_errors(&arguments);
-        if errors.is_empty() { Ok(()) } else { Err(CallError::InvalidArguments { key: key.into(), errors }) }
+        validate_arguments(key, spec, pack.limits.limits.max_io_bytes, arguments_json)
     }
 
     /// Execute one capability by canonical key with JSON arguments.
@@ -329,6 +403,9 @@ impl Runtime {
     /// through [`Runtime::check`] (the MCP surfaces check before looking at availability),
     /// so the arguments are not parsed and validated twice.
     pub(crate) fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        if let Some(workflow) = self.workflow(key) {
+            return crate::workflow::run::execute(self, workflow, arguments_json);
+        }
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
         let limits = pack.limits.limits;
@@ -404,13 +481,18 @@ impl Runtime {
 
     /// The families every loaded pack declares, for the router.
     pub fn families(&self) -> crate::router::FamilyTable {
-        crate::router::FamilyTable::from_packs(&self.packs)
+        let mut table = crate::router::FamilyTable::from_packs(&self.packs);
+        if !self.workflows.is_empty() {
+            let risk = self.workflows.iter().map(|w| if w.spec.destructive { 2 } else { u8::from(w.spec.mutates) }).max().unwrap_or(0);
+            table.add(&crate::workflow::family(), risk);
+        }
+        table
     }
 
     /// The search index over every loaded capability, ranked with `families`.
     pub fn search_index(&self, families: crate::router::FamilyTable) -> crate::router::SearchIndex {
         crate::router::SearchIndex::build(
-            self.capabilities().map(|(_, c)| crate::router::search::CapabilityText {
+            self.capabilities().map(|(_, c)| c).chain(self.workflows.iter().map(|w| &w.spec)).map(|c| crate::router::search::CapabilityText {
                 key: &c.key,
                 family: &c.family,
                 summary: &c.summary,
@@ -422,6 +504,24 @@ impl Runtime {
             families,
         )
     }
+}
+
+impl crate::workflow::StepLookup for Runtime {
+    fn canonical(&self, key: &str) -> Option<&CapabilitySpec> {
+        self.capability(key).map(|c| &**c)
+    }
+}
+
+/// Size, JSON, schema: the checks every call's arguments pass before anything runs.
+fn validate_arguments(key: &str, spec: &CapabilitySpec, max_io_bytes: u64, arguments_json: &str) -> Result<(), CallError> {
+    if arguments_json.len() as u64 > max_io_bytes {
+        let fault = PackFault::InputTooLarge { limit_bytes: max_io_bytes, size_bytes: arguments_json.len() as u64 };
+        return Err(CallError::Fault { key: key.into(), fault, bridge_calls: vec![], delta: None });
+    }
+    let arguments: Value = serde_json::from_str(arguments_json)
+        .map_err(|e| CallError::InvalidArguments { key: key.into(), errors: vec![format!("the arguments are not JSON: {e}")] })?;
+    let errors = spec.argument_errors(&arguments);
+    if errors.is_empty() { Ok(()) } else { Err(CallError::InvalidArguments { key: key.into(), errors }) }
 }
 
 /// The host-only bridge command that closes one capability call's undo step.

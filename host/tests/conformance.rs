@@ -67,10 +67,8 @@ fn reset(f: &Fixture) -> Result<(), Failed> {
 
 fn error_codes(e: &CallError) -> Vec<String> {
     let mut codes = vec![report::error_code(e).as_str().to_string()];
-    if let CallError::Pack { failure, .. } = e
-        && let Some(app) = &failure.app_error
-    {
-        codes.push(app.code.clone());
+    if let Some(app) = e.app_code() {
+        codes.push(app.to_string());
     }
     codes
 }
@@ -206,7 +204,7 @@ fn trials() -> Vec<(String, String, Case)> {
     let extra: Vec<_> = EXTRA_PACKS.iter().map(|d| support::built_pack(d)).collect();
     let rt = support::runtime(&home, Arc::new(capstan::bridge::Offline), &extra);
     let mut out = Vec::new();
-    for (_, cap) in rt.capabilities() {
+    for cap in rt.capabilities().map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)) {
         for case in &cap.conformance {
             out.push((cap.key.clone(), format!("{} :: {}", cap.key, case.name), case.clone()));
         }

@@ -46,7 +46,13 @@ fn the_floor_and_its_paraphrases_route_with_the_packs_own_cues() {
     // Reading, then changing, then destroying: a family's risk is the most any of its
     // capabilities can do, and ties in routing go to the earlier (safer) family.
     let risk = |family: &str| {
-        rt.capabilities().filter(|(_, c)| c.family == family).map(|(_, c)| if c.destructive { 2 } else { u8::from(c.mutates) }).max().unwrap_or(0)
+        rt.capabilities()
+            .map(|(_, c)| c)
+            .chain(rt.workflows().map(|w| &w.spec))
+            .filter(|c| c.family == family)
+            .map(|c| if c.destructive { 2 } else { u8::from(c.mutates) })
+            .max()
+            .unwrap_or(0)
     };
     let risks: Vec<u8> = names.iter().map(|f| risk(f)).collect();
     assert!(risks.windows(2).all(|w| w[0] <= w[1]), "families in order of risk: {:?}", names.iter().zip(&risks).collect::<Vec<_>>());
@@ -68,6 +74,8 @@ fn family_table(rt: &capstan::runtime::Runtime) -> String {
             }
         }
     }
+    let workflow = capstan::workflow::family();
+    summary.insert(workflow.name.as_str(), workflow.summary.as_str());
     let mut keys: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (_, c) in rt.capabilities() {
         keys.entry(c.family.as_str()).or_default().push(c.key.as_str());
@@ -75,7 +83,15 @@ fn family_table(rt: &capstan::runtime::Runtime) -> String {
     keys.values_mut().for_each(|list| list.sort_unstable());
     let total: usize = keys.values().map(Vec::len).sum();
     let packs = rt.packs().len();
-    let mut out = format!("{TABLE_BEGIN}\n{total} capabilities in {} families, from {packs} official pack{}:\n\n", keys.len(), if packs == 1 { "" } else { "s" });
+    let mut out = format!(
+        "{TABLE_BEGIN}\n{total} capabilities in {} families, from {packs} official pack{}, and {} workflows that chain them:\n\n",
+        keys.len(),
+        if packs == 1 { "" } else { "s" },
+        rt.workflows().count()
+    );
+    for w in rt.workflows() {
+        keys.entry(w.spec.family.as_str()).or_default().push(w.spec.key.as_str());
+    }
     out.push_str("| family | what it does | capabilities | keys |\n|---|---|---|---|\n");
     // In the router's order: reading first, destroying last.
     for family in rt.families().names() {

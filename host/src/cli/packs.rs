@@ -136,13 +136,33 @@ pub(crate) fn pack_json(pack: &LoadedPack) -> Value {
     })
 }
 
+/// The workflows, listed as one built-in pseudo-pack beside the packs: each with its
+/// schema and its steps (capability keys), so a reader sees what it chains.
+fn workflows_json(runtime: &Runtime) -> Value {
+    let capabilities: Vec<Value> = runtime
+        .workflows()
+        .map(|w| {
+            let mut doc = serde_json::to_value(&*w.spec).expect("serialises");
+            doc["steps"] = w.steps.iter().map(|s| json!({ "id": s.id, "key": s.key, "note": s.note })).collect();
+            doc
+        })
+        .collect();
+    json!({
+        "name": crate::workflow::OWNER,
+        "version": env!("CARGO_PKG_VERSION"),
+        "description": "Workflows: capabilities of the packs above chained as data, run step by step by the host through each step's own sandbox and gate",
+        "origin": "builtin",
+        "capabilities": capabilities,
+    })
+}
+
 fn list(as_json: bool) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
     let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline))?;
     runtime.load_all(&home);
     if as_json {
         print_json(&json!({
-            "packs": runtime.packs().iter().map(pack_json).collect::<Vec<_>>(),
+            "packs": runtime.packs().iter().map(pack_json).chain(std::iter::once(workflows_json(&runtime))).collect::<Vec<_>>(),
             "refused": runtime.refused(),
             "store": crate::store::Store::new(&home).list(),
         }));
@@ -157,6 +177,11 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
                 let effect = if c.destructive { "destroys" } else if c.mutates { "mutates" } else { "read-only" };
                 println!("  {:<28} {:<10} {:<9} {}", shown(&c.key), shown(&c.family), effect, shown(&c.summary));
             }
+        }
+        println!("{} (built in)", crate::workflow::OWNER);
+        for w in runtime.workflows() {
+            let steps: Vec<&str> = w.steps.iter().map(|s| s.key.as_str()).collect();
+            println!("  {:<28} {:<10} {:<9} {} [{}]", shown(&w.spec.key), shown(&w.spec.family), "mutates", shown(&w.spec.summary), steps.join(" > "));
         }
         for r in runtime.refused() {
             println!("refused: {}: {}", shown(&r.source), shown(&r.error.to_string()));

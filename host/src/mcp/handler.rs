@@ -72,6 +72,17 @@ impl Core {
             server_by_key.insert(cap.key.clone(), server.clone());
             expert_tools.push((server, tool));
         }
+        // A workflow talks to the servers of its steps (one, blender, today): it is
+        // hidden and refused with them, and its commands count for version skew.
+        for workflow in runtime.workflows() {
+            let spec = &workflow.spec;
+            let server = workflow.steps.iter().find_map(|s| server_by_key.get(&s.key)).cloned().unwrap_or_default();
+            commands_by_key.insert(spec.key.clone(), spec.bridge_commands.clone());
+            let tool = tools::expert(spec);
+            expert_keys.insert(tool.name.to_string(), spec.key.clone());
+            server_by_key.insert(spec.key.clone(), server.clone());
+            expert_tools.push((server, tool));
+        }
         Core {
             runtime,
             index,

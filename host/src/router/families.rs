@@ -58,6 +58,25 @@ impl FamilyTable {
         )
     }
 
+    /// Add one family declared outside the packs (the host's workflows), merging cues
+    /// with a pack's family of the same name.
+    pub fn add(&mut self, family: &crate::plugin::describe::FamilySpec, risk: u8) {
+        let mut entries = std::mem::take(&mut self.entries);
+        let at = match entries.iter().position(|e| e.name == family.name) {
+            Some(i) => i,
+            None => {
+                entries.push(Entry { name: family.name.clone(), risk: 0, cues: Vec::new() });
+                entries.len() - 1
+            }
+        };
+        let entry = &mut entries[at];
+        entry.risk = entry.risk.max(risk);
+        for (weight, phrases) in &family.cues {
+            entry.cues.extend(phrases.iter().map(|p| (*weight, p.clone())));
+        }
+        *self = Self::sorted(entries);
+    }
+
     fn sorted(mut entries: Vec<Entry>) -> Self {
         entries.sort_by(|a, b| (a.risk, &a.name).cmp(&(b.risk, &b.name)));
         FamilyTable { entries }

@@ -49,8 +49,7 @@ impl ResourceLimiter for CallLimiter {
     }
 
     fn instances(&self) -> usize {
-        // A component instance is a handful of core instances (the guest, shims).
-        16
+        limits::MAX_CORE_INSTANCES_PER_CALL
     }
 
     fn memories(&self) -> usize {

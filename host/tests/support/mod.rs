@@ -125,10 +125,12 @@ pub fn headless_blender(home: &Path) -> Option<capstan::blender::launch::Running
     Some(capstan::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
 }
 
-/// How many capabilities the official packs declare (one expert tool each).
+/// How many capabilities the official packs declare plus the official workflows (one
+/// expert tool each).
 pub fn official_capability_count() -> usize {
     let tmp = tempfile::tempdir().unwrap();
-    runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]).capabilities().count()
+    let rt = runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    rt.capabilities().count() + rt.workflows().count()
 }
 
 /// How many official packs the host embeds (one compiled component each).

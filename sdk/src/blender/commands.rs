@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "ca6d08456770858ea5f3ec4f04d845a1b61a7cac1bde16154e626adcd865028d";
+pub const CATALOG_SHA256: &str = "4c53fc64952b39bdca54084ccd539ca3a88e968538cc8fe971ccaa27401bd716";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -92,6 +92,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("pose_bone", Effect::Mutate),
     ("product_backdrop", Effect::Mutate),
     ("product_camera_rig", Effect::Mutate),
+    ("product_isolate", Effect::Mutate),
     ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
@@ -1555,7 +1556,7 @@ pub struct ProductCameraRig;
 impl Command for ProductCameraRig {
     const NAME: &'static str = "product_camera_rig";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
     type Params = ProductCameraRigParams;
     type Result = ProductCameraRigResult;
 }
@@ -1563,6 +1564,23 @@ impl Command for ProductCameraRig {
 /// An owned product camera on a pivot at the target's bounds centre, tracked and focused on it, animated as a turntable, hero reveal or detail orbit.
 pub fn product_camera_rig(params: &ProductCameraRigParams) -> Result<ProductCameraRigResult, BridgeError> {
     crate::bridge::send::<ProductCameraRig>(params)
+}
+
+/// Hide every other geometry object from the render so only the named products (and the owned product rig) appear; or show again what an earlier isolation hid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductIsolate;
+
+impl Command for ProductIsolate {
+    const NAME: &'static str = "product_isolate";
+    const EFFECT: Effect = Effect::Mutate;
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
+    type Params = ProductIsolateParams;
+    type Result = ProductIsolateResult;
+}
+
+/// Hide every other geometry object from the render so only the named products (and the owned product rig) appear; or show again what an earlier isolation hid.
+pub fn product_isolate(params: &ProductIsolateParams) -> Result<ProductIsolateResult, BridgeError> {
+    crate::bridge::send::<ProductIsolate>(params)
 }
 
 /// Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.
@@ -6889,6 +6907,9 @@ pub struct ProductCameraRigParams {
     /// Degrees the detail orbit sweeps
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orbit_angle: Option<f64>,
+    /// Instead of a distance: the share of the frame's shorter side the target's bounding sphere spans at the last frame (the height follows at 0.3 x distance)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<f64>,
 }
 
 impl JsonSchema for ProductCameraRigParams {
@@ -6897,7 +6918,7 @@ impl JsonSchema for ProductCameraRigParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "fps": {"maximum": 120, "minimum": 12, "type": "integer"}, "frames": {"maximum": 2400, "minimum": 24, "type": "integer"}, "fstop": {"maximum": 32, "minimum": 0.5, "type": "number"}, "height": {"maximum": 1000, "minimum": -1000, "type": "number"}, "lens": {"maximum": 300, "minimum": 12, "type": "number"}, "orbit_angle": {"description": "Degrees the detail orbit sweeps", "maximum": 360, "minimum": 1, "type": "number"}, "start_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "start_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "style": {"enum": ["turntable", "hero_reveal", "detail_orbit"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "use_dof": {"type": "boolean"}}, "required": ["style", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "end_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "fill": {"description": "Instead of a distance: the share of the frame's shorter side the target's bounding sphere spans at the last frame (the height follows at 0.3 x distance)", "maximum": 0.95, "minimum": 0.05, "type": "number"}, "fps": {"maximum": 120, "minimum": 12, "type": "integer"}, "frames": {"maximum": 2400, "minimum": 24, "type": "integer"}, "fstop": {"maximum": 32, "minimum": 0.5, "type": "number"}, "height": {"maximum": 1000, "minimum": -1000, "type": "number"}, "lens": {"maximum": 300, "minimum": 12, "type": "number"}, "orbit_angle": {"description": "Degrees the detail orbit sweeps", "maximum": 360, "minimum": 1, "type": "number"}, "start_distance": {"exclusiveMinimum": 0.5, "maximum": 1000, "type": "number"}, "start_lens": {"maximum": 300, "minimum": 12, "type": "number"}, "style": {"enum": ["turntable", "hero_reveal", "detail_orbit"], "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "use_dof": {"type": "boolean"}}, "required": ["style", "target"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -6923,6 +6944,37 @@ pub struct ProductCameraRigResult {
     pub lens: f64,
     pub distance: f64,
     pub created: bool,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductIsolateParams {
+    /// The products that stay in the render (exact names)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep: Option<Vec<ObjectName>>,
+    /// true (default) hides the others; false shows again the objects an earlier isolation hid
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolate: Option<bool>,
+}
+
+impl JsonSchema for ProductIsolateParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProductIsolateParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"isolate": {"description": "true (default) hides the others; false shows again the objects an earlier isolation hid", "type": "boolean"}, "keep": {"description": "The products that stay in the render (exact names)", "items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProductIsolateResult {
+    /// Objects this call took out of the render
+    pub hidden: Vec<String>,
+    /// Objects this call put back
+    pub shown: Vec<String>,
+    pub kept: Vec<String>,
     pub delta: Delta,
 }
 

@@ -142,7 +142,7 @@ def _owned(role):
 
 def _bounds(sc):
     corners = [o.matrix_world @ Vector(c) for o in sc.objects if o.type == "MESH"
-               and o.get("capstan_role") not in (CATCHER, "product_backdrop") and o.visible_get() for c in o.bound_box]
+               and o.get("capstan_role") not in (CATCHER, "product_backdrop") and o.visible_get() and not o.hide_render for c in o.bound_box]
     if not corners:
         return Vector((0, 0, 0)), 1.0, 0.0
     lo = Vector(tuple(min(c[i] for c in corners) for i in range(3)))

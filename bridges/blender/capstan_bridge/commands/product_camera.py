@@ -19,6 +19,7 @@ from mathutils import Vector
 from .. import schema as s
 from ..command import command
 from .animation import fcurves_of
+from ..errors import CommandError
 from .common import OBJECT, get_object, link, rounded, scene
 
 STYLES = ("turntable", "hero_reveal", "detail_orbit")
@@ -34,6 +35,24 @@ def _center(obj):
     ev = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
     corners = [ev.matrix_world @ Vector(c) for c in ev.bound_box]
     return sum(corners, Vector()) / 8
+
+
+def _radius(obj):
+    """Half the diagonal of the evaluated object's world bounds: the sphere the fill frames."""
+    ev = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    corners = [ev.matrix_world @ Vector(c) for c in ev.bound_box]
+    lo = Vector((min(c[i] for c in corners) for i in range(3)))
+    hi = Vector((max(c[i] for c in corners) for i in range(3)))
+    return max((hi - lo).length / 2, 1e-4)
+
+
+def _fill_distance(sc, radius, lens, fill, sensor=36.0):
+    """The distance at which a sphere of `radius` spans `fill` of the frame's shorter side
+    through a `lens` mm lens (sensor fit AUTO: the sensor width lies along the longer side)."""
+    x, y = sc.render.resolution_x * sc.render.pixel_aspect_x, sc.render.resolution_y * sc.render.pixel_aspect_y
+    short_side = sensor * min(x, y) / max(x, y)
+    half_angle = math.atan(short_side / (2 * lens))
+    return radius / (fill * math.tan(half_angle))
 
 
 def _clear_keys(ctx, block):
@@ -66,13 +85,15 @@ def _key(ctx, block, path, frame, index=-1):
         "start_lens": s.number(12, 300),
         "end_lens": s.number(12, 300),
         "orbit_angle": s.number(1, 360, description="Degrees the detail orbit sweeps"),
+        "fill": s.number(0.05, 0.95, description="Instead of a distance: the share of the frame's shorter side the "
+                         "target's bounding sphere spans at the last frame (the height follows at 0.3 x distance)"),
     }, required=("style", "target")),
     result=s.obj({
         "camera": s.string(), "pivot": s.string(), "style": s.enum(STYLES), "center": s.ref("vec3"),
         "frame_start": s.integer(), "frame_end": s.integer(), "fps": s.integer(), "lens": s.number(),
         "distance": s.number(), "created": s.boolean(),
     }, required=("camera", "pivot", "style", "center", "frame_start", "frame_end", "fps", "lens", "distance", "created")),
-    errors=("not_found",),
+    errors=("not_found", "invalid_params"),
 )
 def product_camera_rig(ctx, params):
     sc = scene()
@@ -81,6 +102,11 @@ def product_camera_rig(ctx, params):
     distance, height = params.get("distance", 4.0), params.get("height", 1.2)
     lens, fps = params.get("lens", 50.0), params.get("fps", 24)
     center = _center(target)
+    if "fill" in params:
+        if "distance" in params or "end_distance" in params:
+            raise CommandError("invalid_params", "fill sets the distance: give fill or distance/end_distance, not both")
+        distance = _fill_distance(sc, _radius(target), params.get("end_lens", lens), params["fill"])
+        height = params.get("height", 0.3 * distance)
     pivot, cam = _owned("product_camera_pivot"), _owned("product_camera")
     created = pivot is None or cam is None
     if pivot is None:

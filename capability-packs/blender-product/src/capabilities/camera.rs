@@ -13,14 +13,16 @@ pub struct ProductCameraArgs {
     #[schemars(range(min = 24, max = 2400))]
     #[serde(default = "frames")]
     pub frames: i64,
-    /// Camera distance from the centre in metres (default 4).
+    /// Camera distance from the centre in metres (default 4, or what `frame_fill` gives).
     #[schemars(range(min = 0.51, max = 1000.0))]
-    #[serde(default = "distance")]
-    pub camera_distance: f64,
-    /// Camera height above the centre in metres (default 1.2).
+    pub camera_distance: Option<f64>,
+    /// Camera height above the centre in metres (default 1.2, or 0.3 x the distance with `frame_fill`).
     #[schemars(range(min = -1000.0, max = 1000.0))]
-    #[serde(default = "height")]
-    pub camera_height: f64,
+    pub camera_height: Option<f64>,
+    /// Frame by size instead of a distance: the share of the frame's shorter side the
+    /// product's bounding sphere spans at the last frame (0.05 to 0.95), whatever its size.
+    #[schemars(range(min = 0.05, max = 0.95))]
+    pub frame_fill: Option<f64>,
     /// Focal length in mm (default 50).
     #[schemars(range(min = 12.0, max = 300.0))]
     #[serde(default = "fifty")]
@@ -56,12 +58,8 @@ pub struct ProductCameraArgs {
 fn frames() -> i64 {
     240
 }
-fn distance() -> f64 {
-    4.0
-}
-fn height() -> f64 {
-    1.2
-}
+const DEFAULT_DISTANCE: f64 = 4.0;
+const DEFAULT_HEIGHT: f64 = 1.2;
 fn fifty() -> f64 {
     50.0
 }
@@ -94,6 +92,9 @@ fn camera(args: ProductCameraArgs) -> PackResult<Value> {
     if args.style != Style::HeroReveal && (args.start_distance.is_some() || args.end_distance.is_some() || args.start_focal.is_some() || args.end_focal.is_some()) {
         return Err(PackError::invalid("start/end distance and focal belong to the hero_reveal style"));
     }
+    if args.frame_fill.is_some() && (args.camera_distance.is_some() || args.end_distance.is_some()) {
+        return Err(PackError::invalid("frame_fill sets the distance: give frame_fill or camera_distance/end_distance, not both"));
+    }
     if args.style != Style::DetailOrbit && args.orbit_angle.is_some() {
         return Err(PackError::invalid("orbit_angle belongs to the detail_orbit style"));
     }
@@ -101,8 +102,9 @@ fn camera(args: ProductCameraArgs) -> PackResult<Value> {
         style: args.style,
         target: args.target_object,
         frames: Some(args.frames),
-        distance: Some(args.camera_distance),
-        height: Some(args.camera_height),
+        distance: if args.frame_fill.is_some() { None } else { Some(args.camera_distance.unwrap_or(DEFAULT_DISTANCE)) },
+        height: if args.frame_fill.is_some() { args.camera_height } else { Some(args.camera_height.unwrap_or(DEFAULT_HEIGHT)) },
+        fill: args.frame_fill,
         lens: Some(args.focal_length),
         fstop: Some(args.f_stop),
         use_dof: Some(args.use_dof),
@@ -133,6 +135,15 @@ fn cases() -> Vec<Case> {
             .args(json!({ "style": "detail_orbit", "target_object": "Cube", "frames": 48, "orbit_angle": 60 }))
             .added(&[]).removed(&[])
             .result(json!({ "created": false, "frame_end": 48 })),
+        Case::new("frame_fill frames the product by its size")
+            .setup("scene.modify_object", json!({ "name": "Cube", "scale": [0.1, 0.1, 0.1] }))
+            .args(json!({ "style": "turntable", "target_object": "Cube", "frame_fill": 0.5 }))
+            .added(&["Product Camera", "Product Camera Pivot"])
+            // A 0.2 m cube: bounding radius 0.1732 m; 1920x1080 gives a 20.25 mm short side,
+            // so d = 0.1732 / (0.5 * 20.25 / 100) = 1.7107 m at 50 mm, 0.5132 m up.
+            .result(json!({ "distance": 1.71067, "lens": 50.0 }))
+            .reads("scene.object_info", json!({ "name": "Product Camera" }), json!({ "location": [0.0, -1.71067, 0.5132] })),
+        Case::new("frame_fill or a distance, not both").args(json!({ "style": "turntable", "target_object": "Cube", "frame_fill": 0.5, "camera_distance": 3 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("orbit_angle is for detail_orbit").args(json!({ "style": "turntable", "target_object": "Cube", "orbit_angle": 45 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("no such product").args(json!({ "style": "turntable", "target_object": "Ghost" })).error("not_found"),
         Case::new("too short").args(json!({ "style": "turntable", "target_object": "Cube", "frames": 10 })).error("INVALID_CAPABILITY_ARGUMENTS"),

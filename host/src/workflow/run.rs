@@ -1,0 +1,165 @@
+//! Running a workflow: the plan first, whole and checked, then the steps one by one
+//! through the same path as any capability call.
+//!
+//! Order and reasoning:
+//! 1. The workflow's own arguments were validated against its schema (`Runtime::check`).
+//! 2. [`plan`] applies the schema's defaults, evaluates every condition (conditions read
+//!    arguments only) and renders every step's arguments.
+//! 3. Every planned step is checked against its capability's schema (`Runtime::check`)
+//!    before the first one runs: an argument a later step would refuse costs no bridge
+//!    call and changes nothing.
+//! 4. Each step runs with `Runtime::call_checked`: its own pack's sandbox, limits and
+//!    gate (the step's scope, never a wider one), one undo step per step.
+//! 5. The first failure stops the workflow; there is no rollback (what the steps before
+//!    it changed is reported in the merged delta and per step). A step that failed in
+//!    any way, a fault or the app's error, is a failed step in the answer.
+
+use super::Workflow;
+use crate::delta::SceneDelta;
+use crate::report;
+use crate::runtime::{CallError, CallOutput, Runtime};
+use crate::sandbox::BridgeCallRecord;
+use serde_json::{Map, Value, json};
+
+/// One step of a plan, with its rendered arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedStep {
+    pub id: String,
+    pub key: String,
+    pub arguments: Value,
+}
+
+/// A step left out by its condition, for the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkippedStep {
+    pub id: String,
+    pub key: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub steps: Vec<PlannedStep>,
+    pub skipped: Vec<SkippedStep>,
+}
+
+/// The plan for `arguments` (already valid against the workflow's schema).
+pub fn plan(workflow: &Workflow, arguments: &Value) -> Result<Plan, Vec<String>> {
+    let mut merged: Map<String, Value> = workflow.defaults.clone();
+    if let Some(given) = arguments.as_object() {
+        merged.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    let (mut steps, mut skipped, mut problems) = (Vec::new(), Vec::new(), Vec::new());
+    for step in &workflow.steps {
+        if let Some(cond) = step.when.failing(&merged) {
+            let value = merged.get(&cond.arg).map(Value::to_string).unwrap_or_else(|| "absent".into());
+            skipped.push(SkippedStep { id: step.id.clone(), key: step.key.clone(), reason: format!("{} is {value}", cond.arg) });
+            continue;
+        }
+        let items: Vec<Option<&Value>> = match &step.each {
+            None => vec![None],
+            Some(name) => match merged.get(name) {
+                Some(Value::Array(items)) => items.iter().map(Some).collect(),
+                None | Some(Value::Null) => Vec::new(),
+                Some(_) => {
+                    problems.push(format!("step {:?}: {name} must be an array", step.id));
+                    continue;
+                }
+            },
+        };
+        if step.each.is_some() && items.is_empty() {
+            skipped.push(SkippedStep { id: step.id.clone(), key: step.key.clone(), reason: format!("{} is empty", step.each.as_deref().unwrap_or_default()) });
+        }
+        let numbered = step.each.is_some();
+        for (i, item) in items.into_iter().enumerate() {
+            let id = if numbered { format!("{}_{}", step.id, i + 1) } else { step.id.clone() };
+            let arguments = super::template::render(&step.args, &merged, item).unwrap_or_else(|| json!({}));
+            if !arguments.is_object() {
+                problems.push(format!("step {id:?}: its arguments are not an object"));
+                continue;
+            }
+            steps.push(PlannedStep { id, key: step.key.clone(), arguments });
+        }
+    }
+    if steps.len() > super::definition::MAX_STEPS {
+        problems.push(format!("{} steps planned; a workflow runs at most {}", steps.len(), super::definition::MAX_STEPS));
+    }
+    if problems.is_empty() { Ok(Plan { steps, skipped }) } else { Err(problems) }
+}
+
+/// Run a workflow whose arguments passed [`Runtime::check`].
+pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str) -> Result<CallOutput, CallError> {
+    let key = workflow.spec.key.as_str();
+    let invalid = |errors| CallError::InvalidArguments { key: key.into(), errors };
+    let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| invalid(vec![format!("the arguments are not JSON: {e}")]))?;
+    let plan = plan(workflow, &arguments).map_err(invalid)?;
+    // Every step's arguments are checked before the first step runs.
+    let texts: Vec<String> = plan.steps.iter().map(|s| s.arguments.to_string()).collect();
+    let mut errors = Vec::new();
+    for (step, text) in plan.steps.iter().zip(&texts) {
+        match runtime.check(&step.key, text) {
+            Ok(()) => {}
+            Err(CallError::InvalidArguments { errors: e, .. }) => errors.extend(e.into_iter().map(|e| format!("step {} ({}): {e}", step.id, step.key))),
+            Err(other) => errors.push(format!("step {} ({}): {other}", step.id, step.key)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(invalid(errors));
+    }
+
+    let mut reports = Vec::new();
+    let mut bridge_calls: Vec<BridgeCallRecord> = Vec::new();
+    let mut delta = SceneDelta::default();
+    let mut last_path = None;
+    for (index, (step, text)) in plan.steps.iter().zip(&texts).enumerate() {
+        tracing::info!(workflow = key, step = step.id, capability = step.key, "workflow step");
+        match runtime.call_checked(&step.key, text) {
+            Ok(out) => {
+                bridge_calls.extend(out.bridge_calls.iter().cloned());
+                if let Some(d) = &out.delta {
+                    delta.then(d);
+                }
+                if let Some(path) = out.result.get("path").and_then(Value::as_str) {
+                    last_path = Some(path.to_string());
+                }
+                let mut doc = report::output_json(&out);
+                doc["id"] = json!(step.id);
+                doc["status"] = json!("ok");
+                doc["arguments"] = step.arguments.clone();
+                reports.push(doc);
+            }
+            Err(cause) => {
+                if let CallError::Fault { bridge_calls: b, delta: d, .. } | CallError::Pack { bridge_calls: b, delta: d, .. } = &cause {
+                    bridge_calls.extend(b.iter().cloned());
+                    if let Some(d) = d {
+                        delta.then(d);
+                    }
+                }
+                reports.push(json!({
+                    "id": step.id, "key": step.key, "status": "failed", "arguments": step.arguments, "error": report::error_json(&cause),
+                }));
+                reports.extend(plan.steps[index + 1..].iter().map(|s| json!({ "id": s.id, "key": s.key, "status": "not_run" })));
+                let doc = answer(key, "failed", reports, &plan, last_path);
+                return Err(CallError::Workflow {
+                    key: key.into(),
+                    step: step.id.clone(),
+                    cause: Box::new(cause),
+                    report: Box::new(doc),
+                    bridge_calls,
+                    delta: Some(Box::new(delta)).filter(|d| !d.is_empty()),
+                });
+            }
+        }
+    }
+    let result = answer(key, "ok", reports, &plan, last_path);
+    Ok(CallOutput { key: key.into(), pack: super::OWNER.into(), result, bridge_calls, delta: workflow.spec.mutates.then_some(delta) })
+}
+
+fn answer(key: &str, status: &str, steps: Vec<Value>, plan: &Plan, path: Option<String>) -> Value {
+    let skipped: Vec<Value> = plan.skipped.iter().map(|s| json!({ "id": s.id, "key": s.key, "reason": s.reason })).collect();
+    let mut doc = json!({ "workflow": key, "status": status, "steps": steps, "skipped": skipped });
+    if let Some(path) = path {
+        doc["path"] = json!(path);
+    }
+    doc
+}
