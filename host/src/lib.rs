@@ -35,5 +35,6 @@ pub mod report;
 pub mod router;
 pub mod runtime;
 pub mod sandbox;
+pub mod scaffold;
 pub mod store;
 pub mod workflow;

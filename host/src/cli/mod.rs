@@ -8,6 +8,7 @@ mod check_python;
 mod demo;
 mod doctor;
 mod mcp_config;
+mod pack_dev;
 mod pack_store;
 mod packs;
 
@@ -124,6 +125,12 @@ pub enum CliError {
     Runtime(#[from] crate::runtime::RuntimeError),
     #[error("{0}")]
     Usage(String),
+    /// `packs new` refused (bad NAME, existing folder, ...); nothing was written.
+    #[error("packs new: {0}")]
+    Scaffold(#[from] crate::scaffold::ScaffoldError),
+    /// `packs build` could not build (cargo failed, no pack.json, ...).
+    #[error("packs build: {0}")]
+    Build(#[from] crate::scaffold::build::BuildError),
 }
 
 /// Print one JSON document on stdout, redacted.

@@ -85,7 +85,7 @@ pub fn pack(dir: PathBuf, output: Option<PathBuf>) -> Result<ExitCode, CliError>
     let source = crate::plugin::PackSource::from_dir(&dir).map_err(|e| CliError::Usage(format!("{}: {e}", dir.display())))?;
     let m = manifest::parse(&source.manifest_text).map_err(|e| CliError::Usage(format!("{}: {e}", dir.display())))?;
     if m.sha256.is_none() {
-        return Err(CliError::Usage(format!("{}: pack.json has no sha256 of its component; build and seal the pack first", dir.display())));
+        return Err(CliError::Usage(format!("{}: pack.json has no sha256 of its component; build and seal the pack first (`capstan packs build {}`)", dir.display(), dir.display())));
     }
     let out = output.unwrap_or_else(|| PathBuf::from(format!("{}-{}.tar.gz", m.name, m.version)));
     archive::pack(&dir, &m.name, &[manifest::MANIFEST_FILE, &m.component], &out).map_err(|e| CliError::Usage(e.to_string()))?;

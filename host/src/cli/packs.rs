@@ -1,6 +1,7 @@
-//! `capstan packs list|validate` (the store's commands are in pack_store.rs).
+//! `capstan packs list|validate` (the store's commands are in pack_store.rs, `new` and
+//! `build` in pack_dev.rs).
 
-use super::{CliError, pack_store, print_json};
+use super::{CliError, pack_dev, pack_store, print_json};
 use crate::engine::AllocationPreference;
 use crate::fsutil;
 use crate::home::CapstanHome;
@@ -59,6 +60,42 @@ pub enum PacksCommand {
     Enable { name: String },
     /// Keep an installed pack out of every runtime without removing it.
     Disable { name: String },
+    /// Scaffold a pack folder NAME (in --dir, default here) that builds and validates as
+    /// generated: a read and a mutating capability calling Blender, conformance cases,
+    /// pack.json, README. Refuses an existing folder, writing nothing.
+    New {
+        name: String,
+        #[arg(long, value_enum, default_value = "rust")]
+        lang: crate::scaffold::Lang,
+        /// The folder to create the pack folder in.
+        #[arg(long, value_name = "PARENT", default_value = ".")]
+        dir: PathBuf,
+        /// Depend on this local capstan-sdk crate (default: the capstan checkout this
+        /// binary runs from or in, or CAPSTAN_SDK_PATH; else the published version).
+        #[arg(long, value_name = "PATH", conflicts_with = "sdk_version")]
+        sdk: Option<PathBuf>,
+        /// Depend on this published version of capstan-sdk.
+        #[arg(long, value_name = "V")]
+        sdk_version: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compile a pack folder for wasm32-wasip2, copy the component next to pack.json,
+    /// seal pack.json (sha256 and the bridge commands the capabilities declare), and
+    /// validate it as `packs validate` and `packs install` do. Exit 0 built and valid
+    /// (and installed), 1 refused or invalid, 2 the build failed.
+    Build {
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Install the built pack into the store (as `packs install DIR`).
+        #[arg(long)]
+        install: bool,
+        /// Build with cargo's release profile (smaller, faster component).
+        #[arg(long)]
+        release: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a pack folder (or its pack.json): manifest, component digest, ABI, description.
     /// Exit 0 valid, 1 invalid, 2 usage or I/O error.
     Validate {
@@ -74,6 +111,8 @@ pub enum PacksCommand {
 pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
+        PacksCommand::New { name, lang, dir, sdk, sdk_version, json } => pack_dev::new(name, lang, dir, sdk, sdk_version, json),
+        PacksCommand::Build { dir, install, release, json } => pack_dev::build(dir, install, release, json),
         PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
         PacksCommand::Install { path, catalog, force, json } => pack_store::install(path, catalog, force, json),
         PacksCommand::Catalog { catalog, json } => pack_store::catalog(catalog, json),
@@ -178,7 +217,22 @@ fn validate(path: PathBuf, as_json: bool, install_deps: bool) -> Result<ExitCode
     }
     if as_json {
         print_json(&report);
+    } else {
+        print_report(&dir, &report);
+    }
+    Ok(if io_error {
+        ExitCode::from(2)
     } else if valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// A validation report as `packs validate` prints it without --json.
+pub(super) fn print_report(dir: &std::path::Path, report: &Value) {
+    let valid = report["valid"].as_bool() == Some(true);
+    if valid {
         println!("{}: valid", shown(&dir.display().to_string()));
         for c in report["capabilities"].as_array().into_iter().flatten() {
             println!("  {}  {}", shown(c["key"].as_str().unwrap_or("")), shown(c["summary"].as_str().unwrap_or("")));
@@ -194,23 +248,14 @@ fn validate(path: PathBuf, as_json: bool, install_deps: bool) -> Result<ExitCode
             if path.is_empty() { println!("  {reason}") } else { println!("  {path}: {reason}") }
         }
     }
-    if !as_json {
-        for line in report["availability"].as_array().into_iter().flatten() {
-            let server = line["server"].as_str().unwrap_or("");
-            let state = line["state"].as_str().unwrap_or("");
-            match line["detail"].as_str() {
-                Some(detail) => println!("{server}: {state} ({detail}) — {}", line["user_action"].as_str().unwrap_or("")),
-                None => println!("{server}: {state}"),
-            }
+    for line in report["availability"].as_array().into_iter().flatten() {
+        let server = line["server"].as_str().unwrap_or("");
+        let state = line["state"].as_str().unwrap_or("");
+        match line["detail"].as_str() {
+            Some(detail) => println!("{server}: {state} ({detail}) — {}", line["user_action"].as_str().unwrap_or("")),
+            None => println!("{server}: {state}"),
         }
     }
-    Ok(if io_error {
-        ExitCode::from(2)
-    } else if valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }
 
 /// One line per declared server: does this machine have the app the pack requires?
@@ -248,7 +293,7 @@ fn error_list(reason: impl std::fmt::Display) -> Value {
 
 /// Validate a pack folder without installing it. An unsealed manifest (no sha256) is
 /// checked against the component as found, and the digest it would need is reported.
-fn validate_dir(dir: &std::path::Path) -> Value {
+pub(super) fn validate_dir(dir: &std::path::Path) -> Value {
     let text = match fsutil::read_capped(&dir.join(MANIFEST_FILE), crate::limits::MAX_MANIFEST_BYTES) {
         Ok(t) => t,
         Err(e) => {
@@ -269,7 +314,7 @@ fn validate_dir(dir: &std::path::Path) -> Value {
     let digest = fsutil::sha256_hex(&bytes);
     let mut notes = Vec::new();
     if parsed.sha256.is_none() {
-        notes.push(format!("the manifest is unsealed; add \"sha256\": \"{digest}\" before installing"));
+        notes.push(format!("the manifest is unsealed; add \"sha256\": \"{digest}\" before installing (`capstan packs build` seals a pack it builds)"));
         parsed.sha256 = Some(digest.clone());
     }
     let mut sealed: Value = serde_json::from_str(&text).expect("parsed above");

@@ -202,18 +202,22 @@ fn parse_document(doc: &Value, errors: &mut ManifestErrors) -> Option<Manifest> 
     })
 }
 
-fn check_pack_name(name: &str, errors: &mut ManifestErrors) -> Option<String> {
+/// The pack name grammar (`name` in pack.json): what is wrong with `name`, if anything.
+/// `capstan packs new` checks a NAME with it before writing a file.
+pub fn pack_name_problem(name: &str) -> Option<String> {
     let ok = (1..=64).contains(&name.len())
         && name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if ok {
-        Some(name.to_string())
-    } else {
-        errors.push(ManifestError::new(
-            "name",
-            format!("{name:?} must be 1-64 characters of a-z, 0-9 and '-', starting with a letter"),
-        ));
-        None
+    (!ok).then(|| format!("{name:?} must be 1-64 characters of a-z, 0-9 and '-', starting with a letter"))
+}
+
+fn check_pack_name(name: &str, errors: &mut ManifestErrors) -> Option<String> {
+    match pack_name_problem(name) {
+        None => Some(name.to_string()),
+        Some(problem) => {
+            errors.push(ManifestError::new("name", problem));
+            None
+        }
     }
 }
 

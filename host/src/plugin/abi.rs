@@ -4,10 +4,13 @@
 //! or a trap.
 //!
 //! Security reasoning: the import list is the component's declared reach. Packs may
-//! import the capstan pack interfaces and the WASI interfaces Rust's std uses (cli,
-//! io, clocks, random, filesystem types), all of which the sandbox links with no
-//! authority. A pack asking for sockets, HTTP or anything unknown is refused outright
-//! rather than linked to a trap, so the refusal is visible at load time.
+//! import the capstan pack interfaces of their own contract version and the WASI
+//! interfaces in [`ALLOWED_IMPORTS`] (the one list; each row says why it is safe and
+//! what the sandbox links it to: `sandbox/state.rs` builds the WASI context with no
+//! preopened folder, no environment, no arguments, no network). A pack asking for
+//! sockets, HTTP or anything else is refused outright rather than linked to a trap, so
+//! the refusal is visible when it is built (`packs build`), validated and installed,
+//! and the message names the import.
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -42,8 +45,43 @@ impl PackVersion {
     }
 }
 
-const ALLOWED_WASI_PREFIXES: &[&str] =
-    &["wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/", "wasi:filesystem/"];
+/// One interface family a pack may import.
+#[derive(Debug, Clone, Copy)]
+pub struct AllowedImport {
+    /// The import's name starts with this (`wasi:cli/` covers `wasi:cli/stdout@0.2.6`).
+    pub prefix: &'static str,
+    /// Why granting it gives the pack no authority: what the sandbox links it to.
+    pub why: &'static str,
+}
+
+/// Every WASI interface a pack may import. Rust's std for `wasm32-wasip2` imports
+/// these even when a pack never uses them; other toolchains (componentize-py,
+/// componentize-js) bring the same families. Anything not listed is refused.
+pub const ALLOWED_IMPORTS: &[AllowedImport] = &[
+    AllowedImport {
+        prefix: "wasi:cli/",
+        why: "arguments and environment are empty, stdin is empty, stdout/stderr are captured and capped (sandbox/stdio.rs), exit ends only the call's instance",
+    },
+    AllowedImport {
+        prefix: "wasi:io/",
+        why: "streams and pollables over the resources above; no handle reaches outside the call",
+    },
+    AllowedImport {
+        prefix: "wasi:clocks/",
+        why: "reading the time; the call's timeout and deadline are enforced by the host (an epoch deadline), not by the guest's clock",
+    },
+    AllowedImport {
+        prefix: "wasi:random/",
+        why: "random bytes; no state, no authority",
+    },
+    AllowedImport {
+        prefix: "wasi:filesystem/",
+        why: "the types std links against; no folder is preopened, so there is no file to open",
+    },
+];
+
+/// Import prefixes refused with a reason of their own (everything unlisted is refused too).
+const NETWORK_PREFIXES: &[&str] = &["wasi:sockets/", "wasi:http/"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -80,13 +118,14 @@ fn check_import(name: &str, version: PackVersion) -> Result<(), AbiError> {
         // One component speaks one contract version: mixing them is a build error.
         return Err(AbiError::UnsupportedVersion { found: imported.to_string(), supported: version.as_str().to_string() });
     }
-    if ALLOWED_WASI_PREFIXES.iter().any(|p| name.starts_with(p)) {
+    if ALLOWED_IMPORTS.iter().any(|a| name.starts_with(a.prefix)) {
         return Ok(());
     }
-    let reason = if name.starts_with("wasi:sockets/") || name.starts_with("wasi:http/") {
+    let reason = if NETWORK_PREFIXES.iter().any(|p| name.starts_with(p)) {
         "packs have no network access; the bridge is their only door".to_string()
     } else {
-        "it is not part of the pack contract".to_string()
+        let allowed: Vec<&str> = ALLOWED_IMPORTS.iter().map(|a| a.prefix).collect();
+        format!("it is not part of the pack contract; packs may import {PACK_PACKAGE}/* and {}", allowed.join(", "))
     };
     Err(AbiError::ForbiddenImport { import: name.to_string(), reason })
 }
@@ -106,8 +145,10 @@ mod tests {
 
     #[test]
     fn network_and_unknown_imports_are_refused() {
-        let e = check_import("wasi:sockets/tcp@0.2.6", PackVersion::V2).unwrap_err();
-        assert!(e.to_string().contains("no network"), "{e}");
+        for network in ["wasi:sockets/tcp@0.2.6", "wasi:sockets/ip-name-lookup@0.2.0", "wasi:http/outgoing-handler@0.2.0"] {
+            let e = check_import(network, PackVersion::V2).unwrap_err();
+            assert!(e.to_string().contains("no network") && e.to_string().contains(network), "{e}");
+        }
         assert!(check_import("acme:evil/escape@1.0.0", PackVersion::V2).is_err());
         let e = check_import("capstan:pack/bridge@0.9.0", PackVersion::V1).unwrap_err();
         assert!(matches!(e, AbiError::UnsupportedVersion { ref found, .. } if found == "0.9.0"));

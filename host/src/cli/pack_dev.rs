@@ -1,0 +1,95 @@
+//! `capstan packs new|build`: writing a pack (the work is in `crate::scaffold`).
+
+use super::{CliError, packs, print_json};
+use crate::control_chars::escape;
+use crate::home::CapstanHome;
+use crate::scaffold::build::{BuildError, BuildOptions};
+use crate::scaffold::{Lang, NewOptions, SdkChoice, SdkSource};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub fn new(name: String, lang: Lang, parent: PathBuf, sdk: Option<PathBuf>, sdk_version: Option<String>, as_json: bool) -> Result<ExitCode, CliError> {
+    let options = NewOptions { name, lang, parent, sdk: SdkChoice { path: sdk, version: sdk_version } };
+    match crate::scaffold::new_pack(&options) {
+        Ok(made) => {
+            if as_json {
+                print_json(&json!({ "created": true, "pack": made }));
+            } else {
+                let sdk = match &made.sdk {
+                    SdkSource::Path(p) => format!("capstan-sdk from {}", p.display()),
+                    SdkSource::Version(v) => format!("capstan-sdk {v}"),
+                };
+                println!("created {} ({} pack, {sdk}): {}", made.dir.display(), made.lang.as_str(), made.capabilities.join(", "));
+                println!("next: capstan packs build {} --install", made.dir.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) if as_json => {
+            print_json(&json!({ "created": false, "error": e, "message": e.to_string() }));
+            Ok(ExitCode::from(if matches!(e, crate::scaffold::ScaffoldError::Io { .. }) { 2 } else { 1 }))
+        }
+        Err(e) => Err(CliError::Scaffold(e)),
+    }
+}
+
+pub fn build(dir: PathBuf, install: bool, release: bool, as_json: bool) -> Result<ExitCode, CliError> {
+    let built = match crate::scaffold::build::build(&BuildOptions { dir: dir.clone(), release }) {
+        Ok(b) => b,
+        // A component the host would refuse (a forbidden import, a failing describe):
+        // the pack is invalid (exit 1), like `packs validate` says.
+        Err(e @ BuildError::Refused { .. }) => {
+            if as_json {
+                print_json(&json!({ "built": false, "valid": false, "error": e, "message": e.to_string() }));
+            } else {
+                eprintln!("capstan: {}: not built: {}", dir.display(), escape(&e.to_string()));
+            }
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) if as_json => {
+            print_json(&json!({ "built": false, "error": e, "message": e.to_string() }));
+            return Ok(ExitCode::from(2));
+        }
+        Err(e) => return Err(CliError::Build(e)),
+    };
+    let mut report = packs::validate_dir(&dir);
+    let valid = report["valid"].as_bool() == Some(true);
+    if let Some(obj) = report.as_object_mut() {
+        obj.remove("io_error");
+    }
+    let installed = if install && valid {
+        let home = CapstanHome::from_env()?;
+        Some(crate::store::Store::new(&home).install(&dir, false))
+    } else {
+        None
+    };
+    let ok = valid && installed.as_ref().is_none_or(|r| r.is_ok());
+    if as_json {
+        let install_json = installed.as_ref().map(|r| match r {
+            Ok(done) => json!({ "installed": true, "pack": done }),
+            Err(e) => json!({ "installed": false, "refused": e.code(), "message": e.to_string(), "error": e }),
+        });
+        print_json(&json!({ "built": built, "validation": report, "install": install_json }));
+    } else {
+        let commands: Vec<String> = built.commands.iter().map(|(s, c)| format!("{s}: {}", c.join(", "))).collect();
+        println!(
+            "built {} ({}, {} KiB, sha256 {}); sealed pack.json ({})",
+            built.component.display(),
+            built.profile,
+            built.size_bytes.div_ceil(1024),
+            &built.sha256[..12],
+            commands.join("; ")
+        );
+        packs::print_report(&dir, &report);
+        match &installed {
+            Some(Ok(done)) => {
+                let replaced = done.replaced.as_ref().map(|v| format!(", replacing {v}")).unwrap_or_default();
+                println!("{}", escape(&format!("installed {} {}{replaced}: {}", done.name, done.version, done.capabilities.join(", "))));
+            }
+            Some(Err(e)) => eprintln!("capstan: not installed ({}): {}", e.code(), escape(&e.to_string())),
+            None if install => eprintln!("capstan: not installed: the pack is invalid"),
+            None => println!("next: capstan packs install {}", dir.display()),
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,353 @@
+//! `capstan packs build DIR`: compile a pack folder, seal its `pack.json`, and hand it
+//! to the same checks `packs validate` and `packs install` run.
+//!
+//! 1. cargo compiles the crate for `wasm32-wasip2` as a component (`cargo rustc --lib
+//!    --crate-type cdylib`), its messages streamed to stderr under a spinner;
+//! 2. the component is copied next to `pack.json` under the manifest's `component` name;
+//! 3. the component is described in the sandbox (after the ABI and import check, so a
+//!    pack importing `wasi:sockets` is refused here, naming the import), and the bridge
+//!    commands its capabilities declare become each server's `commands`;
+//! 4. `sha256` is written, and the caller validates the sealed folder.
+//!
+//! Sealing writes only `sha256` and `servers.<name>.commands`; every other key of
+//! `pack.json` is kept as the author wrote it, in the manifest's order.
+
+use crate::bridge::catalog::Catalogs;
+use crate::engine::AllocationPreference;
+use crate::home::CapstanHome;
+use crate::manifest::MANIFEST_FILE;
+use crate::plugin::bindings::PackDescription;
+use crate::runtime::Runtime;
+use crate::sandbox::CallSetup;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+pub const WASM_TARGET: &str = "wasm32-wasip2";
+/// Lines of cargo's stderr kept for the error (all of it was streamed already).
+const TAIL_LINES: usize = 30;
+
+pub struct BuildOptions {
+    pub dir: PathBuf,
+    pub release: bool,
+}
+
+/// A compiled and sealed pack folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct Built {
+    pub dir: PathBuf,
+    pub component: PathBuf,
+    pub sha256: String,
+    pub size_bytes: usize,
+    pub profile: &'static str,
+    /// Per server, the bridge commands written into pack.json.
+    pub commands: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Clone, thiserror::Error, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum BuildError {
+    #[error("{}: no pack.json here; `capstan packs new NAME` scaffolds a pack folder", path.display())]
+    NotAPack { path: PathBuf },
+    #[error("{}: not a Rust pack (no Cargo.toml); `capstan packs build` builds Rust packs today", path.display())]
+    NotBuildable { path: PathBuf },
+    #[error("cannot run cargo ({detail}); install Rust with rustup (https://rustup.rs)")]
+    CargoNotRun { detail: String },
+    #[error("cargo metadata failed: {detail}")]
+    Metadata { detail: String },
+    #[error("cargo failed ({}); its messages are above, the last lines:\n{tail}", exit_text(*exit_code))]
+    CargoFailed { exit_code: Option<i32>, tail: String },
+    #[error("cargo succeeded but wrote no component at {}", path.display())]
+    NoComponent { path: PathBuf },
+    #[error("pack.json: {detail}")]
+    Manifest { detail: String },
+    #[error("the component is refused: {detail}")]
+    Refused { detail: String },
+    #[error("capability {capability:?} uses the bridge command {command:?}, which none of the servers in pack.json ({servers}) has")]
+    UnknownCommand { capability: String, command: String, servers: String },
+    #[error("{}: {detail}", path.display())]
+    Io { path: PathBuf, detail: String },
+}
+
+fn exit_text(code: Option<i32>) -> String {
+    match code {
+        Some(c) => format!("exit code {c}"),
+        None => "killed by a signal".to_string(),
+    }
+}
+
+impl BuildError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            BuildError::NotAPack { .. } => "not_a_pack",
+            BuildError::NotBuildable { .. } => "not_buildable",
+            BuildError::CargoNotRun { .. } => "cargo_not_run",
+            BuildError::Metadata { .. } => "metadata",
+            BuildError::CargoFailed { .. } => "cargo_failed",
+            BuildError::NoComponent { .. } => "no_component",
+            BuildError::Manifest { .. } => "manifest",
+            BuildError::Refused { .. } => "refused",
+            BuildError::UnknownCommand { .. } => "unknown_command",
+            BuildError::Io { .. } => "io",
+        }
+    }
+}
+
+fn io_error(path: &Path, e: impl std::fmt::Display) -> BuildError {
+    BuildError::Io { path: path.to_path_buf(), detail: e.to_string() }
+}
+
+/// Compile, copy and seal the pack in `options.dir`.
+pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
+    let dir = &options.dir;
+    let manifest_path = dir.join(MANIFEST_FILE);
+    if !manifest_path.is_file() {
+        return Err(BuildError::NotAPack { path: dir.clone() });
+    }
+    if !super::rust::is_rust_pack(dir) {
+        return Err(BuildError::NotBuildable { path: dir.clone() });
+    }
+    let text = crate::fsutil::read_capped(&manifest_path, crate::limits::MAX_MANIFEST_BYTES).map_err(|e| io_error(&manifest_path, e))?;
+    let mut doc: Value = serde_json::from_str(&text).map_err(|e| BuildError::Manifest { detail: format!("not valid JSON: {e}") })?;
+    check_before_compiling(&text)?;
+    let component_name = doc["component"].as_str().ok_or_else(|| BuildError::Manifest { detail: "`component` names no file".into() })?.to_string();
+    let pack_name = doc["name"].as_str().unwrap_or("pack").to_string();
+
+    let wasm = cargo_build(dir, options.release)?;
+    let bytes = std::fs::read(&wasm).map_err(|_| BuildError::NoComponent { path: wasm.clone() })?;
+    let component = dir.join(&component_name);
+    if component.file_name().map(|n| n.to_string_lossy().into_owned()) != Some(component_name.clone()) {
+        return Err(BuildError::Manifest { detail: format!("`component` must be a plain file name, found {component_name:?}") });
+    }
+    std::fs::write(&component, &bytes).map_err(|e| io_error(&component, e))?;
+
+    let description = describe(&bytes, &pack_name)?;
+    let catalogs = Catalogs::builtin().map_err(|e| BuildError::Refused { detail: e.to_string() })?;
+    let commands = derive_commands(&doc, &description, &catalogs)?;
+    let sha256 = crate::fsutil::sha256_hex(&bytes);
+    doc["sha256"] = Value::String(sha256.clone());
+    for (server, list) in &commands {
+        doc["servers"][server]["commands"] = serde_json::json!(list);
+    }
+    std::fs::write(&manifest_path, manifest_text(&doc)).map_err(|e| io_error(&manifest_path, e))?;
+    Ok(Built {
+        dir: dir.clone(),
+        component,
+        sha256,
+        size_bytes: bytes.len(),
+        profile: if options.release { "release" } else { "debug" },
+        commands,
+    })
+}
+
+/// The manifest's errors, before minutes of compiling, except in what sealing writes
+/// (`sha256`, each server's `commands`, which may start empty).
+fn check_before_compiling(text: &str) -> Result<(), BuildError> {
+    let Err(errors) = crate::manifest::parse(text) else { return Ok(()) };
+    let sealed_by_build = |path: &str| path == "sha256" || (path.starts_with("servers.") && (path.ends_with(".commands") || path.contains(".commands[")));
+    let left: Vec<String> = errors.iter().filter(|e| !sealed_by_build(&e.path)).map(|e| e.to_string()).collect();
+    if left.is_empty() {
+        return Ok(());
+    }
+    Err(BuildError::Manifest { detail: format!("fix these before building:\n{}", left.join("\n")) })
+}
+
+fn cargo() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// The crate's library name and the target directory cargo will use.
+fn metadata(dir: &Path) -> Result<(String, PathBuf), BuildError> {
+    let out = Command::new(cargo())
+        .args(["metadata", "--no-deps", "--format-version", "1", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
+    if !out.status.success() {
+        return Err(BuildError::Metadata { detail: String::from_utf8_lossy(&out.stderr).trim().to_string() });
+    }
+    let doc: Value = serde_json::from_slice(&out.stdout).map_err(|e| BuildError::Metadata { detail: e.to_string() })?;
+    let target_dir = doc["target_directory"].as_str().map(PathBuf::from).ok_or_else(|| BuildError::Metadata { detail: "no target_directory".into() })?;
+    let lib = doc["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
+        .find(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| matches!(k.as_str(), Some("lib" | "rlib" | "cdylib")))))
+        .and_then(|t| t["name"].as_str())
+        .ok_or_else(|| BuildError::Metadata { detail: "the crate has no library target ([lib] in Cargo.toml)".into() })?;
+    Ok((lib.replace('-', "_"), target_dir))
+}
+
+/// `cargo rustc` for wasm32-wasip2; the path of the component it wrote.
+fn cargo_build(dir: &Path, release: bool) -> Result<PathBuf, BuildError> {
+    let (lib, target_dir) = metadata(dir)?;
+    let terminal = std::io::stderr().is_terminal();
+    let mut cmd = Command::new(cargo());
+    cmd.args(["rustc", "--lib", "--target", WASM_TARGET, "--crate-type", "cdylib", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TERM_PROGRESS_WHEN", "never")
+        .stdin(Stdio::null())
+        // Our stdout is for the result (and --json); cargo's goes to stderr.
+        .stdout(Stdio::from(std::io::stderr()))
+        .stderr(Stdio::piped());
+    if release {
+        cmd.arg("--release");
+    }
+    if terminal {
+        cmd.args(["--color", "always"]);
+    }
+    let mut child = cmd.spawn().map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
+    let spinner = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new_spinner().with_message(format!("compiling {lib} for {WASM_TARGET}"));
+        bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("a valid template"));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    });
+    let mut tail: VecDeque<String> = VecDeque::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).split(b'\n').map_while(Result::ok) {
+            let line = String::from_utf8_lossy(&line).trim_end_matches('\r').to_string();
+            match &spinner {
+                Some(bar) => bar.println(&line),
+                None => eprintln!("{line}"),
+            }
+            if tail.len() == TAIL_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+        }
+    }
+    let status = child.wait().map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    if !status.success() {
+        let tail: Vec<String> = tail.into_iter().map(|l| strip_ansi(&l)).collect();
+        return Err(BuildError::CargoFailed { exit_code: status.code(), tail: tail.join("\n") });
+    }
+    let profile = if release { "release" } else { "debug" };
+    let wasm = target_dir.join(WASM_TARGET).join(profile).join(format!("{lib}.wasm"));
+    if !wasm.is_file() {
+        return Err(BuildError::NoComponent { path: wasm });
+    }
+    Ok(wasm)
+}
+
+/// Colour codes out of a line kept for an error message.
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The pack's own description, read in the sandbox after the ABI and import check
+/// (the same engine, cache and limits as loading it).
+fn describe(bytes: &[u8], pack_name: &str) -> Result<PackDescription, BuildError> {
+    let refused = |detail: String| BuildError::Refused { detail };
+    let home = CapstanHome::from_env().map_err(|e| refused(e.to_string()))?;
+    let runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline)).map_err(|e| refused(e.to_string()))?;
+    let sandbox = runtime.sandbox();
+    let engine = sandbox.engine().engine();
+    let sha = crate::fsutil::sha256_hex(bytes);
+    let (component, _) = runtime.cache().load_or_compile(engine, &sha, bytes).map_err(|e| refused(format!("it does not compile: {e:#}")))?;
+    let version = crate::plugin::abi::check(&component, engine).map_err(|e| refused(e.to_string()))?;
+    let pre = sandbox.prepare(&component, version).map_err(|e| refused(format!("it does not link against the pack contract: {e:#}")))?;
+    let setup = CallSetup { pack: pack_name.into(), limits: crate::limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(crate::bridge::Offline) };
+    let (described, _) = pre.describe(sandbox, setup);
+    described.map_err(|e| refused(format!("describe() failed: {e}")))
+}
+
+/// Every bridge command a capability declares, under the declared server whose
+/// catalog has it.
+fn derive_commands(doc: &Value, description: &PackDescription, catalogs: &Catalogs) -> Result<BTreeMap<String, Vec<String>>, BuildError> {
+    let servers: Vec<String> = doc["servers"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    if servers.is_empty() {
+        return Err(BuildError::Manifest { detail: "`servers` declares no server (\"servers\": {\"blender\": {\"commands\": []}})".into() });
+    }
+    let mut found: BTreeMap<String, BTreeSet<String>> = servers.iter().map(|s| (s.clone(), BTreeSet::new())).collect();
+    for cap in &description.capabilities {
+        for command in &cap.bridge_commands {
+            let server = servers.iter().find(|s| catalogs.for_server(s).is_some_and(|c| c.command(command).is_some()));
+            match server {
+                Some(s) => {
+                    found.get_mut(s).expect("listed").insert(command.clone());
+                }
+                None => {
+                    return Err(BuildError::UnknownCommand {
+                        capability: crate::control_chars::escape(&cap.key).into_owned(),
+                        command: crate::control_chars::escape(command).into_owned(),
+                        servers: servers.join(", "),
+                    });
+                }
+            }
+        }
+    }
+    Ok(found.into_iter().map(|(s, set)| (s, set.into_iter().collect())).collect())
+}
+
+/// pack.json as written back: the manifest's keys in their documented order (then any
+/// others), one line each when short.
+fn manifest_text(doc: &Value) -> String {
+    const ORDER: &[&str] = &["schema", "name", "version", "description", "component", "sha256", "platforms", "limits", "servers"];
+    let Some(map) = doc.as_object() else { return serde_json::to_string_pretty(doc).expect("serialises") };
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+    let entries: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            let v = &map[k.as_str()];
+            let compact = serde_json::to_string(v).expect("serialises");
+            let value = if compact.len() <= 100 {
+                compact
+            } else {
+                serde_json::to_string_pretty(v).expect("serialises").replace('\n', "\n  ")
+            };
+            format!("  {}: {value}", serde_json::to_string(k).expect("serialises"))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", entries.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sealed_manifest_keeps_the_documented_key_order() {
+        let doc = serde_json::json!({ "servers": { "blender": { "commands": ["a"] } }, "name": "x", "schema": 1, "sha256": "ab", "extra": 1 });
+        let text = manifest_text(&doc);
+        let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
+        assert!(at("schema") < at("name") && at("name") < at("sha256") && at("sha256") < at("servers") && at("servers") < at("extra"), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), doc);
+    }
+
+    #[test]
+    fn manifest_errors_stop_the_build_except_in_what_sealing_writes() {
+        let base = |extra: &str| format!(r#"{{"schema":1,"name":"p","version":"0.1.0","component":"p.wasm","servers":{{"blender":{{"commands":[]}}}}{extra}}}"#);
+        assert!(check_before_compiling(&base("")).is_ok(), "empty commands are filled by the build");
+        let e = check_before_compiling(&base(r#","limits":{"memory_mib":"lots"}"#)).unwrap_err();
+        assert!(e.to_string().contains("limits.memory_mib"), "{e}");
+    }
+
+    #[test]
+    fn colour_codes_leave_a_kept_line() {
+        assert_eq!(strip_ansi("\u{1b}[1m\u{1b}[31merror\u{1b}[0m: x"), "error: x");
+    }
+}

@@ -1,0 +1,263 @@
+//! Pack authoring: `capstan packs new` (a working pack folder from templates) and
+//! `capstan packs build` (compile, seal, validate; `build.rs`).
+//!
+//! One module per language. Rust is the only one today; `python` and `js` answer
+//! [`ScaffoldError::LangNotAvailable`] until their templates exist
+//! (`foreign-packs/` holds hand-built ones). The templates are plain files under
+//! `scaffold/templates/<lang>/`, embedded with `include_str!`, with `{{placeholders}}`
+//! filled in by [`render`].
+//!
+//! Nothing is written unless everything can be: the files go into a temporary folder
+//! beside the target, which is renamed into place at the end, and an existing target
+//! is refused before anything is created.
+
+pub mod build;
+mod js;
+mod python;
+mod rust;
+
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The languages `packs new` knows (each has its module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    Rust,
+    Python,
+    Js,
+}
+
+impl Lang {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::Js => "js",
+        }
+    }
+}
+
+/// Where the scaffold's `capstan-sdk` dependency comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum SdkSource {
+    /// A local `sdk/` folder (a capstan checkout): `capstan-sdk = { path = ... }`.
+    Path(PathBuf),
+    /// The published crate: `capstan-sdk = "<version>"`.
+    Version(String),
+}
+
+/// What the user asked for about the SDK.
+#[derive(Debug, Clone, Default)]
+pub struct SdkChoice {
+    pub path: Option<PathBuf>,
+    pub version: Option<String>,
+}
+
+pub struct NewOptions {
+    pub name: String,
+    pub lang: Lang,
+    /// The folder the pack folder is created in.
+    pub parent: PathBuf,
+    pub sdk: SdkChoice,
+}
+
+/// A scaffolded pack.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scaffolded {
+    pub name: String,
+    pub lang: Lang,
+    pub dir: PathBuf,
+    /// Paths relative to `dir`.
+    pub files: Vec<String>,
+    pub sdk: SdkSource,
+    /// The capability keys the scaffold declares.
+    pub capabilities: Vec<String>,
+}
+
+#[derive(Debug, Clone, thiserror::Error, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ScaffoldError {
+    #[error("invalid pack name: {reason}")]
+    InvalidName { name: String, reason: String },
+    #[error("{} already exists; nothing was written (choose another NAME or --dir)", path.display())]
+    Exists { path: PathBuf },
+    #[error("the parent folder {} does not exist; nothing was written", path.display())]
+    NoParent { path: PathBuf },
+    #[error("--lang {lang} is not yet available: `capstan packs new` scaffolds Rust packs today (see foreign-packs/ for hand-built Python and JavaScript packs)")]
+    LangNotAvailable { lang: String },
+    #[error("{}: not a capstan-sdk crate ({reason})", path.display())]
+    SdkNotFound { path: PathBuf, reason: String },
+    #[error("{}: {detail}; nothing was written", path.display())]
+    Io { path: PathBuf, detail: String },
+}
+
+impl ScaffoldError {
+    /// The stable snake_case code (`--json` prints it).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ScaffoldError::InvalidName { .. } => "invalid_name",
+            ScaffoldError::Exists { .. } => "exists",
+            ScaffoldError::NoParent { .. } => "no_parent",
+            ScaffoldError::LangNotAvailable { .. } => "lang_not_available",
+            ScaffoldError::SdkNotFound { .. } => "sdk_not_found",
+            ScaffoldError::Io { .. } => "io",
+        }
+    }
+}
+
+/// The names a template may use, in the order they are substituted.
+pub(crate) struct Names {
+    /// The pack name (`demo-pack`): the manifest's `name` and the crate's.
+    pub name: String,
+    /// The crate's library name (`demo_pack`), which names the component file.
+    pub crate_name: String,
+    /// The capability namespace (`demo_pack`: keys are `demo_pack.count_objects`).
+    pub namespace: String,
+}
+
+impl Names {
+    pub fn new(name: &str) -> Self {
+        let crate_name = name.replace('-', "_");
+        // Keys are at most 63 characters: `<namespace>.count_objects` must fit.
+        let longest_verb = ".count_objects".len();
+        let mut namespace: String = crate_name.chars().take(63 - longest_verb).collect();
+        while namespace.ends_with('_') {
+            namespace.pop();
+        }
+        Names { name: name.to_string(), crate_name, namespace }
+    }
+}
+
+/// Fill `{{name}}`, `{{crate}}`, `{{ns}}` and the extra placeholders into a template.
+pub(crate) fn render(template: &str, names: &Names, extra: &[(&str, &str)]) -> String {
+    let mut out = template.replace("{{name}}", &names.name).replace("{{crate}}", &names.crate_name).replace("{{ns}}", &names.namespace);
+    for (key, value) in extra {
+        out = out.replace(&format!("{{{{{key}}}}}"), value);
+    }
+    debug_assert!(!out.contains("{{"), "a placeholder is left in a template");
+    out
+}
+
+/// Scaffold a pack folder `<parent>/<name>`.
+pub fn new_pack(options: &NewOptions) -> Result<Scaffolded, ScaffoldError> {
+    if let Some(reason) = crate::manifest::pack_name_problem(&options.name) {
+        return Err(ScaffoldError::InvalidName { name: options.name.clone(), reason });
+    }
+    if !options.parent.is_dir() {
+        return Err(ScaffoldError::NoParent { path: options.parent.clone() });
+    }
+    let dir = options.parent.join(&options.name);
+    if std::fs::symlink_metadata(&dir).is_ok() {
+        return Err(ScaffoldError::Exists { path: dir });
+    }
+    let names = Names::new(&options.name);
+    let (files, sdk) = match options.lang {
+        Lang::Rust => rust::files(&names, &options.sdk)?,
+        Lang::Python => python::files(&names)?,
+        Lang::Js => js::files(&names)?,
+    };
+    write_all(&options.parent, &dir, &files)?;
+    Ok(Scaffolded {
+        name: options.name.clone(),
+        lang: options.lang,
+        dir,
+        files: files.iter().map(|(p, _)| p.clone()).collect(),
+        sdk,
+        capabilities: vec![format!("{}.count_objects", names.namespace), format!("{}.add_marker", names.namespace)],
+    })
+}
+
+/// Write every file into a temporary folder in `parent`, then rename it to `dir`.
+fn write_all(parent: &Path, dir: &Path, files: &[(String, String)]) -> Result<(), ScaffoldError> {
+    let io = |path: &Path, e: std::io::Error| ScaffoldError::Io { path: path.to_path_buf(), detail: e.to_string() };
+    let staging = tempfile::Builder::new().prefix(".capstan-new-").tempdir_in(parent).map_err(|e| io(parent, e))?;
+    for (rel, text) in files {
+        let path = staging.path().join(rel);
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| io(&dir.join(rel), e))?;
+    }
+    // Checked again just before the rename: a folder that appeared meanwhile wins.
+    if std::fs::symlink_metadata(dir).is_ok() {
+        return Err(ScaffoldError::Exists { path: dir.to_path_buf() });
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, dir).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        io(dir, e)
+    })
+}
+
+/// The `sdk/` folder of a capstan checkout, when this binary runs from or inside one:
+/// `CAPSTAN_SDK_PATH`, then an ancestor of the binary or of the working folder with an
+/// `sdk/` crate, then the checkout this binary was compiled from, if it is still there.
+pub fn checkout_sdk() -> Result<Option<PathBuf>, ScaffoldError> {
+    if let Some(path) = std::env::var_os("CAPSTAN_SDK_PATH").filter(|p| !p.is_empty()) {
+        return sdk_dir(Path::new(&path)).map(Some);
+    }
+    let mut starts = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        starts.push(exe);
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        starts.push(cwd);
+    }
+    for start in &starts {
+        if let Some(found) = start.ancestors().map(|a| a.join("sdk")).find(|s| sdk_dir(s).is_ok()) {
+            return Ok(Some(std::fs::canonicalize(&found).unwrap_or(found)));
+        }
+    }
+    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk");
+    Ok(sdk_dir(&built_from).ok())
+}
+
+/// `path` if it is the capstan-sdk crate (its Cargo.toml names the package).
+pub fn sdk_dir(path: &Path) -> Result<PathBuf, ScaffoldError> {
+    let not = |reason: String| ScaffoldError::SdkNotFound { path: path.to_path_buf(), reason };
+    let text = std::fs::read_to_string(path.join("Cargo.toml")).map_err(|e| not(format!("cannot read Cargo.toml: {e}")))?;
+    if !text.lines().any(|l| l.trim() == "name = \"capstan-sdk\"") {
+        return Err(not("its Cargo.toml does not declare the package capstan-sdk".into()));
+    }
+    std::fs::canonicalize(path).map_err(|e| not(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_fit_the_key_grammar() {
+        let n = Names::new("demo-pack");
+        assert_eq!((n.crate_name.as_str(), n.namespace.as_str()), ("demo_pack", "demo_pack"));
+        let long = format!("a{}", "-b".repeat(31));
+        let n = Names::new(&long);
+        let key = format!("{}.count_objects", n.namespace);
+        assert!(crate::plugin::describe::is_canonical_key(&key), "{key}");
+    }
+
+    #[test]
+    fn render_fills_every_placeholder() {
+        let n = Names::new("x-1");
+        assert_eq!(render("{{name}} {{crate}} {{ns}} {{v}}", &n, &[("v", "9")]), "x-1 x_1 x_1 9");
+    }
+
+    #[test]
+    fn a_bad_name_or_an_existing_folder_writes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let opts = |name: &str| NewOptions { name: name.into(), lang: Lang::Rust, parent: tmp.path().into(), sdk: SdkChoice { path: None, version: Some("0.1.0".into()) } };
+        assert_eq!(new_pack(&opts("Bad_Name")).unwrap_err().code(), "invalid_name");
+        std::fs::create_dir(tmp.path().join("taken")).unwrap();
+        std::fs::write(tmp.path().join("taken/keep.txt"), "mine").unwrap();
+        assert_eq!(new_pack(&opts("taken")).unwrap_err().code(), "exists");
+        assert_eq!(std::fs::read_dir(tmp.path().join("taken")).unwrap().count(), 1);
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1, "no staging folder left behind");
+        assert_eq!(new_pack(&NewOptions { lang: Lang::Python, ..opts("py-pack") }).unwrap_err().code(), "lang_not_available");
+        let made = new_pack(&opts("fresh-pack")).unwrap();
+        assert!(made.dir.join("pack.json").is_file() && made.dir.join("src/capabilities/add_marker.rs").is_file());
+        let manifest = crate::manifest::load(&made.dir).expect("the template manifest parses");
+        assert_eq!(manifest.component, "fresh_pack.wasm");
+    }
+}

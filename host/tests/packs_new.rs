@@ -1,0 +1,298 @@
+//! `capstan packs new` → `capstan packs build --install` → a guided MCP session that
+//! finds and runs both scaffolded capabilities against a real Blender, the scaffold's
+//! own conformance cases, and a hostile edit (an import of `wasi:sockets`) refused at
+//! build, validate and install with the import named.
+//!
+//! The scaffold compiles once per test binary, in one shared target directory
+//! (`<target>/capstan-scaffold`), so the SDK is compiled for wasm once and reused by
+//! later runs. Needs `CAPSTAN_TEST_BLENDER` for the Blender half (scripts/test sets it).
+
+mod support;
+#[path = "support/raw_mcp.rs"]
+mod raw_mcp;
+
+use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
+use capstan::conformance::check;
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::runtime::{CallError, Runtime};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+const NAME: &str = "scaffold-demo";
+const COUNT: &str = "scaffold_demo.count_objects";
+const MARKER: &str = "scaffold_demo.add_marker";
+
+fn scaffold_target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| support::workspace().join("target")).join("capstan-scaffold")
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}\n{}", self.stdout, self.stderr))
+    }
+    fn text(&self) -> String {
+        format!("exit {}\nstdout:\n{}\nstderr:\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+fn capstan(home: &Path, args: &[&str]) -> Out {
+    let out = Command::new(env!("CARGO_BIN_EXE_capstan"))
+        .env("CAPSTAN_HOME", home)
+        .env("CARGO_TARGET_DIR", scaffold_target())
+        .env("CARGO", env!("CARGO"))
+        .args(args)
+        .output()
+        .unwrap();
+    Out { code: out.status.code().unwrap_or(-1), stdout: String::from_utf8_lossy(&out.stdout).into(), stderr: String::from_utf8_lossy(&out.stderr).into() }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_bad_name_and_an_existing_folder_are_refused_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parent = tmp.path().join("packs");
+    std::fs::create_dir(&parent).unwrap();
+    let dir = parent.to_str().unwrap();
+    for bad in ["Demo", "9lives", "demo_pack", "demo pack", &"a".repeat(65)] {
+        let out = capstan(tmp.path(), &["packs", "new", bad, "--dir", dir, "--json"]);
+        assert_eq!(out.code, 1, "{bad}: {}", out.text());
+        assert_eq!(out.json()["error"]["code"], "invalid_name", "{bad}");
+        assert!(listing(&parent).is_empty(), "{bad}: nothing written");
+    }
+    let out = capstan(tmp.path(), &["packs", "new", "Demo", "--dir", dir]);
+    assert_eq!(out.code, 2, "{}", out.text());
+    assert!(out.stderr.contains("invalid pack name") && out.stderr.contains("a-z, 0-9 and '-'"), "{}", out.text());
+
+    std::fs::create_dir(parent.join("taken")).unwrap();
+    std::fs::write(parent.join("taken/notes.txt"), "mine").unwrap();
+    let out = capstan(tmp.path(), &["packs", "new", "taken", "--dir", dir, "--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    let doc = out.json();
+    assert_eq!(doc["created"], false);
+    assert_eq!(doc["error"]["code"], "exists");
+    assert!(doc["message"].as_str().unwrap().contains("nothing was written"), "{doc}");
+    assert_eq!(listing(&parent), ["taken"], "no staging folder left behind");
+    assert_eq!(listing(&parent.join("taken")), ["notes.txt"]);
+    assert_eq!(std::fs::read_to_string(parent.join("taken/notes.txt")).unwrap(), "mine");
+
+    let out = capstan(tmp.path(), &["packs", "new", "py-pack", "--lang", "python", "--dir", dir]);
+    assert_eq!(out.code, 2, "{}", out.text());
+    assert!(out.stderr.contains("--lang python is not yet available"), "{}", out.text());
+    let out = capstan(tmp.path(), &["packs", "new", "js-pack", "--lang", "js", "--dir", dir, "--json"]);
+    assert_eq!(out.json()["error"]["code"], "lang_not_available");
+    assert_eq!(listing(&parent), ["taken"]);
+
+    let out = capstan(tmp.path(), &["packs", "build", dir]);
+    assert_eq!(out.code, 2, "{}", out.text());
+    assert!(out.stderr.contains("no pack.json"), "{}", out.text());
+}
+
+/// The guided MCP tools (five) find and run both scaffolded capabilities.
+fn guided_session(home: &Path) {
+    let mut c = raw_mcp::RawClient::start(home, false);
+    let ok = |r: &Value| {
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        r["result"]["structuredContent"].clone()
+    };
+    let found = ok(&c.call_tool("search_capabilities", json!({ "query": "count objects of a type", "limit": 10 })));
+    let keys: Vec<&str> = found["results"].as_array().unwrap().iter().filter_map(|h| h["key"].as_str()).collect();
+    assert!(keys.contains(&COUNT), "search finds {COUNT}: {found}");
+    let found = ok(&c.call_tool("search_capabilities", json!({ "query": "add a named marker", "limit": 10 })));
+    let keys: Vec<&str> = found["results"].as_array().unwrap().iter().filter_map(|h| h["key"].as_str()).collect();
+    assert!(keys.contains(&MARKER), "search finds {MARKER}: {found}");
+
+    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": MARKER })));
+    assert_eq!(schema["mutates"], true);
+    assert_eq!(schema["input_schema"]["required"], json!(["name"]));
+    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": COUNT })));
+    assert_eq!(schema["mutates"], false);
+
+    let counted = ok(&c.call_tool("execute_capability", json!({ "key": COUNT, "arguments": { "kind": "MESH" } })));
+    assert_eq!(counted["result"], json!({ "kind": "MESH", "count": 1 }), "the factory scene's cube: {counted}");
+    let added = ok(&c.call_tool("execute_capability", json!({ "key": MARKER, "arguments": { "name": "ScaffoldMarker", "location": [0, 0, 2] } })));
+    assert_eq!(added["delta"]["added"], json!(["ScaffoldMarker"]), "{added}");
+    assert_eq!(added["result"]["name"], "ScaffoldMarker");
+    let counted = ok(&c.call_tool("execute_capability", json!({ "key": COUNT, "arguments": { "kind": "EMPTY" } })));
+    assert_eq!(counted["result"]["count"], 1, "the marker is in Blender: {counted}");
+    let info = ok(&c.call_tool("execute_capability", json!({ "key": "scene.object_info", "arguments": { "name": "ScaffoldMarker" } })));
+    assert_eq!(info["result"]["type"], "EMPTY", "{info}");
+}
+
+/// The scaffold's conformance cases (from its own `describe`), as the conformance
+/// suite runs them: factory scene, setup, call, expected result, delta, reads, error.
+fn scaffold_cases_pass(home: &Path) {
+    let capstan_home = CapstanHome::at(home);
+    let client = Arc::new(HttpBridgeClient::for_home(&capstan_home));
+    let mut runtime = Runtime::new(&capstan_home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
+    runtime.load_all(&capstan_home);
+    assert!(runtime.refused().is_empty(), "{:?}", runtime.refused());
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for key in [COUNT, MARKER] {
+        let spec = runtime.capability(key).unwrap_or_else(|| panic!("{key} loaded from the store")).clone();
+        assert!(spec.conformance.len() >= 2, "{key} declares its cases");
+        for case in &spec.conformance {
+            ran += 1;
+            let params = json!({});
+            let reset = runtime.bridge_command("blender", "reset_scene").unwrap();
+            client.call(BridgeRequest { server: "blender", command: "reset_scene", params: &params, timeout: reset.timeout }).unwrap();
+            for step in &case.setup {
+                runtime.call(&step.key, &step.arguments.to_string()).unwrap();
+            }
+            let mut problems = Vec::new();
+            match (&case.expect.error, runtime.call(key, &case.arguments.to_string())) {
+                (Some(code), Err(e)) => {
+                    let got = capstan::report::error_code(&e).as_str().to_string();
+                    let app = if let CallError::Pack { failure, .. } = &e { failure.app_error.as_ref().map(|a| a.code.clone()) } else { None };
+                    if &got != code && app.as_ref() != Some(code) {
+                        problems.push(format!("failed with {got} ({app:?}), expected {code}: {e}"));
+                    }
+                }
+                (Some(code), Ok(out)) => problems.push(format!("succeeded, expected {code}: {}", out.result)),
+                (None, Err(e)) => problems.push(format!("failed: {e}")),
+                (None, Ok(out)) => {
+                    let delta = out.delta.clone().unwrap_or_default();
+                    if !spec.mutates && !delta.is_empty() {
+                        problems.push(format!("a read-only capability changed the scene: {}", delta.to_json()));
+                    }
+                    if let Some(want) = &case.expect.delta {
+                        check::delta(&delta, want, &mut problems);
+                    }
+                    if let Some(want) = &case.expect.result {
+                        check::contains(&out.result, want, "result", &mut problems);
+                    }
+                    for read in &case.expect.reads {
+                        match runtime.call(&read.key, &read.arguments.to_string()) {
+                            Ok(got) => check::contains(&got.result, &read.result, &read.key, &mut problems),
+                            Err(e) => problems.push(format!("reads {}: {e}", read.key)),
+                        }
+                    }
+                }
+            }
+            if !problems.is_empty() {
+                failures.push(format!("{key} :: {}: {}", case.name, problems.join("; ")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "scaffold cases failed:\n{}", failures.join("\n"));
+    assert!(ran >= 6, "{ran} cases ran");
+    eprintln!("packs_new: {ran} scaffold conformance cases passed against real Blender");
+}
+
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+#[test]
+fn a_scaffolded_pack_builds_installs_and_runs_in_real_blender_and_a_socket_import_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let parent = tmp.path().join("src");
+    std::fs::create_dir(&parent).unwrap();
+
+    let out = capstan(&home, &["packs", "new", NAME, "--dir", parent.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    let made = out.json();
+    let dir = parent.join(NAME);
+    assert_eq!(made["pack"]["capabilities"], json!([COUNT, MARKER]));
+    // Run inside a capstan checkout: the SDK is this checkout's, by path.
+    let sdk = std::fs::canonicalize(support::workspace().join("sdk")).unwrap();
+    assert_eq!(made["pack"]["sdk"], json!({ "kind": "path", "value": sdk }));
+    let cargo_toml = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    assert!(cargo_toml.contains(&format!("capstan-sdk = {{ path = {:?} }}", sdk.to_str().unwrap())), "{cargo_toml}");
+    for file in ["pack.json", "README.md", "rust-toolchain.toml", "src/lib.rs", "src/capabilities/count_objects.rs", "src/capabilities/add_marker.rs"] {
+        assert!(dir.join(file).is_file(), "{file} scaffolded");
+    }
+    let template: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pack.json")).unwrap()).unwrap();
+    assert!(template.get("sha256").is_none(), "the template is unsealed until built");
+
+    // The one scaffold build of this test binary.
+    let out = capstan(&home, &["packs", "build", dir.to_str().unwrap(), "--install", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    let report = out.json();
+    assert_eq!(report["validation"]["valid"], true, "{report}");
+    assert_eq!(report["install"]["installed"], true, "{report}");
+    assert_eq!(report["built"]["commands"], json!({ "blender": ["create_object", "get_scene_info"] }));
+    let sealed: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pack.json")).unwrap()).unwrap();
+    let component = std::fs::read(dir.join("scaffold_demo.wasm")).expect("the component is next to pack.json");
+    assert_eq!(sealed["sha256"], capstan::fsutil::sha256_hex(&component));
+    assert_eq!(sealed["servers"]["blender"]["commands"], json!(["create_object", "get_scene_info"]));
+    assert_eq!(sealed["description"], template["description"], "the author's keys are kept");
+    let valid = capstan(&home, &["packs", "validate", dir.to_str().unwrap()]);
+    assert_eq!(valid.code, 0, "the sealed folder validates as built: {}", valid.text());
+    let listed = capstan(&home, &["packs", "list", "--json"]).json();
+    let pack = listed["packs"].as_array().unwrap().iter().find(|p| p["name"] == NAME).expect("installed and loaded");
+    let effects: Vec<(String, bool)> = pack["capabilities"].as_array().unwrap().iter().map(|c| (c["key"].as_str().unwrap().to_string(), c["mutates"].as_bool().unwrap())).collect();
+    assert_eq!(effects, [(COUNT.to_string(), false), (MARKER.to_string(), true)]);
+
+    // A hostile edit: the handler opens a TCP connection (std::net pulls in wasi:sockets).
+    let hostile = tmp.path().join("hostile");
+    copy_dir(&dir, &hostile);
+    let source = hostile.join("src/capabilities/count_objects.rs");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let edited = text.replace(
+        "fn count_objects(args: CountArgs) -> PackResult<Value> {",
+        "fn count_objects(args: CountArgs) -> PackResult<Value> {\n    let _ = std::net::TcpStream::connect(\"127.0.0.1:80\");",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&source, edited).unwrap();
+    let out = capstan(&home, &["packs", "build", hostile.to_str().unwrap(), "--install"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    assert!(out.stderr.contains("imports wasi:sockets/") && out.stderr.contains("no network access"), "build names the import: {}", out.text());
+    // Sealed by hand, it is still refused by validate and by install, naming the import.
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(hostile.join("pack.json")).unwrap()).unwrap();
+    let bytes = std::fs::read(hostile.join("scaffold_demo.wasm")).unwrap();
+    assert_ne!(bytes, component, "the hostile component was written");
+    manifest["sha256"] = json!(capstan::fsutil::sha256_hex(&bytes));
+    std::fs::write(hostile.join("pack.json"), manifest.to_string()).unwrap();
+    let out = capstan(&home, &["packs", "validate", hostile.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    assert!(out.json()["errors"][0]["message"].as_str().unwrap().contains("imports wasi:sockets/"), "{}", out.text());
+    let out = capstan(&home, &["packs", "install", hostile.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    let refused = out.json();
+    assert_eq!(refused["installed"], false);
+    assert_eq!(refused["refused"], "forbidden_import", "{refused}");
+    let message = refused["message"].as_str().unwrap();
+    assert!(message.contains("wasi:sockets/") && message.contains("never given"), "{message}");
+    let store = home.join("packs").join(NAME);
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(store.join("pack.json")).unwrap()).unwrap();
+    assert_eq!(kept["sha256"], sealed["sha256"], "the installed version stays whole");
+
+    // A build that does not compile: cargo's own message, then its exit code.
+    std::fs::write(&source, "fn broken( {\n").unwrap();
+    let out = capstan(&home, &["packs", "build", hostile.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.text());
+    assert!(out.stderr.contains("error") && out.stderr.contains("count_objects.rs"), "cargo's message is shown: {}", out.text());
+    assert!(out.stderr.contains("cargo failed (exit code 101)"), "{}", out.text());
+
+    // Against real Blender: a guided MCP session, then the scaffold's own cases.
+    let Some(_blender) = support::headless_blender(&home) else { return };
+    guided_session(&home);
+    scaffold_cases_pass(&home);
+}
