@@ -115,7 +115,7 @@ fn a_failing_step_stops_the_workflow_and_is_reported_as_failed() {
     assert_eq!(doc["skipped"][0]["id"], "material", "no material was asked for");
     // Nothing was sent after the failing command.
     let commands = bridge.inner.commands();
-    assert_eq!(commands.iter().filter(|c| c.as_str() != "undo_push").last().map(String::as_str), Some("product_camera_rig"), "{commands:?}");
+    assert_eq!(commands.iter().rfind(|c| c.as_str() != "undo_push").map(String::as_str), Some("product_camera_rig"), "{commands:?}");
     // The MCP error: the step's code, the failed step, every step.
     let error = report::error_json(&err);
     assert_eq!(error["code"], "BRIDGE_ERROR");
@@ -208,6 +208,7 @@ fn product_hero_on_a_fresh_object_renders_a_clean_framed_still() {
     assert!((0.15..=0.85).contains(&mean), "the subject's mean luminance is {mean:.3}");
     let clipped = picture.rgba.iter().filter(|p| p[..3].iter().any(|c| *c >= 254.0 / 255.0)).count() as f64 / picture.rgba.len() as f64;
     assert!(clipped <= 0.02, "{:.1}% of the pixels are clipped", clipped * 100.0);
+    eprintln!("product hero: subject {w:.2} x {h:.2} of the frame, mean luminance {mean:.3}, clipped {:.2}%", clipped * 100.0);
     let all: Vec<f64> = picture.rgba.iter().map(luminance).collect();
     let spread = all.iter().cloned().fold(f64::MIN, f64::max) - all.iter().cloned().fold(f64::MAX, f64::min);
     assert!(spread > 0.2, "the picture is nearly uniform (luminance spread {spread:.3})");

@@ -120,6 +120,7 @@ def set_product_material(ctx, params):
 
 
 # Rig per preset: (energy W, colour, area size m, direction from the centre) for key, fill, rim.
+REFERENCE_RADIUS = 3 ** 0.5
 RIGS = {
     "product_studio": ((1000, (1, 1, 1), 2.0), (400, (1, 1, 1), 3.0), (600, (1, 1, 1), 1.5)),
     "jewelry": ((1500, (1, 1, 1), 0.5), (300, (1, 1, 1), 2.0), (1200, (1, 1, 1), 0.5)),
@@ -147,7 +148,7 @@ def _bounds(sc):
         return Vector((0, 0, 0)), 1.0, 0.0
     lo = Vector(tuple(min(c[i] for c in corners) for i in range(3)))
     hi = Vector(tuple(max(c[i] for c in corners) for i in range(3)))
-    return (lo + hi) / 2, max((hi - lo).length / 2, 0.5), lo.z
+    return (lo + hi) / 2, max((hi - lo).length / 2, 0.01), lo.z
 
 
 def _light(ctx, role, preset, spec, center, radius):
@@ -164,7 +165,11 @@ def _light(ctx, role, preset, spec, center, radius):
         if obj.data.type != "AREA":
             obj.data.type = "AREA"
     d = obj.data
-    d.energy, d.color, d.shape, d.size = float(energy), color, "SQUARE", size
+    # The rig scales with the product: lights stand 3 radii away, so energy goes with the
+    # square of the radius and size with the radius, and a 10 cm bottle is lit like the
+    # 2 m factory cube the presets are calibrated on (radius sqrt(3)).
+    k = radius / REFERENCE_RADIUS
+    d.energy, d.color, d.shape, d.size = float(energy) * k * k, color, "SQUARE", size * k
     direction = Vector(DIRECTIONS[role]).normalized()
     obj.location = center + direction * radius * 3.0
     obj.rotation_euler = (-direction).to_track_quat("-Z", "Y").to_euler()
