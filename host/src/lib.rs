@@ -29,6 +29,7 @@ pub mod logging;
 pub mod manifest;
 pub mod mcp;
 pub mod packs;
+pub mod planner;
 pub mod plugin;
 pub mod redact;
 pub mod report;

@@ -115,7 +115,7 @@ fn a_failing_step_stops_the_workflow_and_is_reported_as_failed() {
     assert_eq!(doc["skipped"][0]["id"], "material", "no material was asked for");
     // Nothing was sent after the failing command.
     let commands = bridge.inner.commands();
-    assert_eq!(commands.iter().filter(|c| c.as_str() != "undo_push").last().map(String::as_str), Some("product_camera_rig"), "{commands:?}");
+    assert_eq!(commands.iter().rfind(|c| c.as_str() != "undo_push").map(String::as_str), Some("product_camera_rig"), "{commands:?}");
     // The MCP error: the step's code, the failed step, every step.
     let error = report::error_json(&err);
     assert_eq!(error["code"], "BRIDGE_ERROR");
