@@ -22,6 +22,7 @@ pub mod confined;
 pub mod control_chars;
 pub mod delta;
 pub mod engine;
+pub mod eval;
 pub mod fsutil;
 pub mod home;
 pub mod limits;

@@ -54,7 +54,6 @@ fn plans_acts_and_critiques_against_real_blender() {
     let client = Arc::new(HttpBridgeClient::for_home(&home));
     let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
     rt.load_all(&home);
-    rt.load_official_workflows();
     let router = Router::for_runtime(&rt);
     let pick = |t: &str| router.pick(t).1;
 

@@ -7,6 +7,7 @@ mod call;
 mod check_python;
 mod demo;
 mod doctor;
+mod eval;
 mod mcp_config;
 mod pack_store;
 mod packs;
@@ -60,6 +61,9 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
         samples: u32,
     },
+    /// Run a suite of goal-conditioned tasks against a headless Blender (each in a fresh
+    /// factory scene) and report their measured metrics. Exit 1 when any task errors.
+    Eval(eval::EvalArgs),
     /// Walk the chain for every declared server (app, version, session, runtime file,
     /// pid, ping, peer), then packs and cache, and say what to do. Exit 0 healthy, 1 findings.
     Doctor {
@@ -92,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo { size, samples } => demo::run(size, samples),
         Command::Doctor { json } => doctor::run(json),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(code) => code,

@@ -288,6 +288,9 @@ pub struct PictureStats {
 
 /// At least this share of pixels must be foreground for "not empty".
 pub const MIN_FOREGROUND: f64 = 0.005;
+/// A pixel is foreground when a channel differs from the background by more than this
+/// (out of 255): above a small render's noise, below grey-on-grey contrast.
+pub const FOREGROUND_DIFFERENCE: f64 = 10.0;
 /// Luminance spread below this is "uniform".
 pub const MIN_LUMINANCE_STD: f64 = 2.0;
 
@@ -373,7 +376,7 @@ pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
             let lum = 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
             sum += lum;
             sum2 += lum * lum;
-            let differs = (0..4).any(|c| (f64::from(p[c]) - bg[c]).abs() > 24.0);
+            let differs = (0..4).any(|c| (f64::from(p[c]) - bg[c]).abs() > FOREGROUND_DIFFERENCE);
             if differs {
                 fg += 1;
                 bbox = Some(match bbox {
