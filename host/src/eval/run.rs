@@ -34,7 +34,7 @@ pub struct TaskReport {
     pub routed_capability: Option<String>,
     pub family_ok: Option<bool>,
     pub capability_ok: Option<bool>,
-    /// Calls whose arguments passed validation the first time they were sent.
+    /// Calls (not retries) whose arguments passed validation on the first attempt.
     pub args_accepted_first_time: usize,
     pub calls_failed: usize,
     pub assertions_met: usize,
@@ -182,7 +182,6 @@ fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
         }
     };
     let mut merged = SceneDelta::default();
-    let mut seen: std::collections::BTreeSet<String> = Default::default();
     let mut last_failed: Option<String> = None;
     for call in &calls {
         let text = call.args.to_string();
@@ -196,16 +195,16 @@ fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
                 continue;
             }
         };
-        if last_failed.as_deref() == Some(key.as_str()) {
+        let retry = last_failed.as_deref() == Some(key.as_str());
+        if retry {
             report.retries += 1;
         }
-        let first = seen.insert(key.clone());
         if let Err(_e) = env.runtime.check(&key, &text) {
             report.calls_failed += 1;
             last_failed = Some(key);
             continue;
         }
-        if first {
+        if !retry {
             report.args_accepted_first_time += 1;
         }
         match env.runtime.call_checked(&key, &text) {

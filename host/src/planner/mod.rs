@@ -71,10 +71,15 @@ impl Router {
 
     /// The family the goal routes to and the top capability in it (None: nothing matched).
     pub fn pick(&self, text: &str) -> (String, Option<String>) {
-        let route = crate::router::route(text, &self.families, Some(&self.index));
-        let hit = self.index.search(text, Some(&route.family), Some(&route.family), 1).into_iter().next();
-        (route.family, hit.map(|h| h.key))
+        pick(&self.families, &self.index, text)
     }
+}
+
+/// [`Router::pick`] over a table and an index someone else owns (the MCP core's).
+pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::SearchIndex, text: &str) -> (String, Option<String>) {
+    let route = crate::router::route(text, families, Some(index));
+    let hit = index.search(text, Some(&route.family), Some(&route.family), 1).into_iter().next();
+    (route.family, hit.map(|h| h.key))
 }
 
 #[cfg(test)]
