@@ -129,3 +129,64 @@ fn no_blender_means_every_task_is_an_error() {
     let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--suite", suite_path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Resets the scene, then loses the connection on every other command (Blender died).
+struct DiesAfterReset;
+
+impl capstan::bridge::BridgeClient for DiesAfterReset {
+    fn call(&self, request: capstan::bridge::BridgeRequest<'_>) -> Result<Value, capstan::bridge::BridgeFailure> {
+        if request.command == "reset_scene" {
+            return Ok(json!({ "result": {} }));
+        }
+        Err(capstan::bridge::BridgeFailure::Transport { reason: "connection_reset".into(), detail: "the bridge went away".into() })
+    }
+}
+
+#[test]
+fn blender_going_away_mid_task_is_an_error_not_a_failure_or_a_pass() {
+    use capstan::eval::run::{Env, Status, run_suite};
+    let tmp = tempfile::tempdir().unwrap();
+    let home = capstan::home::CapstanHome::at(tmp.path());
+    let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesAfterReset);
+    let rt = support::runtime(&home, bridge.clone(), &[]);
+    let router = capstan::planner::Router::for_runtime(&rt);
+    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false };
+    let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
+    let report = run_suite(&env, &suite, false);
+    for t in &report.tasks {
+        assert_eq!(t.status, Status::Error, "{t:?}");
+        assert!(t.error.as_deref().unwrap().contains("Blender failed"), "{t:?}");
+    }
+    assert_eq!(report.totals.errors, 4);
+    assert_eq!(report.totals.passed, 0);
+}
+
+/// Answers every command of a trajectory, then dies: the assertions cannot be measured.
+struct DiesBeforeTheChecks {
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl capstan::bridge::BridgeClient for DiesBeforeTheChecks {
+    fn call(&self, request: capstan::bridge::BridgeRequest<'_>) -> Result<Value, capstan::bridge::BridgeFailure> {
+        // reset_scene, then create_object (and its undo step) answer; nothing after.
+        if self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 3 {
+            return Ok(support::canned::answer(request.command, request.params));
+        }
+        Err(capstan::bridge::BridgeFailure::Transport { reason: "connection_reset".into(), detail: "the bridge went away".into() })
+    }
+}
+
+#[test]
+fn blender_going_away_before_the_checks_is_an_error() {
+    use capstan::eval::run::{Env, Status, run_task};
+    let tmp = tempfile::tempdir().unwrap();
+    let home = capstan::home::CapstanHome::at(tmp.path());
+    let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesBeforeTheChecks { calls: 0.into() });
+    let rt = support::runtime(&home, bridge.clone(), &[]);
+    let router = capstan::planner::Router::for_runtime(&rt);
+    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false };
+    let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
+    let t = run_task(&env, &suite.tasks[0]);
+    assert_eq!(t.status, Status::Error, "{t:?}");
+    assert!(t.error.as_deref().unwrap().contains("while the assertions were checked"), "{t:?}");
+}

@@ -226,6 +226,13 @@ fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
         }
     }
     let result = critique(env.runtime, &task.assertions, Some(&merged));
+    // A check that failed because Blender went away is not a measurement: make sure it
+    // is still there before scoring.
+    if let Err(e) = env.runtime.call("scene.info", r#"{"limit":1}"#)
+        && unreachable_blender(&e)
+    {
+        return Err(format!("Blender failed while the assertions were checked: {e}"));
+    }
     report.assertions_met = result.checks.iter().filter(|c| c.passed).count();
     report.constraint_success = all_of_kind(&result, "spatial");
     report.visual_success = all_of_kind(&result, "visual");
