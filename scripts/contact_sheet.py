@@ -2,6 +2,7 @@
 so a person can look at what the catalog does. Run with Blender's Python (bpy):
 
     python scripts/contact_sheet.py OUT.png IN1.png IN2.png ...
+    blender -b --factory-startup --python scripts/contact_sheet.py -- OUT.png IN1.png ...
 
 Beside OUT.png, OUT.txt lists the cell of each input (row, column, file name).
 """
@@ -56,4 +57,6 @@ def main(out, inputs):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    # Under `blender -b --python contact_sheet.py -- OUT IN...` the arguments follow "--".
+    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
+    main(args[0], args[1:])

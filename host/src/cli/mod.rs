@@ -7,6 +7,7 @@ mod call;
 mod check_python;
 mod demo;
 mod doctor;
+mod eval;
 mod mcp_config;
 mod pack_dev;
 mod pack_store;
@@ -38,8 +39,12 @@ enum Command {
     /// tools), or --expert (one tool per capability).
     Serve {
         /// Every available capability as its own tool.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "planner")]
         expert: bool,
+        /// The Planner / Actor / Critic tools (planner_set_goal, planner_plan,
+        /// planner_act, planner_critique, planner_status), one session per connection.
+        #[arg(long)]
+        planner: bool,
         /// Serve MCP over Streamable HTTP on this address (loopback only), at /mcp,
         /// behind a bearer token printed once to stderr and written to a 0600 file.
         #[arg(long, value_name = "ADDR")]
@@ -61,6 +66,9 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
         samples: u32,
     },
+    /// Run a suite of goal-conditioned tasks against a headless Blender (each in a fresh
+    /// factory scene) and report their measured metrics. Exit 1 when any task errors.
+    Eval(eval::EvalArgs),
     /// Walk the chain for every declared server (app, version, session, runtime file,
     /// pid, ping, peer), then packs and cache, and say what to do. Exit 0 healthy, 1 findings.
     Doctor {
@@ -89,10 +97,20 @@ pub fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::CheckPython(args) => check_python::run(args),
         Command::Blender { command } => blender::run(command),
-        Command::Serve { expert, http, allow_non_loopback, allow_origin } => serve(expert, http, allow_non_loopback, allow_origin),
+        Command::Serve { expert, planner, http, allow_non_loopback, allow_origin } => {
+            let surface = if expert {
+                crate::mcp::Surface::Expert
+            } else if planner {
+                crate::mcp::Surface::Planner
+            } else {
+                crate::mcp::Surface::Guided
+            };
+            serve(surface, http, allow_non_loopback, allow_origin)
+        }
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo { size, samples } => demo::run(size, samples),
         Command::Doctor { json } => doctor::run(json),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(code) => code,
@@ -103,9 +121,8 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn serve(expert: bool, http: Option<std::net::SocketAddr>, allow_non_loopback: bool, allowed_origins: Vec<String>) -> Result<ExitCode, CliError> {
+fn serve(surface: crate::mcp::Surface, http: Option<std::net::SocketAddr>, allow_non_loopback: bool, allowed_origins: Vec<String>) -> Result<ExitCode, CliError> {
     let home = crate::home::CapstanHome::from_env()?;
-    let surface = if expert { crate::mcp::Surface::Expert } else { crate::mcp::Surface::Guided };
     match http {
         Some(addr) => {
             let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback, allowed_origins };

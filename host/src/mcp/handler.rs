@@ -29,6 +29,8 @@ use std::sync::{Arc, Mutex};
 pub enum Surface {
     Guided,
     Expert,
+    /// The Planner / Actor / Critic tools (`capstan serve --planner`).
+    Planner,
 }
 
 /// What every session shares: the runtime, the index, the bridge client.
@@ -159,7 +161,7 @@ struct Skew {
 /// expert surface, a server came or went. Runs while the session's transport is open.
 async fn watch_tool_list(shared: Arc<SharedCore>, surface: Surface, peer: Peer<RoleServer>) {
     let hidden_now = |core: Arc<Core>| async move {
-        if surface == Surface::Guided {
+        if surface != Surface::Expert {
             return Some(Vec::new());
         }
         tokio::task::spawn_blocking(move || core.hidden_server_names()).await.ok()
@@ -189,6 +191,8 @@ pub struct CapstanServer {
     shared: Arc<SharedCore>,
     surface: Surface,
     session: Arc<Mutex<SessionState>>,
+    /// This connection's planner session (never shared between connections).
+    planner: Arc<Mutex<crate::planner::session::Session>>,
 }
 
 pub(super) fn ok_result(doc: Value) -> CallToolResult {
@@ -216,7 +220,7 @@ fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
 
 impl CapstanServer {
     pub fn new(shared: Arc<SharedCore>, surface: Surface) -> Self {
-        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())) }
+        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default() }
     }
 
     /// The current core (a new one after the pack store changed).
@@ -398,6 +402,7 @@ impl CapstanServer {
                 let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
                 self.execute(key, &arguments).await
             }
+            (Surface::Planner, name) => return super::planner_tools::dispatch(self.core(), self.planner.clone(), name, args).await,
             (Surface::Expert, super::python_exec::TOOL) => super::python_exec::execute(self.core(), args).await,
             (Surface::Guided, super::python_exec::TOOL) => super::python_exec::disabled("execute_python exists only on the expert surface (`capstan serve --expert`)"),
             (Surface::Expert, name) => {
@@ -411,6 +416,7 @@ impl CapstanServer {
     fn tool_list(&self) -> Vec<Tool> {
         match self.surface {
             Surface::Guided => self.core().guided_tools.clone(),
+            Surface::Planner => super::planner_tools::tools(),
             Surface::Expert => {
                 let hidden: Vec<String> = self.core().hidden_server_names();
                 let core = self.core();
@@ -437,6 +443,7 @@ impl ServerHandler for CapstanServer {
         info.instructions = Some(match self.surface {
             Surface::Guided => "Drive Blender safely: router_set_goal, then search_capabilities, get_capability_schema, and execute_capability with the canonical key.".into(),
             Surface::Expert => "Every available Blender capability as its own tool; each runs sandboxed, its arguments checked against its schema.".into(),
+            Surface::Planner => "Plan, act and critique: planner_set_goal, planner_plan, then planner_act on each step and planner_critique with expectations measured in the scene; planner_status shows progress.".into(),
         });
         info
     }

@@ -111,6 +111,7 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     let surface_name = match surface {
         Surface::Guided => "guided",
         Surface::Expert => "expert",
+        Surface::Planner => "planner",
     };
     // The one place the token is shown: straight to stderr, past the redacting log.
     eprintln!("capstan: MCP ({surface_name} surface) over Streamable HTTP at http://{addr}{MCP_PATH}");

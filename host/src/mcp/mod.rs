@@ -1,5 +1,5 @@
-//! The MCP surfaces over stdio: guided (five tools) and expert (one tool per
-//! capability). Both execute through the same runtime: schema validation, a fresh
+//! The MCP surfaces over stdio: guided (five tools), expert (one tool per
+//! capability) and planner (five planner tools). Both execute through the same runtime: schema validation, a fresh
 //! sandbox per call, the bridge gate.
 //!
 //! stdout carries only MCP frames; everything else (logs, Blender's output) goes to
@@ -12,6 +12,7 @@ pub mod http;
 pub mod http_admission;
 pub mod http_origin;
 pub mod images;
+pub mod planner_tools;
 pub mod session;
 pub mod shared;
 pub mod tools;

@@ -1,0 +1,98 @@
+//! `capstan eval`: launch a headless Blender like `capstan demo` (provisioning one if
+//! needed), run a suite of goal-conditioned tasks against it, each in a fresh factory
+//! scene, and report. Exit 0 when every task ran (passed or failed), 1 when any task
+//! is an error (Blender did not start or went away), 2 on a bad suite.
+
+use super::CliError;
+use crate::blender::launch::{LaunchOptions, launch};
+use crate::blender::{locate, provision};
+use crate::engine::AllocationPreference;
+use crate::eval::run::{Env, Status, SuiteReport, not_started, run_suite, summary_row};
+use crate::eval::{Suite, report};
+use crate::home::CapstanHome;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The suite shipped with capstan (`host/eval/suite.json`).
+const DEFAULT_SUITE: &str = include_str!("../../eval/suite.json");
+
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// The suite (format: host/eval/README.md); default: the shipped suite.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// Print the whole report as one JSON document.
+    #[arg(long)]
+    json: bool,
+    /// Write report.json, report.md and contact-sheet.png into DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+}
+
+pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
+    let suite = match &args.suite {
+        Some(path) => Suite::load(path),
+        None => Suite::parse(DEFAULT_SUITE),
+    }
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    let home = CapstanHome::from_env()?;
+    let started = start_blender(&home);
+    let (result, install) = match started {
+        Err(reason) => (not_started(&suite, &reason), None),
+        Ok((install, blender)) => {
+            let client = Arc::new(crate::bridge::HttpBridgeClient::for_home(&home));
+            let mut runtime = crate::runtime::Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone())?;
+            runtime.load_all(&home);
+            let router = crate::planner::Router::for_runtime(&runtime);
+            let env = Env { runtime: &runtime, client: client.as_ref(), router: &router, thumbnails: args.report.is_some() };
+            let result = run_suite(&env, &suite, true);
+            drop(blender);
+            (result, Some(install))
+        }
+    };
+    if let Some(dir) = &args.report {
+        match report::write(dir, &result, install.as_ref()) {
+            Ok(files) => files.iter().for_each(|f| eprintln!("capstan: wrote {}", f.display())),
+            Err(e) => eprintln!("capstan: the report is incomplete: {e}"),
+        }
+    }
+    if args.json {
+        super::print_json(&serde_json::to_value(&result).expect("reports serialise"));
+    } else {
+        print_table(&result);
+    }
+    Ok(if result.tasks.iter().any(|t| t.status == Status::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn start_blender(home: &CapstanHome) -> Result<(locate::BlenderInstall, crate::blender::launch::RunningBlender), String> {
+    // Provision only when there is no Blender at all; a named one that is not Blender
+    // (`$CAPSTAN_BLENDER`) is an error, not a reason to download another.
+    let install = match locate::find(home, None) {
+        Ok(found) => found,
+        Err(e @ locate::LocateError::NotBlender { .. }) => return Err(e.to_string()),
+        Err(locate::LocateError::NotFound) => {
+            eprintln!("capstan: no Blender found; provisioning a headless one");
+            let python = provision::provision(home).map_err(|e| e.to_string())?;
+            locate::probe(&python).map_err(|e| e.to_string())?
+        }
+    };
+    eprintln!("capstan: Blender {} ({})", install.version, install.path.display());
+    let blender = launch(home, &install, &LaunchOptions { background: true, port: None }).map_err(|e| e.to_string())?;
+    Ok((install, blender))
+}
+
+fn print_table(result: &SuiteReport) {
+    println!("{}", report::HEADER.join("\t"));
+    for t in &result.tasks {
+        println!("{}", summary_row(t).join("\t"));
+        if let Some(e) = &t.error {
+            println!("  error: {}", crate::control_chars::escape(e));
+        }
+    }
+    let s = &result.totals;
+    println!(
+        "total: {} tasks, {} passed, {} failed, {} errors; family {}, capability {}, args first time {}, assertions {}, side effects in {} tasks, constraints {}, visual {}, retries {}, tool calls {}, bytes {}",
+        s.tasks, s.passed, s.failed, s.errors, s.family_ok, s.capability_ok, s.args_accepted_first_time, s.assertions_met, s.tasks_with_side_effects, s.constraint_success, s.visual_success, s.retries, s.tool_calls, s.bytes
+    );
+}

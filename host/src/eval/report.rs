@@ -1,0 +1,104 @@
+//! `--report DIR`: `report.json`, `report.md` (one table row per task and the totals)
+//! and `contact-sheet.png`, each task's final picture framed green (passed), red
+//! (failed) or orange (error), made by `scripts/contact_sheet.py` under Blender's Python.
+//!
+//! Security reasoning: files are written only inside DIR, under names built from task
+//! ids that [`Suite::parse`](super::Suite::parse) restricted to `[A-Za-z0-9._-]`; the
+//! contact sheet script is the workspace's own, run with the located Blender.
+
+use super::run::{Status, SuiteReport, summary_row};
+use crate::blender::locate::{BlenderInstall, BlenderKind};
+use std::path::{Path, PathBuf};
+
+const CONTACT_SHEET: &str = include_str!("../../../scripts/contact_sheet.py");
+
+pub const HEADER: &[&str] = &["task", "status", "family", "capability", "args ok first time", "assertions", "side effects", "constraints", "visual", "retries", "bytes"];
+
+pub fn markdown(report: &SuiteReport) -> String {
+    let mut out = String::from("# capstan eval\n\n");
+    out += &format!("| {} |\n|{}\n", HEADER.join(" | "), "---|".repeat(HEADER.len()));
+    for t in &report.tasks {
+        let cells: Vec<String> = summary_row(t).into_iter().map(|c| c.replace('|', "\\|")).collect();
+        out += &format!("| {} |\n", cells.join(" | "));
+    }
+    let s = &report.totals;
+    out += &format!(
+        "\n**Totals:** {} tasks, {} passed, {} failed, {} errors; family {}, capability {}, arguments accepted first time {}, assertions {}, tasks with side effects {}, constraints {}, visual {}, retries {}, tool calls {}, bytes {}.\n",
+        s.tasks, s.passed, s.failed, s.errors, s.family_ok, s.capability_ok, s.args_accepted_first_time, s.assertions_met, s.tasks_with_side_effects, s.constraint_success, s.visual_success, s.retries, s.tool_calls, s.bytes
+    );
+    let errors: Vec<_> = report.tasks.iter().filter_map(|t| t.error.as_ref().map(|e| format!("- {}: {}", t.id, e.replace('\n', " ")))).collect();
+    if !errors.is_empty() {
+        out += &format!("\n## Errors\n\n{}\n", errors.join("\n"));
+    }
+    out
+}
+
+/// A PNG with a coloured frame (3 px) round it.
+pub fn framed(png: &[u8], status: Status) -> Result<Vec<u8>, String> {
+    let (w, h, mut rgba) = crate::planner::critique::decode_png(png)?;
+    let colour = match status {
+        Status::Passed => [40, 200, 60, 255],
+        Status::Failed => [220, 40, 40, 255],
+        Status::Error => [240, 150, 20, 255],
+    };
+    for y in 0..h {
+        for x in 0..w {
+            if x < 3 || y < 3 || x + 3 >= w || y + 3 >= h {
+                let i = ((y * w + x) * 4) as usize;
+                rgba[i..i + 4].copy_from_slice(&colour);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header().map_err(|e| e.to_string())?;
+        writer.write_image_data(&rgba).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Write the report into `dir`; returns the files written.
+pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    let path = dir.join("report.json");
+    std::fs::write(&path, crate::redact::redact(&json).as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    written.push(path);
+    let path = dir.join("report.md");
+    std::fs::write(&path, markdown(report)).map_err(|e| format!("{}: {e}", path.display()))?;
+    written.push(path);
+    let renders = dir.join("renders");
+    let mut pictures = Vec::new();
+    for (i, t) in report.tasks.iter().enumerate() {
+        let Some(png) = &t.thumbnail else { continue };
+        let Ok(bytes) = framed(png, t.status) else { continue };
+        std::fs::create_dir_all(&renders).map_err(|e| format!("{}: {e}", renders.display()))?;
+        let path = renders.join(format!("{:03}-{}.png", i + 1, t.id));
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        pictures.push(path);
+    }
+    if let (Some(install), false) = (blender, pictures.is_empty()) {
+        // The workspace's script, built into capstan, written beside the report for the run.
+        let script = dir.join(".contact_sheet.py");
+        std::fs::write(&script, CONTACT_SHEET).map_err(|e| format!("{}: {e}", script.display()))?;
+        let out = dir.join("contact-sheet.png");
+        let mut cmd = std::process::Command::new(&install.path);
+        if install.kind == BlenderKind::Executable {
+            cmd.args(["-b", "--factory-startup", "--python"]).arg(&script).arg("--");
+        } else {
+            cmd.arg(&script);
+        }
+        let output = cmd.arg(&out).args(&pictures).stdin(std::process::Stdio::null()).output();
+        let _ = std::fs::remove_file(&script);
+        let output = output.map_err(|e| format!("contact sheet: {e}"))?;
+        if !output.status.success() || !out.exists() {
+            return Err(format!("contact sheet failed: {}", String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()));
+        }
+        written.push(out);
+    }
+    Ok(written)
+}

@@ -1,0 +1,159 @@
+//! `capstan serve --planner`: the Planner / Actor / Critic as five MCP tools
+//! (`planner_set_goal`, `planner_plan`, `planner_act`, `planner_critique`,
+//! `planner_status`) over [`crate::planner`].
+//!
+//! Each MCP connection has its own [`Session`] (held by its `CapstanServer`), so two
+//! clients never share a plan. `planner_act` runs the step like `execute_capability`:
+//! the key is resolved and the arguments validated before any sandbox or bridge work;
+//! anything but a quick read runs on a blocking thread so the session keeps answering.
+
+use super::handler::{Core, error_result, ok_result};
+use crate::planner::act::ActRequest;
+use crate::planner::critique::Expectation;
+use crate::planner::plan::Profile;
+use crate::planner::session::{Session, SessionError};
+use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use serde_json::{Map, Value, json};
+use std::sync::{Arc, Mutex};
+
+pub const SET_GOAL: &str = "planner_set_goal";
+pub const PLAN: &str = "planner_plan";
+pub const ACT: &str = "planner_act";
+pub const CRITIQUE: &str = "planner_critique";
+pub const STATUS: &str = "planner_status";
+
+fn schema(v: Value) -> Arc<Map<String, Value>> {
+    match v {
+        Value::Object(m) => Arc::new(m),
+        _ => unreachable!("tool schemas are objects"),
+    }
+}
+
+pub fn tools() -> Vec<Tool> {
+    let read_only = || ToolAnnotations::new().read_only(true).destructive(false);
+    vec![
+        Tool::new(
+            SET_GOAL,
+            "Set this connection's goal (and profile: default, llm-guided, power-user, forensic); clears its plan and critiques.",
+            schema(json!({ "type": "object", "properties": {
+                "goal": { "type": "string", "minLength": 1, "maxLength": 2000 },
+                "profile": { "type": "string", "enum": ["default", "llm-guided", "power-user", "forensic"] }
+            }, "required": ["goal"], "additionalProperties": false })),
+        )
+        .with_annotations(read_only()),
+        Tool::new(
+            PLAN,
+            "A deterministic plan for the goal: steps {step_id, description, tool_hint (a canonical key), family, args, status}; render goals end with render.audit and scene.render.",
+            schema(json!({ "type": "object", "properties": {
+                "max_steps": { "type": "integer", "minimum": 1, "maximum": 16 },
+                "custom_steps": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 500 }, "maxItems": 16 }
+            }, "additionalProperties": false })),
+        )
+        .with_annotations(read_only()),
+        Tool::new(
+            ACT,
+            "Run one step: its tool_hint (or tool_name, resolved canonically) with its args (or tool_args); dry_run only resolves and validates.",
+            schema(json!({ "type": "object", "properties": {
+                "step_id": { "type": "string", "minLength": 1, "maxLength": 64 },
+                "tool_name": { "type": "string", "minLength": 1, "maxLength": 64 },
+                "tool_args": { "type": "object" },
+                "dry_run": { "type": "boolean" }
+            }, "required": ["step_id"], "additionalProperties": false })),
+        ),
+        Tool::new(
+            CRITIQUE,
+            "Check a done step against typed expectations measured in the scene (object_exists, object_absent, property, material, spatial, delta, visual); a failure adds a diagnostic step {step_id}_fix_N.",
+            schema(json!({ "type": "object", "properties": {
+                "step_id": { "type": "string", "minLength": 1, "maxLength": 64 },
+                "expectations": { "type": "array", "items": { "type": "object" }, "minItems": 1, "maxItems": 32 }
+            }, "required": ["step_id", "expectations"], "additionalProperties": false })),
+        )
+        .with_annotations(read_only()),
+        Tool::new(STATUS, "This connection's goal, plan with statuses, progress and critiques.", schema(json!({ "type": "object", "properties": {}, "additionalProperties": false })))
+            .with_annotations(read_only()),
+    ]
+}
+
+fn bad(message: impl Into<String>) -> CallToolResult {
+    error_result(json!({ "code": "INVALID_TOOL_ARGUMENTS", "message": message.into() }))
+}
+
+fn session_error(e: &SessionError) -> CallToolResult {
+    error_result(json!({ "code": e.code().to_uppercase(), "message": e.to_string() }))
+}
+
+fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    session.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// One planner tool call (None: not a planner tool).
+pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+    Some(match name {
+        SET_GOAL => {
+            let Some(goal) = args.get("goal").and_then(Value::as_str) else { return Some(bad("goal must be a string")) };
+            let profile = match args.get("profile").and_then(Value::as_str).map(str::parse::<Profile>).transpose() {
+                Ok(p) => p.unwrap_or_default(),
+                Err(e) => return Some(bad(e.to_string())),
+            };
+            if let Err(e) = lock(&session).set_goal(goal, profile) {
+                return Some(bad(e.to_string()));
+            }
+            let (family, key) = crate::planner::pick(&core.families, &core.index, goal);
+            ok_result(json!({ "goal": goal.trim(), "profile": profile, "routing_preview": { "family": family, "key": key }, "next": "Call planner_plan." }))
+        }
+        PLAN => {
+            let max_steps = args.get("max_steps").and_then(Value::as_u64).map(|n| n as usize);
+            let custom: Vec<String> = match args.get("custom_steps") {
+                None => vec![],
+                Some(v) => match serde_json::from_value(v.clone()) {
+                    Ok(c) => c,
+                    Err(_) => return Some(bad("custom_steps must be a list of strings")),
+                },
+            };
+            let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
+            let mut s = lock(&session);
+            match s.plan(&core.runtime, &pick, max_steps, &custom) {
+                Ok(steps) => {
+                    let steps = steps.to_vec();
+                    ok_result(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
+                }
+                Err(e) => session_error(&e),
+            }
+        }
+        ACT => {
+            let Some(step_id) = args.get("step_id").and_then(Value::as_str).map(String::from) else { return Some(bad("step_id must be a string")) };
+            let request = ActRequest {
+                tool_name: args.get("tool_name").and_then(Value::as_str).map(String::from),
+                tool_args: args.get("tool_args").cloned(),
+                dry_run: args.get("dry_run").and_then(Value::as_bool).unwrap_or(false),
+            };
+            let run = move || lock(&session).act(&core.runtime, &step_id, &request);
+            match tokio::task::spawn_blocking(run).await {
+                Ok(Ok(mut doc)) => {
+                    let images = super::images::take(&mut doc);
+                    let mut r = ok_result(doc);
+                    r.content.extend(images);
+                    r
+                }
+                Ok(Err(e)) => session_error(&e),
+                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("the step ended abnormally: {e}") })),
+            }
+        }
+        CRITIQUE => {
+            let Some(step_id) = args.get("step_id").and_then(Value::as_str).map(String::from) else { return Some(bad("step_id must be a string")) };
+            let expectations: Vec<Expectation> = match args.get("expectations").map(|v| serde_json::from_value(v.clone())) {
+                Some(Ok(e)) => e,
+                Some(Err(e)) => return Some(bad(format!("expectations: {e}"))),
+                None => return Some(bad("expectations are required")),
+            };
+            let run = move || lock(&session).critique(&core.runtime, &step_id, &expectations);
+            match tokio::task::spawn_blocking(run).await {
+                Ok(Ok(record)) => ok_result(serde_json::to_value(&record).unwrap_or(Value::Null)),
+                Ok(Err(e)) => session_error(&e),
+                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("the critique ended abnormally: {e}") })),
+            }
+        }
+        STATUS => ok_result(lock(&session).status()),
+        _ => return None,
+    })
+}

@@ -1,0 +1,138 @@
+//! One step through the host's call path: resolve, [`Registry::check`] (size, JSON,
+//! schema) before any sandbox or bridge work, then [`Registry::call_checked`] (sandbox,
+//! gate, host-merged delta). The name is the step's hint or an explicit override; an
+//! alias is mapped to its canonical key before anything runs and reported as such, an
+//! unknown name is refused before any call.
+
+use super::Registry;
+use super::plan::PlanStep;
+use crate::runtime::{CallError, CallOutput, Resolution};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Default)]
+pub struct ActRequest {
+    pub tool_name: Option<String>,
+    /// Replaces the step's args when given (an explicit `{}` included).
+    pub tool_args: Option<Value>,
+    pub dry_run: bool,
+}
+
+/// What was (or would be) run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolved {
+    pub capability: String,
+    /// The name asked for when it was an alias.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    /// The capability differs from the step's hint.
+    pub routing_override: bool,
+    pub args: Value,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ActError {
+    #[error("unknown capability {0:?}; search the capabilities again, do not guess a name")]
+    UnknownCapability(String),
+    #[error("the arguments are not a JSON object")]
+    ArgsNotObject,
+    #[error(transparent)]
+    Call(#[from] CallError),
+}
+
+impl ActError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActError::UnknownCapability(_) => "capability_not_found",
+            ActError::ArgsNotObject => "invalid_arguments",
+            ActError::Call(CallError::InvalidArguments { .. }) => "invalid_arguments",
+            ActError::Call(_) => "call_failed",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum ActOutcome {
+    DryRun(Resolved),
+    Done(Resolved, Box<CallOutput>),
+}
+
+/// Resolve a name against the registry: canonical key and the alias it came from.
+pub fn resolve(registry: &dyn Registry, name: &str) -> Result<(String, Option<String>), ActError> {
+    let name = name.trim();
+    match registry.resolve(name) {
+        Resolution::Canonical => Ok((name.to_string(), None)),
+        Resolution::Alias { canonical } => Ok((canonical, Some(name.to_string()))),
+        Resolution::NotFound => {
+            // The registry's aliases are lower case; try that before refusing.
+            let lower = name.to_lowercase();
+            match registry.resolve(&lower) {
+                Resolution::Canonical => Ok((lower, Some(name.to_string()))),
+                Resolution::Alias { canonical } => Ok((canonical, Some(name.to_string()))),
+                Resolution::NotFound => Err(ActError::UnknownCapability(name.to_string())),
+            }
+        }
+    }
+}
+
+/// Run (or, with `dry_run`, only resolve and validate) one step.
+pub fn act(registry: &dyn Registry, step: &PlanStep, request: &ActRequest) -> Result<ActOutcome, ActError> {
+    let name = request.tool_name.as_deref().unwrap_or(&step.tool_hint);
+    let (capability, alias) = resolve(registry, name)?;
+    let args = request.tool_args.clone().unwrap_or_else(|| step.args.clone());
+    if !args.is_object() {
+        return Err(ActError::ArgsNotObject);
+    }
+    let text = args.to_string();
+    registry.check(&capability, &text)?;
+    let resolved = Resolved { routing_override: capability != step.tool_hint, capability, alias, args };
+    if request.dry_run {
+        return Ok(ActOutcome::DryRun(resolved));
+    }
+    let output = registry.call_checked(&resolved.capability, &text)?;
+    Ok(ActOutcome::Done(resolved, Box::new(output)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::fake::FakeRegistry;
+    use crate::planner::plan::step;
+    use serde_json::json;
+
+    #[test]
+    fn an_alias_is_resolved_and_reported_never_sent() {
+        let reg = FakeRegistry::default();
+        let s = step(&reg, "add", "scene.create_object", json!({"type": "cube"})).unwrap();
+        let request = ActRequest { tool_name: Some("ADD_OBJECT".into()), ..Default::default() };
+        let ActOutcome::Done(resolved, out) = act(&reg, &s, &request).unwrap() else { panic!("not run") };
+        assert_eq!(resolved.capability, "scene.create_object");
+        assert_eq!(resolved.alias.as_deref(), Some("ADD_OBJECT"));
+        assert!(!resolved.routing_override);
+        assert_eq!(out.key, "scene.create_object");
+        assert_eq!(*reg.calls.lock().unwrap(), [("scene.create_object".to_string(), r#"{"type":"cube"}"#.to_string())]);
+    }
+
+    #[test]
+    fn unknown_names_and_bad_arguments_make_no_call() {
+        let reg = FakeRegistry::default();
+        let s = step(&reg, "look", "scene.info", json!({})).unwrap();
+        let e = act(&reg, &s, &ActRequest { tool_name: Some("blender_nuke".into()), ..Default::default() }).unwrap_err();
+        assert_eq!(e.code(), "capability_not_found");
+        let e = act(&reg, &s, &ActRequest { tool_args: Some(json!({"bad": 1})), ..Default::default() }).unwrap_err();
+        assert_eq!(e.code(), "invalid_arguments");
+        let e = act(&reg, &s, &ActRequest { tool_args: Some(json!([1])), ..Default::default() }).unwrap_err();
+        assert_eq!(e.code(), "invalid_arguments");
+        assert_eq!(reg.count(), 0);
+    }
+
+    #[test]
+    fn dry_run_validates_and_reports_without_calling() {
+        let reg = FakeRegistry::default();
+        let s = step(&reg, "look", "scene.info", json!({"limit": 3})).unwrap();
+        let req = ActRequest { tool_name: Some("material.list".into()), tool_args: Some(json!({})), dry_run: true };
+        let ActOutcome::DryRun(r) = act(&reg, &s, &req).unwrap() else { panic!("ran") };
+        assert_eq!(r, Resolved { capability: "material.list".into(), alias: None, routing_override: true, args: json!({}) });
+        assert_eq!(reg.count(), 0);
+    }
+}

@@ -1,0 +1,152 @@
+//! Planner / Actor / Critic on capstan's own registry (no MCP in here: the MCP surface
+//! and `capstan eval` sit on top of it).
+//!
+//! - [`plan`]: a goal to a deterministic list of steps whose hints are canonical keys
+//!   that exist when the plan is made;
+//! - [`act`]: one step through the same path as `execute_capability`
+//!   ([`Runtime::check`](crate::runtime::Runtime::check) before any sandbox or bridge
+//!   work, then the sandbox, the gate and the host-merged delta);
+//! - [`critique`]: typed expectations measured in the real scene through read-only
+//!   capabilities (`spatial.assert`, `scene.object_info`, `material.list`,
+//!   `inspect.viewport`);
+//! - [`session`]: the state of one client (one per MCP connection, never global).
+//!
+//! Security reasoning: the planner adds no way to reach Blender. Every call it makes is
+//! an ordinary capability call through [`Registry`], which for the real host is the
+//! [`Runtime`](crate::runtime::Runtime): the pack's sandbox, its declared bridge
+//! commands and the gate apply unchanged. A name from a client (a step's hint or an
+//! override) is resolved against the registry before anything runs; an alias is mapped
+//! to its canonical key and reported, an unknown name is refused with no bridge call.
+//! The critic only calls capabilities that do not mutate (checked before each call), so
+//! a critique cannot change the scene it judges.
+
+pub mod act;
+pub mod critique;
+pub mod plan;
+pub mod session;
+
+use crate::runtime::{CallError, CallOutput, Resolution, Runtime};
+
+/// What the planner needs from the host: name resolution and the checked call path.
+pub trait Registry {
+    fn resolve(&self, key: &str) -> Resolution;
+    /// The family and whether it mutates, for a canonical key.
+    fn describe(&self, key: &str) -> Option<(String, bool)>;
+    /// Validation only (no sandbox, no bridge).
+    fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError>;
+    /// The call after a successful [`Registry::check`].
+    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError>;
+}
+
+impl Registry for Runtime {
+    fn resolve(&self, key: &str) -> Resolution {
+        Runtime::resolve(self, key)
+    }
+    fn describe(&self, key: &str) -> Option<(String, bool)> {
+        self.capability(key).map(|c| (c.family.clone(), c.mutates))
+    }
+    fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
+        Runtime::check(self, key, arguments_json)
+    }
+    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        Runtime::call_checked(self, key, arguments_json)
+    }
+}
+
+/// Picks the capability for a piece of goal text: the router's family, then the best
+/// search hit inside it (the same index the guided surface searches).
+pub struct Router {
+    families: crate::router::FamilyTable,
+    index: crate::router::SearchIndex,
+}
+
+impl Router {
+    pub fn for_runtime(runtime: &Runtime) -> Router {
+        Router { families: runtime.families(), index: runtime.search_index(runtime.families()) }
+    }
+
+    pub fn new(families: crate::router::FamilyTable, index: crate::router::SearchIndex) -> Router {
+        Router { families, index }
+    }
+
+    /// The family the goal routes to and the top capability in it (None: nothing matched).
+    pub fn pick(&self, text: &str) -> (String, Option<String>) {
+        pick(&self.families, &self.index, text)
+    }
+}
+
+/// [`Router::pick`] over a table and an index someone else owns (the MCP core's).
+pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::SearchIndex, text: &str) -> (String, Option<String>) {
+    let route = crate::router::route(text, families, Some(index));
+    let hit = index.search(text, Some(&route.family), Some(&route.family), 1).into_iter().next();
+    (route.family, hit.map(|h| h.key))
+}
+
+#[cfg(test)]
+pub(crate) mod fake {
+    //! A registry of a few keys, counting the calls that would reach a bridge.
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    pub struct FakeRegistry {
+        pub calls: Mutex<Vec<(String, String)>>,
+        /// Answers by key (default: `{}`); a key listed in `fail` answers an error.
+        pub answers: Mutex<std::collections::HashMap<String, serde_json::Value>>,
+    }
+
+    pub const KEYS: &[(&str, &str, bool)] = &[
+        ("scene.info", "inspect", false),
+        ("scene.object_info", "inspect", false),
+        ("scene.create_object", "create", true),
+        ("scene.set_material", "material", true),
+        ("scene.render", "render", true),
+        ("render.audit", "render", false),
+        ("spatial.assert", "spatial", false),
+        ("material.list", "material", false),
+        ("inspect.viewport", "inspect", false),
+    ];
+
+    impl FakeRegistry {
+        pub fn answer(&self, key: &str, value: serde_json::Value) {
+            self.answers.lock().unwrap().insert(key.into(), value);
+        }
+        pub fn count(&self) -> usize {
+            self.calls.lock().unwrap().len()
+        }
+    }
+
+    impl Registry for FakeRegistry {
+        fn resolve(&self, key: &str) -> Resolution {
+            if KEYS.iter().any(|(k, _, _)| *k == key) {
+                Resolution::Canonical
+            } else if key == "add_object" {
+                Resolution::Alias { canonical: "scene.create_object".into() }
+            } else {
+                Resolution::NotFound
+            }
+        }
+        fn describe(&self, key: &str) -> Option<(String, bool)> {
+            KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, f, m)| (f.to_string(), *m))
+        }
+        fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
+            match self.resolve(key) {
+                Resolution::Canonical => {}
+                Resolution::Alias { canonical } => return Err(CallError::NonCanonical { key: key.into(), canonical }),
+                Resolution::NotFound => return Err(CallError::NotFound { key: key.into() }),
+            }
+            match serde_json::from_str::<serde_json::Value>(arguments_json) {
+                Ok(v) if v.is_object() && v.get("bad").is_none() => Ok(()),
+                _ => Err(CallError::InvalidArguments { key: key.into(), errors: vec!["bad arguments".into()] }),
+            }
+        }
+        fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+            self.calls.lock().unwrap().push((key.into(), arguments_json.into()));
+            let answer = self.answers.lock().unwrap().get(key).cloned().unwrap_or(serde_json::json!({}));
+            if answer.get("__error").is_some() {
+                return Err(CallError::NotFound { key: answer["__error"].as_str().unwrap_or("x").into() });
+            }
+            Ok(CallOutput { key: key.into(), pack: "fake".into(), result: answer, bridge_calls: vec![], delta: None })
+        }
+    }
+}

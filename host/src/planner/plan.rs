@@ -1,0 +1,237 @@
+//! A goal to a deterministic plan.
+//!
+//! The same goal, profile, custom steps and registry always give the same plan. Every
+//! `tool_hint` is a canonical key the registry has when the plan is made (an alias the
+//! router produced is mapped to its key; a key that does not exist makes planning fail,
+//! it is never passed on as free text). Inspection comes first unless the profile is
+//! `power-user`. A goal that asks for a picture ends with `render.audit` then
+//! `scene.render`, each at most once, and `max_steps` is a hard cap: the middle is cut
+//! first, then (below two slots) the audit.
+
+use super::Registry;
+use crate::runtime::Resolution;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const INSPECT_KEY: &str = "scene.info";
+pub const AUDIT_KEY: &str = "render.audit";
+pub const RENDER_KEY: &str = "scene.render";
+pub const MAX_STEPS: usize = 16;
+pub const DEFAULT_MAX_STEPS: usize = 8;
+const RENDER_WORDS: &[&str] = &["render", "image", "picture", "photo", "product shot", "packshot", "hero shot", "still"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    #[default]
+    Default,
+    LlmGuided,
+    PowerUser,
+    Forensic,
+}
+
+impl std::str::FromStr for Profile {
+    type Err = PlanError;
+    fn from_str(s: &str) -> Result<Self, PlanError> {
+        serde_json::from_value(Value::String(s.into())).map_err(|_| PlanError::Profile(s.into()))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    Pending,
+    InProgress,
+    Done,
+    Failed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanStep {
+    pub step_id: String,
+    pub description: String,
+    /// Always a canonical key that existed when the step was made.
+    pub tool_hint: String,
+    pub family: String,
+    pub args: Value,
+    pub status: StepStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum PlanError {
+    #[error("the goal is empty")]
+    EmptyGoal,
+    #[error("max_steps must be 1 to {MAX_STEPS}, not {0}")]
+    MaxSteps(usize),
+    #[error("unknown profile {0:?}; one of default, llm-guided, power-user, forensic")]
+    Profile(String),
+    #[error("the plan would name {0:?}, which the registry does not have")]
+    UnknownKey(String),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PlanRequest<'a> {
+    pub goal: &'a str,
+    pub profile: Profile,
+    pub max_steps: Option<usize>,
+    /// Extra steps as text, each routed like the goal.
+    pub custom_steps: &'a [String],
+}
+
+/// Whether the goal asks for a picture.
+pub fn wants_render(goal: &str) -> bool {
+    let goal = goal.to_lowercase();
+    RENDER_WORDS.iter().any(|w| goal.contains(w))
+}
+
+/// A hint made canonical (an alias mapped), or the error naming it.
+pub fn canonical(registry: &dyn Registry, key: &str) -> Result<String, PlanError> {
+    match registry.resolve(key) {
+        Resolution::Canonical => Ok(key.to_string()),
+        Resolution::Alias { canonical } => Ok(canonical),
+        Resolution::NotFound => Err(PlanError::UnknownKey(key.to_string())),
+    }
+}
+
+/// A step with a validated hint (status pending, id given later).
+pub fn step(registry: &dyn Registry, description: &str, hint: &str, args: Value) -> Result<PlanStep, PlanError> {
+    let key = canonical(registry, hint)?;
+    let (family, _) = registry.describe(&key).ok_or_else(|| PlanError::UnknownKey(key.clone()))?;
+    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, status: StepStatus::Pending, result: None })
+}
+
+/// Build the plan. `pick` maps text to a capability key (the router); `None` means
+/// nothing matched, and the step becomes an inspection.
+pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, request: &PlanRequest<'_>) -> Result<Vec<PlanStep>, PlanError> {
+    let goal = request.goal.trim();
+    if goal.is_empty() {
+        return Err(PlanError::EmptyGoal);
+    }
+    let max_steps = request.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    if !(1..=MAX_STEPS).contains(&max_steps) {
+        return Err(PlanError::MaxSteps(max_steps));
+    }
+    let mut steps = Vec::new();
+    if request.profile != Profile::PowerUser {
+        steps.push(step(registry, "Inspect the current scene", INSPECT_KEY, serde_json::json!({}))?);
+    }
+    let main = pick(goal).unwrap_or_else(|| INSPECT_KEY.to_string());
+    let main = step(registry, goal, &main, serde_json::json!({}))?;
+    if main.tool_hint != INSPECT_KEY || steps.is_empty() {
+        steps.push(main);
+    }
+    for text in request.custom_steps {
+        let key = pick(text).unwrap_or_else(|| INSPECT_KEY.to_string());
+        steps.push(step(registry, text, &key, serde_json::json!({}))?);
+    }
+    if request.profile == Profile::Forensic {
+        steps.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
+    }
+    let mut steps = if wants_render(goal) {
+        // The finish is reserved: no render or audit step in the middle (no duplicates).
+        steps.retain(|s| s.tool_hint != RENDER_KEY && s.tool_hint != AUDIT_KEY);
+        let mut finish = vec![
+            step(registry, "Audit the render settings before the final output", AUDIT_KEY, serde_json::json!({}))?,
+            step(registry, "Render the final output", RENDER_KEY, serde_json::json!({}))?,
+        ];
+        if max_steps < finish.len() {
+            finish.drain(..finish.len() - max_steps);
+        }
+        steps.truncate(max_steps - finish.len());
+        steps.extend(finish);
+        steps
+    } else {
+        steps.truncate(max_steps);
+        steps
+    };
+    for (i, s) in steps.iter_mut().enumerate() {
+        s.step_id = format!("step_{}", i + 1);
+    }
+    Ok(steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::fake::FakeRegistry;
+
+    fn pick(text: &str) -> Option<String> {
+        let t = text.to_lowercase();
+        if t.contains("render") {
+            Some("scene.render".into())
+        } else if t.contains("cube") || t.contains("add") {
+            Some("add_object".into()) // an alias: the plan must hold the canonical key
+        } else if t.contains("bogus") {
+            Some("no.such".into())
+        } else if t.contains("material") {
+            Some("scene.set_material".into())
+        } else {
+            None
+        }
+    }
+
+    fn plan(goal: &str, profile: Profile, max: Option<usize>, custom: &[String]) -> Result<Vec<PlanStep>, PlanError> {
+        build(&FakeRegistry::default(), &pick, &PlanRequest { goal, profile, max_steps: max, custom_steps: custom })
+    }
+
+    fn hints(steps: &[PlanStep]) -> Vec<&str> {
+        steps.iter().map(|s| s.tool_hint.as_str()).collect()
+    }
+
+    #[test]
+    fn inspection_first_and_aliases_become_canonical() {
+        let steps = plan("add a red cube", Profile::Default, None, &[]).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object"]);
+        assert_eq!(steps[0].step_id, "step_1");
+        assert_eq!(steps[1].family, "create");
+        assert!(steps.iter().all(|s| s.status == StepStatus::Pending));
+        let power = plan("add a red cube", Profile::PowerUser, None, &[]).unwrap();
+        assert_eq!(hints(&power), ["scene.create_object"]);
+        // Deterministic.
+        assert_eq!(steps, plan("add a red cube", Profile::Default, None, &[]).unwrap());
+    }
+
+    #[test]
+    fn an_unknown_key_fails_planning() {
+        assert_eq!(plan("do the bogus thing", Profile::Default, None, &[]), Err(PlanError::UnknownKey("no.such".into())));
+        assert_eq!(plan("  ", Profile::Default, None, &[]), Err(PlanError::EmptyGoal));
+        assert_eq!(plan("x", Profile::Default, Some(0), &[]), Err(PlanError::MaxSteps(0)));
+        assert_eq!(plan("x", Profile::Default, Some(17), &[]), Err(PlanError::MaxSteps(17)));
+        assert!("nonsense".parse::<Profile>().is_err());
+        assert_eq!("power-user".parse::<Profile>().unwrap(), Profile::PowerUser);
+    }
+
+    #[test]
+    fn render_plans_end_with_one_audit_and_one_render_within_the_cap() {
+        let custom: Vec<String> = ["add a cube", "set a material", "render it again", "add another cube"].iter().map(|s| s.to_string()).collect();
+        let steps = plan("render a cube", Profile::Default, None, &custom).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "scene.set_material", "scene.create_object", "render.audit", "scene.render"]);
+        for max in 1..=6 {
+            let steps = plan("render a cube", Profile::Default, Some(max), &custom).unwrap();
+            assert_eq!(steps.len(), max.min(6), "max {max}");
+            assert_eq!(steps.last().unwrap().tool_hint, "scene.render");
+            assert_eq!(steps.iter().filter(|s| s.tool_hint == "scene.render").count(), 1);
+            if max >= 2 {
+                assert_eq!(steps[steps.len() - 2].tool_hint, "render.audit");
+            }
+            if max >= 3 {
+                assert_eq!(steps[0].tool_hint, "scene.info", "the middle is cut, not the start");
+            }
+        }
+        let ids: Vec<_> = plan("render a cube", Profile::Default, Some(4), &custom).unwrap().into_iter().map(|s| s.step_id).collect();
+        assert_eq!(ids, ["step_1", "step_2", "step_3", "step_4"]);
+    }
+
+    #[test]
+    fn non_render_plans_are_capped_and_forensic_inspects_after() {
+        let custom: Vec<String> = vec!["set a material".into(); 20];
+        assert_eq!(plan("add a cube", Profile::Default, Some(3), &custom).unwrap().len(), 3);
+        let steps = plan("add a cube", Profile::Forensic, None, &[]).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "scene.info"]);
+        // An unclear goal is one inspection, not two.
+        assert_eq!(hints(&plan("hmm", Profile::Default, None, &[]).unwrap()), ["scene.info"]);
+    }
+}

@@ -1,0 +1,159 @@
+//! The planner, actor and critic against a real Blender (factory scene before each
+//! part): plans name only canonical keys that exist, a step runs through the checked
+//! call path with its real delta, and the critic measures the scene: true expectations
+//! pass, false ones fail with the measured value and add a diagnostic step with a
+//! fresh id. Without `CAPSTAN_TEST_BLENDER` the Blender test is skipped (a failure with
+//! `CAPSTAN_REQUIRE_BLENDER=1`).
+
+#[path = "support/mod.rs"]
+mod support;
+
+use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
+use capstan::engine::AllocationPreference;
+use capstan::home::CapstanHome;
+use capstan::planner::act::ActRequest;
+use capstan::planner::critique::Expectation;
+use capstan::planner::plan::{PlanRequest, Profile, build};
+use capstan::planner::session::{Session, SessionError};
+use capstan::planner::{Router, plan};
+use capstan::runtime::{Resolution, Runtime};
+use serde_json::json;
+use std::sync::Arc;
+
+fn reset(rt: &Runtime, client: &HttpBridgeClient) {
+    let spec = rt.bridge_command("blender", "reset_scene").expect("reset_scene in the catalog");
+    let params = json!({});
+    client.call(BridgeRequest { server: "blender", command: "reset_scene", params: &params, timeout: spec.timeout }).expect("reset_scene");
+}
+
+#[test]
+fn aliases_are_mapped_before_the_bridge_and_unknown_names_never_reach_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(support::RecordingBridge::default());
+    let rt = support::runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    let mut s = Session::new();
+    s.set_goal("what is in the scene", Profile::Default).unwrap();
+    let router = Router::for_runtime(&rt);
+    s.plan(&rt, &|t| router.pick(t).1, None, &[]).unwrap();
+    let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_delete_everything".into()), ..Default::default() }).unwrap_err();
+    assert_eq!(err.code(), "capability_not_found");
+    let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("scene.info".into()), tool_args: Some(json!({ "limit": 0 })), ..Default::default() }).unwrap_err();
+    assert!(matches!(err, SessionError::Act(_)) && err.code() == "invalid_arguments", "{err}");
+    assert_eq!(bridge.count(), 0, "{:?}", bridge.commands());
+    let report = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_get_scene_info".into()), ..Default::default() }).unwrap();
+    assert_eq!(report["resolved"]["capability"], "scene.info");
+    assert_eq!(report["resolved"]["alias"], "blender_get_scene_info");
+    assert_eq!(bridge.commands(), ["get_scene_info"]);
+}
+
+#[test]
+fn plans_acts_and_critiques_against_real_blender() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(_blender) = support::headless_blender(tmp.path()) else { return };
+    let home = CapstanHome::at(tmp.path());
+    let client = Arc::new(HttpBridgeClient::for_home(&home));
+    let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
+    rt.load_all(&home);
+    let router = Router::for_runtime(&rt);
+    let pick = |t: &str| router.pick(t).1;
+
+    // Every hint of every plan is a canonical key the runtime has.
+    let goals = [
+        "add a red cube on the floor",
+        "product hero shot of a bottle with a transparent background",
+        "light the scene like a studio",
+        "render the scene at 1080p",
+        "unwrap the UVs of the mesh",
+        "animate the cube bouncing",
+        "make it look premium somehow",
+    ];
+    for goal in goals {
+        for max in [1, 2, 3, 8] {
+            let steps = build(&rt, &pick, &PlanRequest { goal, max_steps: Some(max), ..Default::default() }).unwrap();
+            assert!(steps.len() <= max, "{goal}: {steps:?}");
+            for s in &steps {
+                assert_eq!(rt.resolve(&s.tool_hint), Resolution::Canonical, "{goal}: {}", s.tool_hint);
+            }
+            if plan::wants_render(goal) {
+                assert_eq!(steps.last().unwrap().tool_hint, "scene.render", "{goal}");
+                assert_eq!(steps.iter().filter(|s| s.tool_hint == "scene.render").count(), 1, "{goal}");
+                if max >= 2 {
+                    assert_eq!(steps[steps.len() - 2].tool_hint, "render.audit", "{goal}");
+                }
+            }
+        }
+    }
+
+    reset(&rt, &client);
+    let mut s = Session::new();
+    s.set_goal("add a cube called Box beside the default one", Profile::Default).unwrap();
+    let steps = s.plan(&rt, &pick, None, &[]).unwrap().to_vec();
+    assert_eq!(steps[0].tool_hint, "scene.info");
+    s.act(&rt, "step_1", &ActRequest::default()).unwrap();
+    let create = ActRequest {
+        tool_name: Some("scene.create_object".into()),
+        tool_args: Some(json!({ "type": "cube", "name": "Box", "size": 1.0, "location": [3.0, 0.0, 0.5] })),
+        dry_run: false,
+    };
+    let dry = s.act(&rt, "step_2", &ActRequest { dry_run: true, ..create.clone() }).unwrap();
+    assert_eq!(dry["dry_run"], true);
+    let absent = s.critique(&rt, "step_1", &[Expectation::ObjectAbsent { name: "Box".into() }]).unwrap();
+    assert!(absent.critique.passed, "dry run made nothing: {absent:?}");
+    let report = s.act(&rt, "step_2", &create).unwrap();
+    assert_eq!(report["status"], "done", "{report}");
+
+    // True expectations, measured.
+    let truths = [
+        Expectation::ObjectExists { name: "Box".into() },
+        Expectation::Delta { added: Some(1), removed: Some(0), added_type: Some("MESH".into()), only_changed: Some(vec![]) },
+        Expectation::Property { object: "Box".into(), path: "location.0".into(), equals: json!(3.0), tolerance: Some(1e-4) },
+        Expectation::Spatial {
+            constraints: vec![
+                json!({ "type": "vertex_count_range", "object": "Box", "min_vertices": 8, "max_vertices": 8 }),
+                json!({ "type": "not_overlapping", "object": "Box", "support": "Cube" }),
+            ],
+        },
+        Expectation::Visual { camera: None, size: Some(48) },
+    ];
+    let ok = s.critique(&rt, "step_2", &truths).unwrap();
+    assert!(ok.critique.passed, "{:#?}", ok.critique);
+    assert_eq!(ok.critique.score, 1.0);
+    assert!(ok.fix_step.is_none());
+
+    // False ones fail with what was measured, and each failure adds a fresh fix step.
+    let lies = [
+        Expectation::Property { object: "Box".into(), path: "location.0".into(), equals: json!(7.0), tolerance: None },
+        Expectation::Delta { added: Some(2), removed: None, added_type: Some("LIGHT".into()), only_changed: None },
+        Expectation::Spatial { constraints: vec![json!({ "type": "on_top_of", "object": "Box", "support": "Cube" })] },
+        Expectation::ObjectExists { name: "Bottle".into() },
+        Expectation::Property { object: "Box".into(), path: "no_such_field".into(), equals: json!(1), tolerance: None },
+    ];
+    let mut fixes = Vec::new();
+    for lie in &lies {
+        let r = s.critique(&rt, "step_2", std::slice::from_ref(lie)).unwrap();
+        assert!(!r.critique.passed, "{lie:?} passed: {r:?}");
+        assert!(r.critique.checks[0].reason.is_some(), "{r:?}");
+        fixes.push(r.fix_step.expect("a fix step"));
+    }
+    assert_eq!(lies.len(), fixes.iter().collect::<std::collections::BTreeSet<_>>().len(), "{fixes:?}");
+    assert_eq!(fixes[0], "step_2_fix_1");
+    let measured = &s.critiques()[s.critiques().len() - lies.len()].critique.checks[0].measured;
+    assert!((measured.as_f64().unwrap() - 3.0).abs() < 1e-4, "{measured}");
+    for id in &fixes {
+        let step = s.steps().iter().find(|p| &p.step_id == id).unwrap();
+        assert_eq!(step.tool_hint, "scene.info");
+    }
+
+    // A frame with nothing in it is not a visual success.
+    reset(&rt, &client);
+    for name in ["Cube", "Light"] {
+        rt.call("scene.delete_object", &json!({ "name": name }).to_string()).unwrap();
+    }
+    let mut s = Session::new();
+    s.set_goal("look at the scene", Profile::Default).unwrap();
+    s.plan(&rt, &pick, None, &[]).unwrap();
+    s.act(&rt, "step_1", &ActRequest::default()).unwrap();
+    let r = s.critique(&rt, "step_1", &[Expectation::Visual { camera: None, size: Some(32) }]).unwrap();
+    assert!(!r.critique.passed, "{r:?}");
+    assert_eq!(r.fix_step.as_deref(), Some("step_1_fix_1"));
+}
