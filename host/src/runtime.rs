@@ -280,6 +280,21 @@ impl Runtime {
                 }
             }
         }
+        // The workflow family, its key prefix and the official workflows' names belong to
+        // the host: a pack (loaded before the workflows) must not take them over, nor
+        // inherit the workflow family's routing cues.
+        let reserved = crate::workflow::reserved_names();
+        for cap in &pack.capabilities {
+            if cap.key.starts_with("workflow.") || cap.family == crate::workflow::FAMILY {
+                clashes.push(format!("{:?}: the workflow family and workflow.* keys are reserved for the host's workflows", cap.key));
+            }
+            for name in cap.aliases.iter().filter(|a| reserved.contains(a.as_str())) {
+                clashes.push(format!("{name:?} is reserved for an official workflow"));
+            }
+        }
+        if pack.families.iter().any(|f| f.name == crate::workflow::FAMILY) {
+            clashes.push("the routing family \"workflow\" is reserved for the host's workflows".into());
+        }
         if !clashes.is_empty() {
             return Err(PackLoadError::Contract(clashes));
         }

@@ -84,6 +84,16 @@ fn a_workflow_that_reaches_beyond_the_loaded_capabilities_is_refused() {
     assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info" }, { "id": "a", "key": "scene.info" }])).contains("unique"));
     assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "args": { "x": { "$item": true } } }])).contains("\"each\""));
     assert!(refused(&mut rt, json!([])).contains("1 to 64"));
+    // `each` and `when` name declared arguments, and an `each` array is bounded so the
+    // plan can never grow past the step limit.
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "each": "items", "args": { "$item": true } }])).contains("\"items\", which input_schema does not declare"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "when": { "arg": "colour", "present": true } }])).contains("\"colour\", which input_schema does not declare"));
+    let mut unbounded = doc(json!([{ "id": "a", "key": "scene.info", "each": "name", "args": {} }]));
+    unbounded.input_schema["properties"]["name"] = json!({ "type": "array", "items": { "type": "object" } });
+    assert!(rt.add_workflow(unbounded).unwrap_err().join(" ").contains("needs a maxItems"));
+    let mut too_many = doc(json!([{ "id": "a", "key": "scene.info", "each": "name", "args": {} }]));
+    too_many.input_schema["properties"]["name"] = json!({ "type": "array", "maxItems": 65, "items": { "type": "object" } });
+    assert!(rt.add_workflow(too_many).unwrap_err().join(" ").contains("expand to 65"));
     // A key or alias another capability owns.
     let mut clash = doc(json!([{ "id": "a", "key": "scene.info" }]));
     clash.aliases = vec!["get_scene_info".into()];

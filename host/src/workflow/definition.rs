@@ -202,6 +202,24 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
             problems.push(format!("{at}: {e}"));
         }
     }
+    // The most steps the plan can expand to: an `each` step runs up to its array's
+    // `maxItems` times, so a valid argument can never plan past MAX_STEPS.
+    let mut most = 0u64;
+    for step in &doc.steps {
+        most += match &step.each {
+            None => 1,
+            Some(name) => match properties.and_then(|p| p.get(name)).and_then(|a| a.get("maxItems")).and_then(Value::as_u64) {
+                Some(n) => n,
+                None => {
+                    problems.push(format!("step {:?}: the array {name:?} it runs on needs a maxItems", step.id));
+                    0
+                }
+            },
+        };
+    }
+    if most > MAX_STEPS as u64 {
+        problems.push(format!("the steps can expand to {most}; a workflow runs at most {MAX_STEPS} (lower the arrays' maxItems)"));
+    }
     let mut conformance = Vec::new();
     for case in &doc.cases {
         match crate::conformance::Case::parse(&case.to_string()) {

@@ -45,6 +45,18 @@ pub fn family() -> crate::plugin::describe::FamilySpec {
     }
 }
 
+/// The keys and aliases of the official workflows, which no pack may claim.
+pub fn reserved_names() -> &'static std::collections::BTreeSet<String> {
+    static NAMES: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        OFFICIAL
+            .iter()
+            .filter_map(|(name, text)| parse(name, text).ok())
+            .flat_map(|doc| std::iter::once(doc.key).chain(doc.aliases))
+            .collect()
+    })
+}
+
 /// Parse an official document (a malformed one is a build defect, caught by the tests).
 pub fn parse(name: &str, text: &str) -> Result<WorkflowDoc, String> {
     serde_json::from_str(text).map_err(|e| format!("workflow {name}: {e}"))

@@ -3,7 +3,7 @@
 sits inside. Objects hidden this way carry `capstan_isolated`; `isolate=false` shows
 exactly those again and touches nothing the user hid. Lights, cameras and empties are
 left alone (they light or frame the shot, or render nothing); so is every owned product
-rig object (`capstan_role` product_*)."""
+rig object (`capstan_role` product_*); a kept product keeps its children."""
 
 import bpy
 
@@ -40,7 +40,9 @@ def product_isolate(ctx, params):
     if isolate and not keep:
         from ..errors import CommandError
         raise CommandError("invalid_params", "name the products to keep in the render")
-    kept = {o.session_uid for o in keep}
+    # A product is the object and everything parented under it (a bottle's cap, an
+    # empty's meshes).
+    kept = {o.session_uid for k in keep for o in (k, *k.children_recursive)}
     hidden, shown = [], []
     for obj in sorted(sc.objects, key=lambda o: o.name):
         if isolate:
