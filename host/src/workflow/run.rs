@@ -68,7 +68,7 @@ pub fn plan(workflow: &Workflow, arguments: &Value) -> Result<Plan, Vec<String>>
             },
         };
         if step.each.is_some() && items.is_empty() {
-            skipped.push(SkippedStep { id: step.id.clone(), key: step.key.clone(), reason: format!("{} is empty", step.each.as_deref().unwrap_or_default()) });
+            skipped.push(SkippedStep { id: step.id.clone(), key: step.key.clone(), reason: format!("{} is absent or empty", step.each.as_deref().unwrap_or_default()) });
         }
         let numbered = step.each.is_some();
         for (i, item) in items.into_iter().enumerate() {
@@ -162,4 +162,73 @@ fn answer(key: &str, status: &str, steps: Vec<Value>, plan: &Plan, path: Option<
         doc["path"] = json!(path);
     }
     doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugin::CapabilitySpec;
+    use crate::workflow::definition::{self, StepLookup, WorkflowDoc};
+    use std::sync::Arc;
+
+    struct One(CapabilitySpec);
+
+    impl StepLookup for One {
+        fn canonical(&self, key: &str) -> Option<&CapabilitySpec> {
+            (key == self.0.key).then_some(&self.0)
+        }
+    }
+
+    fn lookup() -> One {
+        let schema = json!({ "type": "object", "properties": { "name": { "type": "string" }, "size": { "type": "number" } } });
+        One(CapabilitySpec {
+            key: "scene.create_object".into(),
+            family: "create".into(),
+            summary: String::new(),
+            description: String::new(),
+            validator: Arc::new(jsonschema::draft202012::new(&schema).unwrap()),
+            input_schema: schema,
+            tags: vec![],
+            aliases: vec![],
+            examples: vec![],
+            mutates: true,
+            destructive: false,
+            bridge_commands: vec!["create_object".into()],
+            conformance: vec![],
+        })
+    }
+
+    fn workflow() -> Workflow {
+        let doc: WorkflowDoc = serde_json::from_value(json!({
+            "key": "workflow.make_things", "summary": "s", "description": "d",
+            "input_schema": { "type": "object", "additionalProperties": false, "properties": {
+                "size": { "type": "number", "default": 2 },
+                "extra": { "type": "boolean" },
+                "names": { "type": "array", "maxItems": 3, "items": { "type": "object" } } } },
+            "steps": [
+                { "id": "first", "key": "scene.create_object", "args": { "name": "First", "size": { "$arg": "size" } } },
+                { "id": "each", "key": "scene.create_object", "each": "names", "args": { "$item": true } },
+                { "id": "extra", "key": "scene.create_object", "when": [{ "arg": "extra", "equals": true }, { "arg": "size", "present": true }], "args": {} }
+            ]
+        }))
+        .unwrap();
+        definition::check(doc, &lookup()).unwrap()
+    }
+
+    #[test]
+    fn defaults_conditions_and_each_make_the_plan() {
+        let w = workflow();
+        assert!(w.spec.mutates && w.spec.bridge_commands == ["create_object"]);
+        let p = plan(&w, &json!({ "names": [{ "name": "A" }, { "name": "B" }] })).unwrap();
+        let ids: Vec<&str> = p.steps.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["first", "each_1", "each_2"]);
+        assert_eq!(p.steps[0].arguments, json!({ "name": "First", "size": 2 }), "the schema default applies");
+        assert_eq!(p.steps[2].arguments, json!({ "name": "B" }));
+        assert_eq!(p.skipped, [SkippedStep { id: "extra".into(), key: "scene.create_object".into(), reason: "extra is absent".into() }]);
+        let p = plan(&w, &json!({ "size": 5, "extra": true })).unwrap();
+        let ids: Vec<&str> = p.steps.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["first", "extra"]);
+        assert_eq!(p.skipped[0].reason, "names is absent or empty");
+        assert_eq!(p.steps[0].arguments["size"], 5);
+    }
 }
