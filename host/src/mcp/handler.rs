@@ -59,30 +59,32 @@ impl Core {
         let mut expert_keys = HashMap::new();
         let mut server_by_key = HashMap::new();
         let mut commands_by_key = HashMap::new();
-        for (pack, cap) in runtime.capabilities() {
+        // (capability, its server): the server of a pack capability's bridge commands
+        // (one per pack today); a workflow talks to the servers of its steps (one,
+        // blender, today), so it is hidden and refused with them.
+        let mut offered: Vec<(&crate::plugin::CapabilitySpec, String)> = runtime
+            .capabilities()
+            .map(|(pack, cap)| {
+                let server = cap
+                    .bridge_commands
+                    .first()
+                    .and_then(|c| pack.manifest.server_of(c))
+                    .or_else(|| pack.manifest.servers.keys().next().map(String::as_str))
+                    .unwrap_or_default()
+                    .to_string();
+                (&**cap, server)
+            })
+            .collect();
+        let pack_servers: HashMap<&str, String> = offered.iter().map(|(cap, server)| (cap.key.as_str(), server.clone())).collect();
+        offered.extend(runtime.workflows().map(|w| {
+            let server = w.steps.iter().find_map(|s| pack_servers.get(s.key.as_str())).cloned().unwrap_or_default();
+            (&*w.spec, server)
+        }));
+        for (cap, server) in offered {
             commands_by_key.insert(cap.key.clone(), cap.bridge_commands.clone());
-            // The server of the capability's bridge commands (one per pack today).
-            let server = cap
-                .bridge_commands
-                .first()
-                .and_then(|c| pack.manifest.server_of(c))
-                .or_else(|| pack.manifest.servers.keys().next().map(String::as_str))
-                .unwrap_or_default()
-                .to_string();
             let tool = tools::expert(cap);
             expert_keys.insert(tool.name.to_string(), cap.key.clone());
             server_by_key.insert(cap.key.clone(), server.clone());
-            expert_tools.push((server, tool));
-        }
-        // A workflow talks to the servers of its steps (one, blender, today): it is
-        // hidden and refused with them, and its commands count for version skew.
-        for workflow in runtime.workflows() {
-            let spec = &workflow.spec;
-            let server = workflow.steps.iter().find_map(|s| server_by_key.get(&s.key)).cloned().unwrap_or_default();
-            commands_by_key.insert(spec.key.clone(), spec.bridge_commands.clone());
-            let tool = tools::expert(spec);
-            expert_keys.insert(tool.name.to_string(), spec.key.clone());
-            server_by_key.insert(spec.key.clone(), server.clone());
             expert_tools.push((server, tool));
         }
         Core {

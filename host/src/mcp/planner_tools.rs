@@ -22,12 +22,7 @@ pub const ACT: &str = "planner_act";
 pub const CRITIQUE: &str = "planner_critique";
 pub const STATUS: &str = "planner_status";
 
-fn schema(v: Value) -> Arc<Map<String, Value>> {
-    match v {
-        Value::Object(m) => Arc::new(m),
-        _ => unreachable!("tool schemas are objects"),
-    }
-}
+use super::tools::schema;
 
 pub fn tools() -> Vec<Tool> {
     let read_only = || ToolAnnotations::new().read_only(true).destructive(false);

@@ -11,7 +11,8 @@ pub const SEARCH: &str = "search_capabilities";
 pub const GET_SCHEMA: &str = "get_capability_schema";
 pub const EXECUTE: &str = "execute_capability";
 
-fn schema(v: Value) -> Arc<Map<String, Value>> {
+/// A tool's input schema from a JSON object literal.
+pub(super) fn schema(v: Value) -> Arc<Map<String, Value>> {
     match v {
         Value::Object(m) => Arc::new(m),
         _ => unreachable!("tool schemas are objects"),
