@@ -1,11 +1,16 @@
 //! `capstan packs new` → `capstan packs build --install` → a guided MCP session that
 //! finds and runs both scaffolded capabilities against a real Blender, the scaffold's
 //! own conformance cases, and a hostile edit (an import of `wasi:sockets`) refused at
-//! build, validate and install with the import named.
+//! build, validate and install with the import named. The same for `--lang python`
+//! and `--lang js` (new, the scaffold's own unit tests, build, install, guided MCP,
+//! conformance cases).
 //!
-//! The scaffold compiles once per test binary, in one shared target directory
+//! The Rust scaffold compiles once per test binary, in one shared target directory
 //! (`<target>/capstan-scaffold`), so the SDK is compiled for wasm once and reused by
-//! later runs. Needs `CAPSTAN_TEST_BLENDER` for the Blender half (scripts/test sets it).
+//! later runs. componentize-py and componentize-js come from the test cache's tools
+//! folder (`$CAPSTAN_TEST_CACHE/tools`, shared with scripts/foreign_packs.sh; installed
+//! there by `packs build` if missing). Needs `CAPSTAN_TEST_BLENDER` for the Blender half
+//! (scripts/test sets it).
 
 mod support;
 #[path = "support/raw_mcp.rs"]
@@ -22,8 +27,18 @@ use std::process::Command;
 use std::sync::Arc;
 
 const NAME: &str = "scaffold-demo";
+const NS: &str = "scaffold_demo";
 const COUNT: &str = "scaffold_demo.count_objects";
 const MARKER: &str = "scaffold_demo.add_marker";
+
+/// The tools folder the test command shares (componentize-py, componentize-js).
+fn tools_dir() -> PathBuf {
+    let cache = std::env::var_os("CAPSTAN_TEST_CACHE")
+        .filter(|c| !c.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/capstan"));
+    cache.join("tools")
+}
 
 fn scaffold_target() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| support::workspace().join("target")).join("capstan-scaffold")
@@ -49,6 +64,7 @@ fn capstan(home: &Path, args: &[&str]) -> Out {
         .env("CAPSTAN_HOME", home)
         .env("CARGO_TARGET_DIR", scaffold_target())
         .env("CARGO", env!("CARGO"))
+        .env("CAPSTAN_TOOLS_DIR", tools_dir())
         .args(args)
         .output()
         .unwrap();
@@ -102,20 +118,29 @@ fn a_bad_name_and_an_existing_folder_are_refused_and_write_nothing() {
     assert_eq!(listing(&parent.join("taken")), ["notes.txt"]);
     assert_eq!(std::fs::read_to_string(parent.join("taken/notes.txt")).unwrap(), "mine");
 
-    let out = capstan(tmp.path(), &["packs", "new", "py-pack", "--lang", "python", "--dir", dir]);
+    let out = capstan(tmp.path(), &["packs", "new", "py-pack", "--lang", "python", "--sdk-version", "0.1.0", "--dir", dir]);
     assert_eq!(out.code, 2, "{}", out.text());
-    assert!(out.stderr.contains("--lang python is not yet available"), "{}", out.text());
-    let out = capstan(tmp.path(), &["packs", "new", "js-pack", "--lang", "js", "--dir", dir, "--json"]);
-    assert_eq!(out.json()["error"]["code"], "lang_not_available");
+    assert!(out.stderr.contains("a python pack has none"), "{}", out.text());
+    let out = capstan(tmp.path(), &["packs", "new", "js-pack", "--lang", "js", "--sdk-version", "0.1.0", "--dir", dir, "--json"]);
+    assert_eq!(out.json()["error"]["code"], "sdk_for_lang");
     assert_eq!(listing(&parent), ["taken"]);
+    std::fs::create_dir_all(parent.join("notes/src")).unwrap();
+    std::fs::write(parent.join("notes/pack.json"), "{}").unwrap();
+    std::fs::write(parent.join("notes/src/main.py"), "").unwrap();
+    let out = capstan(tmp.path(), &["packs", "build", parent.join("notes").to_str().unwrap(), "--json"]);
+    assert_eq!((out.code, out.json()["error"]["code"].as_str()), (2, Some("not_buildable")), "{}", out.text());
+    assert!(out.json()["message"].as_str().unwrap().contains("src/app.py"), "{}", out.text());
 
     let out = capstan(tmp.path(), &["packs", "build", dir]);
     assert_eq!(out.code, 2, "{}", out.text());
     assert!(out.stderr.contains("no pack.json"), "{}", out.text());
 }
 
-/// The guided MCP tools (five) find and run both scaffolded capabilities.
-fn guided_session(home: &Path) {
+/// The guided MCP tools (five) find and run both scaffolded capabilities of the pack
+/// with namespace `ns`.
+fn guided_session(home: &Path, ns: &str) {
+    let (count, marker) = (format!("{ns}.count_objects"), format!("{ns}.add_marker"));
+    let (count_key, marker_key) = (count.as_str(), marker.as_str());
     let mut c = raw_mcp::RawClient::start(home, false);
     let ok = |r: &Value| {
         assert_eq!(r["result"]["isError"], false, "{r}");
@@ -123,23 +148,23 @@ fn guided_session(home: &Path) {
     };
     let found = ok(&c.call_tool("search_capabilities", json!({ "query": "count objects of a type", "limit": 10 })));
     let keys: Vec<&str> = found["results"].as_array().unwrap().iter().filter_map(|h| h["key"].as_str()).collect();
-    assert!(keys.contains(&COUNT), "search finds {COUNT}: {found}");
+    assert!(keys.contains(&count_key), "search finds {count_key}: {found}");
     let found = ok(&c.call_tool("search_capabilities", json!({ "query": "add a named marker", "limit": 10 })));
     let keys: Vec<&str> = found["results"].as_array().unwrap().iter().filter_map(|h| h["key"].as_str()).collect();
-    assert!(keys.contains(&MARKER), "search finds {MARKER}: {found}");
+    assert!(keys.contains(&marker_key), "search finds {marker_key}: {found}");
 
-    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": MARKER })));
+    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": marker_key })));
     assert_eq!(schema["mutates"], true);
     assert_eq!(schema["input_schema"]["required"], json!(["name"]));
-    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": COUNT })));
+    let schema = ok(&c.call_tool("get_capability_schema", json!({ "key": count_key })));
     assert_eq!(schema["mutates"], false);
 
-    let counted = ok(&c.call_tool("execute_capability", json!({ "key": COUNT, "arguments": { "kind": "MESH" } })));
+    let counted = ok(&c.call_tool("execute_capability", json!({ "key": count_key, "arguments": { "kind": "MESH" } })));
     assert_eq!(counted["result"], json!({ "kind": "MESH", "count": 1 }), "the factory scene's cube: {counted}");
-    let added = ok(&c.call_tool("execute_capability", json!({ "key": MARKER, "arguments": { "name": "ScaffoldMarker", "location": [0, 0, 2] } })));
+    let added = ok(&c.call_tool("execute_capability", json!({ "key": marker_key, "arguments": { "name": "ScaffoldMarker", "location": [0, 0, 2] } })));
     assert_eq!(added["delta"]["added"], json!(["ScaffoldMarker"]), "{added}");
     assert_eq!(added["result"]["name"], "ScaffoldMarker");
-    let counted = ok(&c.call_tool("execute_capability", json!({ "key": COUNT, "arguments": { "kind": "EMPTY" } })));
+    let counted = ok(&c.call_tool("execute_capability", json!({ "key": count_key, "arguments": { "kind": "EMPTY" } })));
     assert_eq!(counted["result"]["count"], 1, "the marker is in Blender: {counted}");
     let info = ok(&c.call_tool("execute_capability", json!({ "key": "scene.object_info", "arguments": { "name": "ScaffoldMarker" } })));
     assert_eq!(info["result"]["type"], "EMPTY", "{info}");
@@ -147,7 +172,9 @@ fn guided_session(home: &Path) {
 
 /// The scaffold's conformance cases (from its own `describe`), as the conformance
 /// suite runs them: factory scene, setup, call, expected result, delta, reads, error.
-fn scaffold_cases_pass(home: &Path) {
+fn scaffold_cases_pass(home: &Path, ns: &str) {
+    let (count, marker) = (format!("{ns}.count_objects"), format!("{ns}.add_marker"));
+    let (count_key, marker_key) = (count.as_str(), marker.as_str());
     let capstan_home = CapstanHome::at(home);
     let client = Arc::new(HttpBridgeClient::for_home(&capstan_home));
     let mut runtime = Runtime::new(&capstan_home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
@@ -155,7 +182,7 @@ fn scaffold_cases_pass(home: &Path) {
     assert!(runtime.refused().is_empty(), "{:?}", runtime.refused());
     let mut ran = 0;
     let mut failures = Vec::new();
-    for key in [COUNT, MARKER] {
+    for key in [count_key, marker_key] {
         let spec = runtime.capability(key).unwrap_or_else(|| panic!("{key} loaded from the store")).clone();
         assert!(spec.conformance.len() >= 2, "{key} declares its cases");
         for case in &spec.conformance {
@@ -203,7 +230,7 @@ fn scaffold_cases_pass(home: &Path) {
     }
     assert!(failures.is_empty(), "scaffold cases failed:\n{}", failures.join("\n"));
     assert!(ran >= 6, "{ran} cases ran");
-    eprintln!("packs_new: {ran} scaffold conformance cases passed against real Blender");
+    eprintln!("packs_new: {ns}: {ran} scaffold conformance cases passed against real Blender");
 }
 
 #[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
@@ -293,6 +320,66 @@ fn a_scaffolded_pack_builds_installs_and_runs_in_real_blender_and_a_socket_impor
 
     // Against real Blender: a guided MCP session, then the scaffold's own cases.
     let Some(_blender) = support::headless_blender(&home) else { return };
-    guided_session(&home);
-    scaffold_cases_pass(&home);
+    guided_session(&home, NS);
+    scaffold_cases_pass(&home, NS);
+}
+
+/// `packs new demo-pack --lang python|js`, the scaffold's own unit tests, `packs build`,
+/// `packs install`, then the guided MCP session and the conformance cases in Blender.
+fn foreign_scaffold_end_to_end(lang: &str, unit_tests: &[&str], entry: &str, tool: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let parent = tmp.path().join("src");
+    std::fs::create_dir(&parent).unwrap();
+    let out = capstan(&home, &["packs", "new", "demo-pack", "--lang", lang, "--dir", parent.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    let made = out.json();
+    assert_eq!(made["pack"]["lang"], lang);
+    assert_eq!(made["pack"]["capabilities"], json!(["demo_pack.count_objects", "demo_pack.add_marker"]));
+    assert_eq!(made["pack"]["sdk"], Value::Null);
+    let dir = parent.join("demo-pack");
+    assert!(dir.join(entry).is_file() && dir.join("README.md").is_file() && dir.join("tests").is_dir(), "{:?}", listing(&dir));
+
+    // The scaffold's own tests pass as generated (a fake bridge, no compiler).
+    let ran = Command::new(unit_tests[0]).args(&unit_tests[1..]).current_dir(&dir).output().unwrap();
+    let report = format!("{}{}", String::from_utf8_lossy(&ran.stdout), String::from_utf8_lossy(&ran.stderr));
+    assert!(ran.status.success(), "{unit_tests:?} in the scaffold: {report}");
+    assert!(report.contains("OK") || report.contains("# pass 6"), "{unit_tests:?}: {report}");
+
+    let out = capstan(&home, &["packs", "build", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    let built = out.json();
+    assert_eq!(built["built"]["lang"], lang, "{built}");
+    assert!(built["built"]["profile"].as_str().unwrap().starts_with(tool), "{built}");
+    assert_eq!(built["validation"]["valid"], true, "{built}");
+    assert_eq!(built["install"], Value::Null, "not installed without --install");
+    assert_eq!(built["built"]["commands"], json!({ "blender": ["create_object", "get_scene_info"] }));
+    let sealed: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pack.json")).unwrap()).unwrap();
+    let component = std::fs::read(dir.join("demo_pack.wasm")).expect("the component is next to pack.json");
+    assert_eq!(sealed["sha256"], capstan::fsutil::sha256_hex(&component));
+
+    let out = capstan(&home, &["packs", "install", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    assert_eq!(out.json()["installed"], true, "{}", out.text());
+    let listed = capstan(&home, &["packs", "list", "--json"]).json();
+    let pack = listed["packs"].as_array().unwrap().iter().find(|p| p["name"] == "demo-pack").expect("installed and loaded");
+    let effects: Vec<(String, bool)> = pack["capabilities"].as_array().unwrap().iter().map(|c| (c["key"].as_str().unwrap().to_string(), c["mutates"].as_bool().unwrap())).collect();
+    assert_eq!(effects, [("demo_pack.count_objects".to_string(), false), ("demo_pack.add_marker".to_string(), true)]);
+
+    let Some(_blender) = support::headless_blender(&home) else { return };
+    guided_session(&home, "demo_pack");
+    scaffold_cases_pass(&home, "demo_pack");
+}
+
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+#[test]
+fn a_python_scaffold_builds_installs_and_runs_in_real_blender() {
+    foreign_scaffold_end_to_end("python", &["python3", "-m", "unittest", "discover", "-s", "tests"], "src/app.py", "componentize-py");
+}
+
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+#[test]
+fn a_javascript_scaffold_builds_installs_and_runs_in_real_blender() {
+    foreign_scaffold_end_to_end("js", &["node", "--test", "tests/"], "src/pack.js", "componentize-js");
 }

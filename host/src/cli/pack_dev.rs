@@ -16,11 +16,21 @@ pub fn new(name: String, lang: Lang, parent: PathBuf, sdk: Option<PathBuf>, sdk_
             if as_json {
                 print_json(&json!({ "created": true, "pack": made }));
             } else {
-                let sdk = match &made.sdk {
-                    SdkSource::Path(p) => format!("capstan-sdk from {}", p.display()),
-                    SdkSource::Version(v) => format!("capstan-sdk {v}"),
+                let built_with = match &made.sdk {
+                    Some(SdkSource::Path(p)) => format!("capstan-sdk from {}", p.display()),
+                    Some(SdkSource::Version(v)) => format!("capstan-sdk {v}"),
+                    None if made.lang == Lang::Python => format!("componentize-py {}", crate::scaffold::toolchain::COMPONENTIZE_PY_VERSION),
+                    None => format!("componentize-js {}", crate::scaffold::toolchain::COMPONENTIZE_JS_VERSION),
                 };
-                println!("created {} ({} pack, {sdk}): {}", made.dir.display(), made.lang.as_str(), made.capabilities.join(", "));
+                println!("created {} ({} pack, built with {built_with}): {}", made.dir.display(), made.lang.as_str(), made.capabilities.join(", "));
+                let test = match made.lang {
+                    Lang::Rust => None,
+                    Lang::Python => Some("python3 -m unittest discover -s tests"),
+                    Lang::Js => Some("node --test tests/"),
+                };
+                if let Some(test) = test {
+                    println!("test: cd {} && {test}", made.dir.display());
+                }
                 println!("next: capstan packs build {} --install", made.dir.display());
             }
             Ok(ExitCode::SUCCESS)

@@ -62,9 +62,13 @@ pub enum PacksCommand {
     Disable { name: String },
     /// Scaffold a pack folder NAME (in --dir, default here) that builds and validates as
     /// generated: a read and a mutating capability calling Blender, conformance cases,
-    /// pack.json, README. Refuses an existing folder, writing nothing.
+    /// pack.json, README (and unit tests with a fake bridge for Python and JavaScript).
+    /// Refuses an existing folder, writing nothing.
     New {
         name: String,
+        /// The pack's language: rust (capstan-sdk), python (componentize-py) or js
+        /// (componentize-js, Node.js 20+); `packs build` installs the Python and
+        /// JavaScript compilers on first use.
         #[arg(long, value_enum, default_value = "rust")]
         lang: crate::scaffold::Lang,
         /// The folder to create the pack folder in.

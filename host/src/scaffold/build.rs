@@ -1,8 +1,11 @@
 //! `capstan packs build DIR`: compile a pack folder, seal its `pack.json`, and hand it
 //! to the same checks `packs validate` and `packs install` run.
 //!
-//! 1. cargo compiles the crate for `wasm32-wasip2` as a component (`cargo rustc --lib
-//!    --crate-type cdylib`), its messages streamed to stderr under a spinner;
+//! 1. the language is read off the folder (`Cargo.toml`: Rust, `src/app.py`: Python,
+//!    `src/pack.js`: JavaScript) and its compiler writes a component: cargo for
+//!    `wasm32-wasip2` (`cargo rustc --lib --crate-type cdylib`), componentize-py or
+//!    componentize-js against the pack contract this binary carries (`toolchain.rs`
+//!    finds or installs them), their messages streamed to stderr under a spinner;
 //! 2. the component is copied next to `pack.json` under the manifest's `component` name;
 //! 3. the component is described in the sandbox (after the ABI and import check, so a
 //!    pack importing `wasi:sockets` is refused here, naming the import), and the bridge
@@ -21,15 +24,14 @@ use crate::runtime::Runtime;
 use crate::sandbox::CallSetup;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::io::{BufRead, BufReader, IsTerminal};
+use super::Lang;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 pub const WASM_TARGET: &str = "wasm32-wasip2";
-/// Lines of cargo's stderr kept for the error (all of it was streamed already).
-const TAIL_LINES: usize = 30;
 
 pub struct BuildOptions {
     pub dir: PathBuf,
@@ -43,7 +45,9 @@ pub struct Built {
     pub component: PathBuf,
     pub sha256: String,
     pub size_bytes: usize,
-    pub profile: &'static str,
+    pub lang: Lang,
+    /// What compiled it: cargo's profile (`debug`, `release`) or the tool and its version.
+    pub profile: String,
     /// Per server, the bridge commands written into pack.json.
     pub commands: BTreeMap<String, Vec<String>>,
 }
@@ -53,15 +57,17 @@ pub struct Built {
 pub enum BuildError {
     #[error("{}: no pack.json here; `capstan packs new NAME` scaffolds a pack folder", path.display())]
     NotAPack { path: PathBuf },
-    #[error("{}: not a Rust pack (no Cargo.toml); `capstan packs build` builds Rust packs today", path.display())]
+    #[error("{}: no source to build: a Rust pack has Cargo.toml, a Python pack src/app.py, a JavaScript pack src/pack.js", path.display())]
     NotBuildable { path: PathBuf },
-    #[error("cannot run cargo ({detail}); install Rust with rustup (https://rustup.rs)")]
-    CargoNotRun { detail: String },
+    #[error("cannot run {tool} ({detail}){}", if tool == "cargo" { "; install Rust with rustup (https://rustup.rs)" } else { "" })]
+    ToolNotRun { tool: String, detail: String },
+    #[error("{tool} is not available: {detail}")]
+    ToolUnavailable { tool: String, detail: String },
     #[error("cargo metadata failed: {detail}")]
     Metadata { detail: String },
-    #[error("cargo failed ({}); its messages are above, the last lines:\n{tail}", exit_text(*exit_code))]
-    CargoFailed { exit_code: Option<i32>, tail: String },
-    #[error("cargo succeeded but wrote no component at {}", path.display())]
+    #[error("{tool} failed ({}); its messages are above, the last lines:\n{tail}", exit_text(*exit_code))]
+    ToolFailed { tool: String, exit_code: Option<i32>, tail: String },
+    #[error("the compiler succeeded but wrote no component at {}", path.display())]
     NoComponent { path: PathBuf },
     #[error("pack.json: {detail}")]
     Manifest { detail: String },
@@ -85,9 +91,10 @@ impl BuildError {
         match self {
             BuildError::NotAPack { .. } => "not_a_pack",
             BuildError::NotBuildable { .. } => "not_buildable",
-            BuildError::CargoNotRun { .. } => "cargo_not_run",
+            BuildError::ToolNotRun { .. } => "tool_not_run",
+            BuildError::ToolUnavailable { .. } => "tool_unavailable",
             BuildError::Metadata { .. } => "metadata",
-            BuildError::CargoFailed { .. } => "cargo_failed",
+            BuildError::ToolFailed { .. } => "compile_failed",
             BuildError::NoComponent { .. } => "no_component",
             BuildError::Manifest { .. } => "manifest",
             BuildError::Refused { .. } => "refused",
@@ -108,16 +115,19 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     if !manifest_path.is_file() {
         return Err(BuildError::NotAPack { path: dir.clone() });
     }
-    if !super::rust::is_rust_pack(dir) {
-        return Err(BuildError::NotBuildable { path: dir.clone() });
-    }
+    let lang = detect(dir).ok_or_else(|| BuildError::NotBuildable { path: dir.clone() })?;
     let text = crate::fsutil::read_capped(&manifest_path, crate::limits::MAX_MANIFEST_BYTES).map_err(|e| io_error(&manifest_path, e))?;
     let mut doc: Value = serde_json::from_str(&text).map_err(|e| BuildError::Manifest { detail: format!("not valid JSON: {e}") })?;
     check_before_compiling(&text)?;
     let component_name = doc["component"].as_str().ok_or_else(|| BuildError::Manifest { detail: "`component` names no file".into() })?.to_string();
     let pack_name = doc["name"].as_str().unwrap_or("pack").to_string();
 
-    let wasm = cargo_build(dir, options.release)?;
+    let work = tempfile::Builder::new().prefix("capstan-build-").tempdir().map_err(|e| io_error(&std::env::temp_dir(), e))?;
+    let (wasm, profile) = match lang {
+        Lang::Rust => (cargo_build(dir, options.release)?, if options.release { "release" } else { "debug" }.to_string()),
+        Lang::Python => (super::python::compile(dir, work.path())?, format!("componentize-py {}", super::toolchain::COMPONENTIZE_PY_VERSION)),
+        Lang::Js => (super::js::compile(dir, work.path())?, format!("componentize-js {}", super::toolchain::COMPONENTIZE_JS_VERSION)),
+    };
     let bytes = std::fs::read(&wasm).map_err(|_| BuildError::NoComponent { path: wasm.clone() })?;
     let component = dir.join(&component_name);
     if component.file_name().map(|n| n.to_string_lossy().into_owned()) != Some(component_name.clone()) {
@@ -139,7 +149,8 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         component,
         sha256,
         size_bytes: bytes.len(),
-        profile: if options.release { "release" } else { "debug" },
+        lang,
+        profile,
         commands,
     })
 }
@@ -156,6 +167,19 @@ fn check_before_compiling(text: &str) -> Result<(), BuildError> {
     Err(BuildError::Manifest { detail: format!("fix these before building:\n{}", left.join("\n")) })
 }
 
+/// The pack's language, read off its folder.
+pub fn detect(dir: &Path) -> Option<Lang> {
+    if super::rust::is_rust_pack(dir) {
+        Some(Lang::Rust)
+    } else if super::python::is_python_pack(dir) {
+        Some(Lang::Python)
+    } else if super::js::is_js_pack(dir) {
+        Some(Lang::Js)
+    } else {
+        None
+    }
+}
+
 fn cargo() -> std::ffi::OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
@@ -167,7 +191,7 @@ fn metadata(dir: &Path) -> Result<(String, PathBuf), BuildError> {
         .arg(dir.join("Cargo.toml"))
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
+        .map_err(|e| BuildError::ToolNotRun { tool: "cargo".into(), detail: e.to_string() })?;
     if !out.status.success() {
         return Err(BuildError::Metadata { detail: String::from_utf8_lossy(&out.stderr).trim().to_string() });
     }
@@ -187,74 +211,23 @@ fn metadata(dir: &Path) -> Result<(String, PathBuf), BuildError> {
 /// `cargo rustc` for wasm32-wasip2; the path of the component it wrote.
 fn cargo_build(dir: &Path, release: bool) -> Result<PathBuf, BuildError> {
     let (lib, target_dir) = metadata(dir)?;
-    let terminal = std::io::stderr().is_terminal();
     let mut cmd = Command::new(cargo());
     cmd.args(["rustc", "--lib", "--target", WASM_TARGET, "--crate-type", "cdylib", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TERM_PROGRESS_WHEN", "never")
-        .stdin(Stdio::null())
-        // Our stdout is for the result (and --json); cargo's goes to stderr.
-        .stdout(Stdio::from(std::io::stderr()))
-        .stderr(Stdio::piped());
+        .env("CARGO_TERM_PROGRESS_WHEN", "never");
     if release {
         cmd.arg("--release");
     }
-    if terminal {
+    if std::io::stderr().is_terminal() {
         cmd.args(["--color", "always"]);
     }
-    let mut child = cmd.spawn().map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
-    let spinner = terminal.then(|| {
-        let bar = indicatif::ProgressBar::new_spinner().with_message(format!("compiling {lib} for {WASM_TARGET}"));
-        bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("a valid template"));
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        bar
-    });
-    let mut tail: VecDeque<String> = VecDeque::new();
-    if let Some(stderr) = child.stderr.take() {
-        for line in BufReader::new(stderr).split(b'\n').map_while(Result::ok) {
-            let line = String::from_utf8_lossy(&line).trim_end_matches('\r').to_string();
-            match &spinner {
-                Some(bar) => bar.println(&line),
-                None => eprintln!("{line}"),
-            }
-            if tail.len() == TAIL_LINES {
-                tail.pop_front();
-            }
-            tail.push_back(line);
-        }
-    }
-    let status = child.wait().map_err(|e| BuildError::CargoNotRun { detail: e.to_string() })?;
-    if let Some(bar) = spinner {
-        bar.finish_and_clear();
-    }
-    if !status.success() {
-        let tail: Vec<String> = tail.into_iter().map(|l| strip_ansi(&l)).collect();
-        return Err(BuildError::CargoFailed { exit_code: status.code(), tail: tail.join("\n") });
-    }
+    super::child::run(cmd, "cargo", &format!("compiling {lib} for {WASM_TARGET}"))?;
     let profile = if release { "release" } else { "debug" };
     let wasm = target_dir.join(WASM_TARGET).join(profile).join(format!("{lib}.wasm"));
     if !wasm.is_file() {
         return Err(BuildError::NoComponent { path: wasm });
     }
     Ok(wasm)
-}
-
-/// Colour codes out of a line kept for an error message.
-fn strip_ansi(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The pack's own description, read in the sandbox after the ABI and import check
@@ -347,7 +320,15 @@ mod tests {
     }
 
     #[test]
-    fn colour_codes_leave_a_kept_line() {
-        assert_eq!(strip_ansi("\u{1b}[1m\u{1b}[31merror\u{1b}[0m: x"), "error: x");
+    fn the_language_is_read_off_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert_eq!(detect(tmp.path()), None);
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        std::fs::write(tmp.path().join("src/pack.js"), "").unwrap();
+        assert_eq!(detect(tmp.path()), Some(Lang::Js));
+        std::fs::write(tmp.path().join("src/app.py"), "").unwrap();
+        assert_eq!(detect(tmp.path()), Some(Lang::Python));
+        std::fs::write(tmp.path().join("Cargo.toml"), "").unwrap();
+        assert_eq!(detect(tmp.path()), Some(Lang::Rust));
     }
 }

@@ -1,8 +1,56 @@
-//! JavaScript packs (componentize-js / jco): not scaffolded yet. The hook for
-//! `--lang js`: its templates go under `templates/js/` and this module renders them.
+//! JavaScript packs (componentize-js, SpiderMonkey): the templates under
+//! `templates/js/` and how `src/pack.js` is compiled into a component.
+//!
+//! Layout: `src/pack.js` (one ES module: componentize-js takes a single file), `tests/`
+//! (`node --test`, with the `capstan:pack/*` imports replaced by a fake bridge),
+//! `package.json` (for `npm test` only; nothing is installed), `pack.json`, README.
 
-use super::{Names, ScaffoldError};
+use super::build::BuildError;
+use super::child;
+use super::toolchain;
+use super::{Names, ScaffoldError, render};
+use std::path::{Path, PathBuf};
 
-pub fn files(_names: &Names) -> Result<(Vec<(String, String)>, super::SdkSource), ScaffoldError> {
-    Err(ScaffoldError::LangNotAvailable { lang: super::Lang::Js.as_str().into() })
+const PACK_JS: &str = include_str!("templates/js/pack.js.tmpl");
+const TEST_JS: &str = include_str!("templates/js/pack.test.mjs.tmpl");
+const PACKAGE_JSON: &str = include_str!("templates/js/package.json.tmpl");
+const PACK_JSON: &str = include_str!("templates/js/pack.json.tmpl");
+const README: &str = include_str!("templates/js/README.md.tmpl");
+const GITIGNORE: &str = include_str!("templates/js/gitignore.tmpl");
+
+/// The module componentize-js compiles (it must export `pack`).
+pub const ENTRY: &str = "src/pack.js";
+
+pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
+    let t = |template: &str| render(template, names, &[]);
+    Ok(vec![
+        ("pack.json".to_string(), t(PACK_JSON)),
+        ("README.md".to_string(), t(README)),
+        (".gitignore".to_string(), t(GITIGNORE)),
+        ("package.json".to_string(), t(PACKAGE_JSON)),
+        (ENTRY.to_string(), t(PACK_JS)),
+        ("tests/pack.test.mjs".to_string(), t(TEST_JS)),
+    ])
+}
+
+/// True when `dir` holds a JavaScript pack.
+pub fn is_js_pack(dir: &Path) -> bool {
+    dir.join(ENTRY).is_file()
+}
+
+/// Compile `dir/src/pack.js` into `work/component.wasm` with every WASI feature
+/// disabled (stdio, random, clocks, http, fetch-event: a component that imports
+/// nothing but `capstan:pack/*`).
+pub fn compile(dir: &Path, work: &Path) -> Result<PathBuf, BuildError> {
+    let compiler = toolchain::componentize_js()?;
+    super::write_pack_wit(work)?;
+    // componentize-js resolves its paths through a WASI shim rooted at the working
+    // folder: the source, the WIT and the output all live in `work`.
+    let source = dir.join(ENTRY);
+    std::fs::copy(&source, work.join("pack.js")).map_err(|e| BuildError::Io { path: source.clone(), detail: e.to_string() })?;
+    let mut cmd = std::process::Command::new(&compiler);
+    cmd.args(["pack.js", "--wit", "wit", "--world-name", "capability-pack", "--disable", "stdio", "random", "clocks", "http", "fetch-event", "-o", "component.wasm"])
+        .current_dir(work);
+    child::run(cmd, "componentize-js", &format!("compiling {} with componentize-js {}", source.display(), toolchain::COMPONENTIZE_JS_VERSION))?;
+    Ok(work.join("component.wasm"))
 }

@@ -1,20 +1,24 @@
 //! Pack authoring: `capstan packs new` (a working pack folder from templates) and
 //! `capstan packs build` (compile, seal, validate; `build.rs`).
 //!
-//! One module per language. Rust is the only one today; `python` and `js` answer
-//! [`ScaffoldError::LangNotAvailable`] until their templates exist
-//! (`foreign-packs/` holds hand-built ones). The templates are plain files under
-//! `scaffold/templates/<lang>/`, embedded with `include_str!`, with `{{placeholders}}`
-//! filled in by [`render`].
+//! One module per language (`rust`, `python`, `js`): its templates and how its
+//! compiler is run. The templates are plain files under `scaffold/templates/<lang>/`,
+//! embedded with `include_str!`, with `{{placeholders}}` filled in by [`render`]. Every
+//! language scaffolds the same two capabilities (`<ns>.count_objects`, read-only;
+//! `<ns>.add_marker`, mutating) with the same conformance cases, so one test proves
+//! each against real Blender. Python and JavaScript compilers are pinned and installed
+//! on first use (`toolchain.rs`).
 //!
 //! Nothing is written unless everything can be: the files go into a temporary folder
 //! beside the target, which is renamed into place at the end, and an existing target
 //! is refused before anything is created.
 
 pub mod build;
+mod child;
 mod js;
 mod python;
 mod rust;
+pub mod toolchain;
 
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -71,7 +75,8 @@ pub struct Scaffolded {
     pub dir: PathBuf,
     /// Paths relative to `dir`.
     pub files: Vec<String>,
-    pub sdk: SdkSource,
+    /// Rust packs only: where `capstan-sdk` comes from.
+    pub sdk: Option<SdkSource>,
     /// The capability keys the scaffold declares.
     pub capabilities: Vec<String>,
 }
@@ -85,8 +90,8 @@ pub enum ScaffoldError {
     Exists { path: PathBuf },
     #[error("the parent folder {} does not exist; nothing was written", path.display())]
     NoParent { path: PathBuf },
-    #[error("--lang {lang} is not yet available: `capstan packs new` scaffolds Rust packs today (see foreign-packs/ for hand-built Python and JavaScript packs)")]
-    LangNotAvailable { lang: String },
+    #[error("--sdk and --sdk-version choose the SDK of a Rust pack; a {lang} pack has none")]
+    SdkForLang { lang: String },
     #[error("{}: not a capstan-sdk crate ({reason})", path.display())]
     SdkNotFound { path: PathBuf, reason: String },
     #[error("{}: {detail}; nothing was written", path.display())]
@@ -100,7 +105,7 @@ impl ScaffoldError {
             ScaffoldError::InvalidName { .. } => "invalid_name",
             ScaffoldError::Exists { .. } => "exists",
             ScaffoldError::NoParent { .. } => "no_parent",
-            ScaffoldError::LangNotAvailable { .. } => "lang_not_available",
+            ScaffoldError::SdkForLang { .. } => "sdk_for_lang",
             ScaffoldError::SdkNotFound { .. } => "sdk_not_found",
             ScaffoldError::Io { .. } => "io",
         }
@@ -152,11 +157,14 @@ pub fn new_pack(options: &NewOptions) -> Result<Scaffolded, ScaffoldError> {
     if std::fs::symlink_metadata(&dir).is_ok() {
         return Err(ScaffoldError::Exists { path: dir });
     }
+    if options.lang != Lang::Rust && (options.sdk.path.is_some() || options.sdk.version.is_some()) {
+        return Err(ScaffoldError::SdkForLang { lang: options.lang.as_str().into() });
+    }
     let names = Names::new(&options.name);
     let (files, sdk) = match options.lang {
-        Lang::Rust => rust::files(&names, &options.sdk)?,
-        Lang::Python => python::files(&names)?,
-        Lang::Js => js::files(&names)?,
+        Lang::Rust => rust::files(&names, &options.sdk).map(|(f, sdk)| (f, Some(sdk)))?,
+        Lang::Python => (python::files(&names)?, None),
+        Lang::Js => (js::files(&names)?, None),
     };
     write_all(&options.parent, &dir, &files)?;
     Ok(Scaffolded {
@@ -167,6 +175,19 @@ pub fn new_pack(options: &NewOptions) -> Result<Scaffolded, ScaffoldError> {
         sdk,
         capabilities: vec![format!("{}.count_objects", names.namespace), format!("{}.add_marker", names.namespace)],
     })
+}
+
+/// The pack contract Python and JavaScript packs are compiled against: the WIT this
+/// binary loads (`wit/pack@0.2.0`), so a pack cannot be built against another copy.
+const PACK_WIT: &str = include_str!("../../../wit/pack@0.2.0/pack.wit");
+
+/// Write the pack contract to `<work>/wit/pack.wit`; the folder's path.
+pub(crate) fn write_pack_wit(work: &Path) -> Result<PathBuf, build::BuildError> {
+    let wit = work.join("wit");
+    let io = |e: std::io::Error| build::BuildError::Io { path: wit.clone(), detail: e.to_string() };
+    std::fs::create_dir_all(&wit).map_err(io)?;
+    std::fs::write(wit.join("pack.wit"), PACK_WIT).map_err(io)?;
+    Ok(wit)
 }
 
 /// Write every file into a temporary folder in `parent`, then rename it to `dir`.
@@ -254,10 +275,32 @@ mod tests {
         assert_eq!(new_pack(&opts("taken")).unwrap_err().code(), "exists");
         assert_eq!(std::fs::read_dir(tmp.path().join("taken")).unwrap().count(), 1);
         assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1, "no staging folder left behind");
-        assert_eq!(new_pack(&NewOptions { lang: Lang::Python, ..opts("py-pack") }).unwrap_err().code(), "lang_not_available");
         let made = new_pack(&opts("fresh-pack")).unwrap();
         assert!(made.dir.join("pack.json").is_file() && made.dir.join("src/capabilities/add_marker.rs").is_file());
         let manifest = crate::manifest::load(&made.dir).expect("the template manifest parses");
         assert_eq!(manifest.component, "fresh_pack.wasm");
+    }
+
+    #[test]
+    fn python_and_js_scaffolds_are_complete_and_their_manifests_parse() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (lang, entry) in [(Lang::Python, "src/app.py"), (Lang::Js, "src/pack.js")] {
+            let name = format!("{}-pack", lang.as_str());
+            let made = new_pack(&NewOptions { name: name.clone(), lang, parent: tmp.path().into(), sdk: SdkChoice::default() }).unwrap();
+            assert!(made.sdk.is_none());
+            assert_eq!(build::detect(&made.dir), Some(lang), "{name}");
+            assert!(made.dir.join(entry).is_file(), "{name}: {entry}");
+            let manifest = crate::manifest::load(&made.dir).expect("the template manifest parses");
+            assert_eq!(manifest.component, format!("{}.wasm", name.replace('-', "_")));
+            for file in &made.files {
+                let text = std::fs::read_to_string(made.dir.join(file)).unwrap();
+                assert!(!text.contains("{{"), "{name}/{file}: a placeholder is left");
+            }
+            let source = std::fs::read_to_string(made.dir.join(entry)).unwrap();
+            let capabilities = if lang == Lang::Python { std::fs::read_to_string(made.dir.join("src/capabilities.py")).unwrap() } else { source };
+            for key in &made.capabilities {
+                assert!(capabilities.contains(&format!("'{key}'")) || capabilities.contains(&format!("\"{key}\"")), "{name} declares {key}");
+            }
+        }
     }
 }

@@ -1,8 +1,63 @@
-//! Python packs (componentize-py): not scaffolded yet. The hook for `--lang python`:
-//! its templates go under `templates/python/` and this module renders them.
+//! Python packs (componentize-py): the templates under `templates/python/` and how
+//! `src/` is compiled into a component.
+//!
+//! Layout: `src/app.py` (the contract's glue: describe/execute, errors), `src/capabilities.py`
+//! (plain Python: the declarations and handlers, given the bridge as a function, so
+//! `tests/` runs them with a fake bridge in any CPython), `pack.json`, README.
+//!
+//! Only `src/` goes into the component (componentize-py embeds the Python path it is
+//! given): the component written beside `pack.json`, tests and notes stay out of it.
 
-use super::{Names, ScaffoldError};
+use super::build::BuildError;
+use super::child;
+use super::toolchain;
+use super::{Names, ScaffoldError, render};
+use std::path::{Path, PathBuf};
 
-pub fn files(_names: &Names) -> Result<(Vec<(String, String)>, super::SdkSource), ScaffoldError> {
-    Err(ScaffoldError::LangNotAvailable { lang: super::Lang::Python.as_str().into() })
+const APP_PY: &str = include_str!("templates/python/app.py.tmpl");
+const CAPABILITIES_PY: &str = include_str!("templates/python/capabilities.py.tmpl");
+const TEST_PY: &str = include_str!("templates/python/test_capabilities.py.tmpl");
+const PACK_JSON: &str = include_str!("templates/python/pack.json.tmpl");
+const README: &str = include_str!("templates/python/README.md.tmpl");
+const GITIGNORE: &str = include_str!("templates/python/gitignore.tmpl");
+
+/// The module componentize-py loads (`src/app.py`, class `Pack`).
+pub const ENTRY: &str = "src/app.py";
+
+pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
+    let t = |template: &str| render(template, names, &[]);
+    Ok(vec![
+        ("pack.json".to_string(), t(PACK_JSON)),
+        ("README.md".to_string(), t(README)),
+        (".gitignore".to_string(), t(GITIGNORE)),
+        (ENTRY.to_string(), t(APP_PY)),
+        ("src/capabilities.py".to_string(), t(CAPABILITIES_PY)),
+        ("tests/test_capabilities.py".to_string(), t(TEST_PY)),
+    ])
+}
+
+/// True when `dir` holds a Python pack.
+pub fn is_python_pack(dir: &Path) -> bool {
+    dir.join(ENTRY).is_file()
+}
+
+/// Compile `dir/src` into `work/component.wasm`, with every WASI import stubbed
+/// (`--stub-wasi`: a trapping stub inside the component, so the component imports
+/// nothing but `capstan:pack/*` and the sandbox grants nothing).
+pub fn compile(dir: &Path, work: &Path) -> Result<PathBuf, BuildError> {
+    let compiler = toolchain::componentize_py()?;
+    let wit = super::write_pack_wit(work)?;
+    let out = work.join("component.wasm");
+    let mut cmd = std::process::Command::new(&compiler);
+    cmd.arg("-d")
+        .arg(&wit)
+        .args(["-w", "capability-pack", "componentize", "--stub-wasi", "-p"])
+        .arg(dir.join("src"))
+        .arg("app")
+        .arg("-o")
+        .arg(&out)
+        .current_dir(work)
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    child::run(cmd, "componentize-py", &format!("compiling {} with componentize-py {}", dir.join("src").display(), toolchain::COMPONENTIZE_PY_VERSION))?;
+    Ok(out)
 }
