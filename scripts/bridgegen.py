@@ -235,6 +235,7 @@ def rust_client(commands, sha):
             doc(spec.summary) +
             "#[derive(Debug, Clone, Copy, PartialEq, Eq)]\npub struct %(t)s;\n\n"
             "impl Command for %(t)s {\n"
+            "    const SERVER: &'static str = SERVER;\n"
             "    const NAME: &'static str = %(n)s;\n"
             "    const EFFECT: Effect = %(e)s;\n"
             "    const ERRORS: &'static [AppErrorCode] = &[%(errs)s];\n"
@@ -255,6 +256,8 @@ def rust_client(commands, sha):
         "#![allow(clippy::large_enum_variant, clippy::derive_partial_eq_without_eq)]\n\n"
         "use crate::bridge::{Command, Effect};\nuse crate::BridgeError;\nuse schemars::JsonSchema;\n"
         "use serde::{Deserialize, Serialize};\n\n"
+        "/// The server these commands belong to, as a manifest's `servers` names it.\n"
+        "pub const SERVER: &str = \"blender\";\n\n"
         "/// sha256 of the catalog (`commands.json`) these types were generated from.\n"
         "pub const CATALOG_SHA256: &str = %s;\n\n"
         "/// Every command a pack may send, with its effect.\n"

@@ -28,6 +28,14 @@ const COUNT_SCHEMA = {
   additionalProperties: false,
 };
 
+const COUNTED_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { kind: { type: 'string', enum: OBJECT_TYPES }, count: { type: 'integer', minimum: 0 } },
+  required: ['kind', 'count'],
+  additionalProperties: false,
+};
+
 const MARKER_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
@@ -54,6 +62,7 @@ const CAPABILITIES = [
     summary: "Count the scene's objects of one type (a JavaScript pack).",
     description: 'Asks Blender for the objects of one type and answers how many there are.',
     inputSchema: JSON.stringify(COUNT_SCHEMA),
+    outputSchema: JSON.stringify(COUNTED_SCHEMA),
     tags: ['javascript', 'count'],
     aliases: [],
     examples: ['how many cameras are in the scene, javascript pack'],
@@ -71,6 +80,7 @@ const CAPABILITIES = [
     summary: 'Add a named empty as a marker (a JavaScript pack).',
     description: 'Adds an empty with exactly this name at a location, through the same bridge command as scene.create_object.',
     inputSchema: JSON.stringify(MARKER_SCHEMA),
+    outputSchema: undefined,
     tags: ['javascript', 'empty', 'marker'],
     aliases: [],
     examples: ['drop a marker empty named goal, javascript pack'],
@@ -96,7 +106,7 @@ const invalid = (message) => ({ tag: 'invalid-arguments', val: message });
 
 function callBridge(command, params) {
   try {
-    return JSON.parse(call(command, JSON.stringify(params)));
+    return JSON.parse(call('blender', command, JSON.stringify(params)));
   } catch (e) {
     if (e && e.payload && typeof e.payload.code === 'string') {
       throw { tag: 'bridge', val: e.payload };

@@ -36,6 +36,14 @@ COUNT_SCHEMA = {
     "additionalProperties": False,
 }
 
+COUNTED_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {"kind": {"type": "string", "enum": OBJECT_TYPES}, "count": {"type": "integer", "minimum": 0}},
+    "required": ["kind", "count"],
+    "additionalProperties": False,
+}
+
 MARKER_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
@@ -65,6 +73,7 @@ CAPABILITIES = [
         summary="Count the scene's objects of one type (a Python pack).",
         description="Asks Blender for the objects of one type and answers how many there are.",
         input_schema=json.dumps(COUNT_SCHEMA, sort_keys=True),
+        output_schema=json.dumps(COUNTED_SCHEMA, sort_keys=True),
         tags=["python", "count"],
         aliases=[],
         examples=["how many lights are in the scene, python pack"],
@@ -82,6 +91,7 @@ CAPABILITIES = [
         summary="Add a named empty as a marker (a Python pack).",
         description="Adds an empty with exactly this name at a location, through the same bridge command as scene.create_object.",
         input_schema=json.dumps(MARKER_SCHEMA, sort_keys=True),
+        output_schema=None,
         tags=["python", "empty", "marker"],
         aliases=[],
         examples=["drop a marker empty named target, python pack"],
@@ -110,7 +120,7 @@ FAMILIES = [
 
 def call_bridge(command, params):
     try:
-        return json.loads(bridge.call(command, json.dumps(params)))
+        return json.loads(bridge.call("blender", command, json.dumps(params)))
     except Err as e:
         raise Err(PackError_Bridge(e.value))
 

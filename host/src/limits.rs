@@ -130,6 +130,12 @@ pub const CAPTURED_STDIO_BYTES: usize = 64 * 1024;
 pub const MAX_LOG_LINES_PER_CALL: u32 = 256;
 pub const MAX_LOG_LINE_BYTES: usize = 4096;
 
+/// Progress reports forwarded per call (a render of many frames reports once a frame;
+/// as many as the largest bridge-call budget, so one report per call always fits), and
+/// the length each message is cut to.
+pub const MAX_PROGRESS_REPORTS_PER_CALL: u32 = 1024;
+pub const MAX_PROGRESS_MESSAGE_CHARS: usize = 200;
+
 /// Core instances one call's store may create. A Rust pack is a handful (the guest and
 /// its shims); a componentize-py (CPython) pack instantiates about 38 core modules
 /// (libc, libpython, the stubbed WASI adapters), so 16 refused it at `describe`.

@@ -14,7 +14,7 @@ use crate::home::CapstanHome;
 use crate::delta::SceneDelta;
 use crate::plugin::bindings::PackError;
 use crate::plugin::{self, CapabilitySpec, LoadedPack, PackLoadError, PackSource};
-use crate::sandbox::{BridgeCallRecord, CallSetup, PackFault, Sandbox};
+use crate::sandbox::{BridgeCallRecord, CallSetup, PackFault, ProgressSink, Sandbox};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -414,12 +414,24 @@ impl Runtime {
         self.call_checked(key, arguments_json)
     }
 
+    /// [`Runtime::call`] with a listener for the call's progress reports.
+    pub fn call_reporting(&self, key: &str, arguments_json: &str, progress: ProgressSink) -> Result<CallOutput, CallError> {
+        self.check(key, arguments_json)?;
+        self.call_checked_reporting(key, arguments_json, Some(progress))
+    }
+
     /// [`Runtime::call`] for a caller that has just passed the same key and arguments
     /// through [`Runtime::check`] (the MCP surfaces check before looking at availability),
     /// so the arguments are not parsed and validated twice.
     pub(crate) fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        self.call_checked_reporting(key, arguments_json, None)
+    }
+
+    /// [`Runtime::call_checked`] with a listener for the call's progress reports (the
+    /// pack's, through `capstan:pack/progress`; a workflow's, one per step).
+    pub(crate) fn call_checked_reporting(&self, key: &str, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
         if let Some(workflow) = self.workflow(key) {
-            return crate::workflow::run::execute(self, workflow, arguments_json);
+            return crate::workflow::run::execute(self, workflow, arguments_json, progress);
         }
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
@@ -428,7 +440,7 @@ impl Runtime {
 
         let scope = self.scopes[entry.pack][entry.capability].clone();
         let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);
-        let setup = CallSetup { pack: pack.name.clone(), limits, gate: Some(gate), client: self.client.clone() };
+        let setup = CallSetup { pack: pack.name.clone(), limits, gate: Some(gate), client: self.client.clone(), progress };
         let (outcome, report) = pack.pre.execute(&self.sandbox, setup, key, arguments_json);
         if report.mutated {
             self.close_undo_step(pack, key);
@@ -461,10 +473,15 @@ impl Runtime {
                         size_bytes: text.len() as u64,
                     }));
                 }
-                match serde_json::from_str(&text) {
-                    Ok(result) => Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls, delta }),
-                    Err(e) => Err(fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") })),
+                let result: Value = serde_json::from_str(&text).map_err(|e| fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") }))?;
+                // A declared output schema is a promise to the client (MCP `outputSchema`):
+                // a result outside it is the pack's fault, never passed on.
+                let errors = spec.result_errors(&result);
+                if !errors.is_empty() {
+                    let shown: Vec<String> = errors.into_iter().take(8).collect();
+                    return Err(fault(PackFault::Contract { detail: format!("the result is outside the declared output schema: {}", shown.join("; ")) }));
                 }
+                Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls, delta })
             }
         }
     }

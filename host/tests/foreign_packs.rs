@@ -131,6 +131,12 @@ fn foreign_packs_import_only_the_pack_contract_and_describe_within_the_limits() 
         let loaded = rt.packs().iter().find(|p| p.name() == *pack).unwrap_or_else(|| panic!("{pack} is not loaded: {:?}", rt.refused()));
         assert_eq!(loaded.cache, CacheOutcome::Hit, "{pack}: the install compiled it into the shared cache");
         assert_eq!(loaded.version.as_str(), "0.2.0");
+        // The read capability declares its answer's shape in Python and JavaScript alike.
+        let (_, prefix) = FOREIGN.iter().find(|(p, _)| p == pack).unwrap();
+        let counted = rt.capability(&format!("{prefix}count_objects")).unwrap();
+        let output = counted.output_schema.as_ref().unwrap_or_else(|| panic!("{pack}: no output schema"));
+        assert_eq!(output["required"], json!(["kind", "count"]), "{pack}");
+        assert!(rt.capability(&format!("{prefix}create_marker")).unwrap().output_schema.is_none(), "{pack}: declared none");
     }
     for (pack, imports) in imports_seen_by_the_host(&rt, &dir) {
         eprintln!("foreign packs: {pack} imports {imports:?}");
@@ -140,7 +146,7 @@ fn foreign_packs_import_only_the_pack_contract_and_describe_within_the_limits() 
         let loaded = rt.packs().iter().find(|p| p.name() == *pack).unwrap();
         let mut times = Vec::new();
         for _ in 0..5 {
-            let setup = CallSetup { pack: pack.to_string().into(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(Offline) };
+            let setup = CallSetup { pack: pack.to_string().into(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(Offline), progress: None };
             let started = Instant::now();
             let (described, _) = loaded.pre().describe(rt.sandbox(), setup);
             times.push(started.elapsed());
@@ -179,7 +185,7 @@ fn measure(rt: &Runtime, dir: &Path) {
         let loaded = rt.packs().iter().find(|p| p.name() == *pack).unwrap();
         let fits = |mib: u64, execute: bool| {
             let limits = limits::CallLimits { memory_bytes: mib << 20, ..limits::DESCRIBE_LIMITS };
-            let setup = CallSetup { pack: pack.to_string().into(), limits, gate: None, client: Arc::new(Offline) };
+            let setup = CallSetup { pack: pack.to_string().into(), limits, gate: None, client: Arc::new(Offline), progress: None };
             if execute {
                 let key = format!("{prefix}count_objects");
                 loaded.pre().execute(rt.sandbox(), setup, &key, r#"{"kind":"MESH"}"#).0.is_ok()

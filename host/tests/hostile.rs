@@ -72,6 +72,12 @@ fn every_hostile_case_is_contained_and_the_host_keeps_serving() {
     }
     assert_serves(&rt, &bridge, "a panic");
 
+    match fault_of(rt.call("hostile.lying_output", "{}")) {
+        PackFault::Contract { detail } => assert!(detail.contains("outside the declared output schema") && detail.contains("/count"), "{detail}"),
+        other => panic!("a result outside its output schema: {other:?}"),
+    }
+    assert_serves(&rt, &bridge, "a result outside its output schema");
+
     match fault_of(rt.call("hostile.huge_result", "{}")) {
         PackFault::OutputTooLarge { limit_bytes, size_bytes } => {
             assert_eq!(limit_bytes, 8 << 20);
@@ -88,12 +94,14 @@ fn every_hostile_case_is_contained_and_the_host_keeps_serving() {
     let received = bridge.count();
     assert_eq!(bridge_code_of(rt.call("hostile.undeclared", "{}")), "permission_denied");
     assert_serves(&rt, &bridge, "an undeclared bridge command");
+    assert_eq!(bridge_code_of(rt.call("hostile.other_server", "{}")), "permission_denied");
+    assert_serves(&rt, &bridge, "a declared command sent to a server the manifest does not name");
     assert_eq!(bridge_code_of(rt.call("hostile.sneaky_mutation", "{}")), "permission_denied");
     assert_serves(&rt, &bridge, "a mutating call from a read-only capability");
     assert_eq!(bridge_code_of(rt.call("hostile.bad_params", "{}")), "invalid_bridge_params");
     assert_eq!(bridge_code_of(rt.call("hostile.raw_string_params", "{}")), "invalid_bridge_params");
     assert_serves(&rt, &bridge, "invalid bridge params");
-    assert_eq!(bridge.count(), received + 3, "no refused call reached the bridge (3 = the assert_serves calls)");
+    assert_eq!(bridge.count(), received + 4, "no refused call reached the bridge (4 = the assert_serves calls)");
     assert!(!bridge.commands().contains(&"delete_object".to_string()));
 
     let before = bridge.count();
@@ -338,6 +346,12 @@ fn a_pack_that_declares_past_any_bound_is_refused_with_the_bound_named() {
         (6, &["\"scene.info\" is already claimed by pack \"blender-core\"", "\"scene.create_object\" is already claimed by pack \"blender-core\""]),
         (7, &["capability \"overdeclare.\\u{1b}[31mred\": the key must be family.verb_noun", "input-schema is not JSON: recursion limit exceeded"]),
         (8, &["100 families; at most 64 are allowed"]),
+        (9, &[
+            "capability \"overdeclare.array_output\": output-schema must describe a JSON object",
+            "capability \"overdeclare.broken_output\": output-schema does not compile",
+            "capability \"overdeclare.huge_output\": output-schema is 100034 bytes; at most 65536 are allowed",
+            "capability \"overdeclare.escape_output\": a string in output-schema holds the character U+001B",
+        ]),
     ];
     for (mode, needles) in expect {
         let text = refusal_of(&mut rt, *mode);

@@ -168,6 +168,23 @@ fn guided_session(home: &Path, ns: &str) {
     assert_eq!(counted["result"]["count"], 1, "the marker is in Blender: {counted}");
     let info = ok(&c.call_tool("execute_capability", json!({ "key": "scene.object_info", "arguments": { "name": "ScaffoldMarker" } })));
     assert_eq!(info["result"]["type"], "EMPTY", "{info}");
+    drop(c);
+
+    // The read capability declares its answer (output schema): the expert surface lists
+    // it as the tool's outputSchema and answers with structuredContent in that shape.
+    let mut expert = raw_mcp::RawClient::start(home, true);
+    let tool_name = count_key.replacen('.', "__", 1);
+    let listed = expert.request("tools/list", json!({}));
+    let tools = listed["result"]["tools"].as_array().expect("tools/list answers");
+    let tool = tools.iter().find(|t| t["name"] == tool_name.as_str()).unwrap_or_else(|| panic!("{tool_name} is listed: {listed}"));
+    assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+    let mut required: Vec<&str> = tool["outputSchema"]["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    required.sort();
+    assert_eq!(required, ["count", "kind"], "{tool}");
+    let marker_tool = tools.iter().find(|t| t["name"] == marker_key.replacen('.', "__", 1).as_str()).unwrap();
+    assert!(marker_tool.get("outputSchema").is_none(), "add_marker declares none: {marker_tool}");
+    let answer = expert.call_tool(&tool_name, json!({ "kind": "EMPTY" }));
+    assert_eq!(answer["result"]["structuredContent"], json!({ "kind": "EMPTY", "count": 1 }), "{answer}");
 }
 
 /// The scaffold's conformance cases (from its own `describe`), as the conformance
@@ -283,8 +300,8 @@ fn a_scaffolded_pack_builds_installs_and_runs_in_real_blender_and_a_socket_impor
     let source = hostile.join("src/capabilities/count_objects.rs");
     let text = std::fs::read_to_string(&source).unwrap();
     let edited = text.replace(
-        "fn count_objects(args: CountArgs) -> PackResult<Value> {",
-        "fn count_objects(args: CountArgs) -> PackResult<Value> {\n    let _ = std::net::TcpStream::connect(\"127.0.0.1:80\");",
+        "fn count_objects(args: CountArgs) -> PackResult<Counted> {",
+        "fn count_objects(args: CountArgs) -> PackResult<Counted> {\n    let _ = std::net::TcpStream::connect(\"127.0.0.1:80\");",
     );
     assert_ne!(edited, text);
     std::fs::write(&source, edited).unwrap();
@@ -382,4 +399,80 @@ fn a_python_scaffold_builds_installs_and_runs_in_real_blender() {
 #[test]
 fn a_javascript_scaffold_builds_installs_and_runs_in_real_blender() {
     foreign_scaffold_end_to_end("js", &["node", "--test", "tests/"], "src/pack.js", "componentize-js");
+}
+
+/// The commands of the SDK guide's first block (`sdk/README.md`), comments dropped.
+fn guide_commands() -> Vec<String> {
+    let readme = include_str!("../../sdk/README.md");
+    let start = readme.find("```sh\n").expect("the guide opens with a sh block") + "```sh\n".len();
+    let end = start + readme[start..].find("```").expect("the block ends");
+    readme[start..end].lines().map(|l| l.split("  #").next().unwrap_or("").trim().to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+/// A newcomer's first ten minutes, as the guide writes them: every line of its first
+/// block run by bash, in order, from a fresh home, with `capstan` on PATH. The one
+/// Blender the test command provisions stands in for `capstan blender provision`'s
+/// download (the home's `blender/` links to it, so provisioning finds it ready).
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+#[test]
+fn the_sdk_guide_runs_as_written() {
+    use std::io::BufRead;
+    let commands = guide_commands();
+    assert!(commands.len() >= 6 && commands[0].starts_with("capstan packs new "), "{commands:?}");
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let provisioned = tools_dir().parent().unwrap().join("test-home/blender");
+    assert!(provisioned.is_dir(), "the test command provisions Blender into {}", provisioned.display());
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&provisioned, home.join("blender")).unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_capstan")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cwd = tmp.path().join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let shell = |line: &str, cwd: &Path| {
+        let mut cmd = Command::new("bash");
+        cmd.arg("-c")
+            .arg(format!("exec {line}"))
+            .current_dir(cwd)
+            .env("PATH", &path)
+            .env("CAPSTAN_HOME", &home)
+            .env("CARGO_TARGET_DIR", scaffold_target())
+            .env("CAPSTAN_TOOLS_DIR", tools_dir())
+            .env_remove("CAPSTAN_BLENDER");
+        cmd
+    };
+    let mut blender: Option<std::process::Child> = None;
+    let mut outputs = Vec::new();
+    for line in &commands {
+        if let Some(dir) = line.strip_prefix("cd ") {
+            cwd = cwd.join(dir.trim());
+            continue;
+        }
+        if let Some(background) = line.strip_suffix('&') {
+            // A long-running command: started, and read until it says it is ready.
+            let mut child = shell(background.trim(), &cwd).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+            let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+            let mut first = String::new();
+            stdout.read_line(&mut first).unwrap();
+            assert!(first.contains("is up"), "{line}: {first:?}");
+            std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+            blender = Some(child);
+            continue;
+        }
+        let out = shell(line, &cwd).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string());
+        assert!(out.status.success(), "{line}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status.code());
+        outputs.push((line.clone(), stdout));
+    }
+    if let Some(mut child) = blender {
+        // SIGTERM: capstan stops Blender cleanly.
+        let _ = Command::new("kill").arg(child.id().to_string()).status();
+        let _ = child.wait();
+    }
+    let (_, called) = outputs.iter().find(|(l, _)| l.starts_with("capstan call ")).expect("the guide calls the new capability");
+    let answer: Value = serde_json::from_str(called).unwrap_or_else(|e| panic!("capstan call prints JSON ({e}): {called}"));
+    assert_eq!(answer, json!({ "kind": "MESH", "count": 1 }), "the factory scene holds one mesh: {answer}");
+    let (_, config) = outputs.iter().find(|(l, _)| l.starts_with("capstan mcp-config")).unwrap();
+    assert!(config.contains("mcpServers") && config.contains("serve"), "{config}");
 }

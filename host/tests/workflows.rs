@@ -53,8 +53,17 @@ fn every_step_is_checked_before_the_first_bridge_call() {
     let CallError::InvalidArguments { errors, .. } = &err else { panic!("{err}") };
     assert!(errors.iter().any(|e| e.starts_with("step make (scene.create_object): /size")), "{errors:?}");
     assert_eq!(bridge.count(), 0, "nothing ran: {:?}", bridge.commands());
-    rt.call("workflow.test_chain", &json!({ "size": 1 }).to_string()).unwrap();
+    // One progress report as each step starts and one at the end, for a client to show.
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink_heard = heard.clone();
+    let sink: capstan::sandbox::ProgressSink = Arc::new(move |r| sink_heard.lock().unwrap().push((r.done, r.total, r.message)));
+    rt.call_reporting("workflow.test_chain", &json!({ "size": 1 }).to_string(), sink).unwrap();
     assert_eq!(bridge.commands().iter().filter(|c| c.as_str() != "undo_push").count(), 2, "{:?}", bridge.commands());
+    assert_eq!(*heard.lock().unwrap(), [
+        (0, Some(2), "step 1 of 2: look (scene.info)".to_string()),
+        (1, Some(2), "step 2 of 2: make (scene.create_object)".to_string()),
+        (2, Some(2), "2 of 2 steps done".to_string()),
+    ]);
 
     // A part passed through is validated by the capability's own schema, embedded in the
     // workflow's: a bad vehicle name never reaches the step.

@@ -27,6 +27,9 @@ impl Effect {
 
 /// One bridge command, as the generated client declares it.
 pub trait Command {
+    /// The application bridge the command belongs to (`blender`), as the manifest's
+    /// `servers` names it; sent with every call (`capstan:pack/bridge@0.2.0`).
+    const SERVER: &'static str;
     const NAME: &'static str;
     const EFFECT: Effect;
     /// The application error codes this command may answer with (besides the
@@ -42,7 +45,7 @@ pub fn send<C: Command>(params: &C::Params) -> Result<C::Result, BridgeError> {
         BridgeErrorCode::InvalidBridgeParams,
         format!("params for {} do not serialise: {e}", C::NAME),
     ))?;
-    let raw = transport::call(C::NAME, &json)?;
+    let raw = transport::call(C::SERVER, C::NAME, &json)?;
     serde_json::from_str(&raw).map_err(|e| BridgeError::new(
         BridgeErrorCode::Transport,
         format!("bridge command {} answered outside its result type: {e}", C::NAME),
@@ -54,8 +57,8 @@ mod transport {
     use crate::bindings::capstan::pack::bridge as wit;
     use crate::error::BridgeError;
 
-    pub fn call(command: &str, params_json: &str) -> Result<String, BridgeError> {
-        wit::call(command, params_json).map_err(BridgeError::from)
+    pub fn call(server: &str, command: &str, params_json: &str) -> Result<String, BridgeError> {
+        wit::call(server, command, params_json).map_err(BridgeError::from)
     }
 }
 
@@ -65,7 +68,7 @@ mod transport {
 
     /// Outside a host (native unit tests), calls go to the thread's
     /// [`crate::testing::MockBridge`].
-    pub fn call(command: &str, params_json: &str) -> Result<String, BridgeError> {
-        crate::testing::dispatch(command, params_json)
+    pub fn call(server: &str, command: &str, params_json: &str) -> Result<String, BridgeError> {
+        crate::testing::dispatch(server, command, params_json)
     }
 }

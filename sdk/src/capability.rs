@@ -17,6 +17,7 @@ pub struct Capability {
     pub(crate) summary: &'static str,
     pub(crate) description: &'static str,
     pub(crate) schema: fn() -> String,
+    pub(crate) output_schema: Option<fn() -> String>,
     pub(crate) tags: &'static [&'static str],
     pub(crate) aliases: &'static [&'static str],
     pub(crate) examples: &'static [&'static str],
@@ -54,6 +55,7 @@ impl Capability {
             summary: "",
             description: "",
             schema: schema_of::<A>,
+            output_schema: None,
             tags: &[],
             aliases: &[],
             examples: &[],
@@ -116,6 +118,15 @@ impl Capability {
         self
     }
 
+    /// Declare the shape of a successful result: `R`'s JSON Schema (it must describe an
+    /// object, as MCP's `outputSchema` must). The host checks every result against it and
+    /// shows it to MCP clients as the tool's `outputSchema`; usually the handler's own
+    /// result type, written `output = R` in `#[capability(...)]`.
+    pub fn output<R: JsonSchema>(mut self) -> Self {
+        self.output_schema = Some(schema_of::<R>);
+        self
+    }
+
     /// Conformance cases: arguments and what must be true afterwards, run by the
     /// host's conformance suite against the real application.
     pub fn cases(mut self, cases: Vec<Case>) -> Self {
@@ -154,5 +165,10 @@ impl Capability {
     /// The generated input schema (JSON text).
     pub fn input_schema(&self) -> String {
         (self.schema)()
+    }
+
+    /// The declared output schema (JSON text), if any.
+    pub fn output_schema(&self) -> Option<String> {
+        self.output_schema.map(|f| f())
     }
 }

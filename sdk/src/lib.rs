@@ -7,16 +7,28 @@
 //! command does not compile), routing families with their cue words, conformance
 //! cases, and [`export_pack!`] to export the lot.
 //!
-//! ```ignore
+//! ```
 //! use capstan_sdk::prelude::*;
-//! use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, get_object_info};
+//! use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, GetObjectInfoResult, get_object_info};
 //!
 //! /// Read one object's transform and data.
-//! #[capability(key = "hello.object", family = "inspect", uses = [GetObjectInfo])]
-//! fn object(args: GetObjectInfoParams) -> PackResult<Value> {
-//!     Ok(json!(get_object_info(&args)?))
+//! #[capability(key = "hello.object", family = "inspect", uses = [GetObjectInfo], output = GetObjectInfoResult)]
+//! fn object(args: GetObjectInfoParams) -> PackResult<GetObjectInfoResult> {
+//!     Ok(get_object_info(&args)?)
 //! }
+//!
+//! // What the host will read from `describe`: a read-only capability that may send one
+//! // command, with its input and output schemas generated from the types.
+//! let declared = capability();
+//! assert_eq!((declared.key(), declared.family()), ("hello.object", "inspect"));
+//! assert!(!declared.mutates_state());
+//! assert_eq!(declared.bridge_commands(), ["get_object_info"]);
+//! assert!(declared.input_schema().contains("\"name\""));
+//! assert!(declared.output_schema().unwrap().contains("\"dimensions\""));
 //! ```
+//!
+//! The version of this crate is the version of the contract it builds: `capstan-sdk`
+//! 0.2.x makes `capstan:pack@0.2.0` components (see `wit/README.md` in capstan).
 //!
 //! The host, not the pack, is the security boundary: every bridge call is checked
 //! against your `pack.json` and the app's command catalog, and a fresh sandbox runs
@@ -31,6 +43,7 @@ pub mod conformance;
 mod error;
 mod family;
 pub mod log;
+pub mod progress;
 #[doc(hidden)]
 pub mod runtime;
 #[cfg(not(target_arch = "wasm32"))]
@@ -51,6 +64,7 @@ pub use serde_json;
 pub mod prelude {
     pub use crate::bridge::{Command, Effect};
     pub use crate::log;
+    pub use crate::progress;
     pub use crate::{BridgeError, BridgeErrorCode, Capability, Case, Family, PackError, PackResult, capability};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};

@@ -28,6 +28,7 @@ pub fn describe(families: &[Family], capabilities: &[Capability]) -> wit::PackDe
                 summary: c.summary.to_string(),
                 description: c.description.to_string(),
                 input_schema: (c.schema)(),
+                output_schema: c.output_schema.map(|f| f()),
                 tags: strings(c.tags),
                 aliases: strings(c.aliases),
                 examples: strings(c.examples),

@@ -87,3 +87,22 @@ fn application_codes_are_typed() {
     assert!(<DeleteObject as Command>::ERRORS.contains(&AppErrorCode::NotFound));
     assert_eq!(<DeleteObject as Command>::EFFECT, Effect::Destroy);
 }
+
+/// The crate as `cargo package` would publish it carries the contract its bindings read
+/// (`wit/pack@0.2.0`, linked from the repository's frozen folder) and its README.
+#[test]
+fn the_packaged_crate_carries_its_contract() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["package", "-p", "capstan-sdk", "--list", "--allow-dirty", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo package --list: {}", String::from_utf8_lossy(&out.stderr));
+    let files = String::from_utf8_lossy(&out.stdout);
+    for needed in ["wit/pack@0.2.0/pack.wit", "README.md", "src/bindings.rs"] {
+        assert!(files.lines().any(|l| l == needed), "{needed} is not in the package: {files}");
+    }
+    let packaged = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/wit/pack@0.2.0/pack.wit")).unwrap();
+    assert!(packaged.contains("package capstan:pack@0.2.0;") && packaged.contains("FROZEN"));
+}

@@ -109,3 +109,48 @@ def test_a_viewport_picture_arrives_as_image_content(capstan_bin, blender_home):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 32
     # The bytes travel once: the text and structured content carry a note, not base64.
     assert "sent as the image content block" in shot.structured_content["result"]["image"]["data"]
+
+
+def test_an_output_schema_is_the_tools_output_schema_and_the_sdk_checks_the_answer(capstan_bin, blender_home):
+    async def body(s):
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        # The SDK validates structuredContent against the listed outputSchema itself.
+        info = await s.call_tool("scene__object_info", {"name": "Cube"})
+        return tools, info
+
+    tools, info = run(capstan_bin, blender_home, body, expert=True)
+    schema = tools["scene__object_info"].output_schema
+    assert schema and schema["type"] == "object" and {"name", "dimensions", "location"} <= set(schema["properties"]), schema
+    assert tools["scene__info"].output_schema is None, "a capability that declares none gets none"
+    assert not info.is_error, info
+    assert info.structured_content["name"] == "Cube" and info.structured_content["dimensions"] == [2.0, 2.0, 2.0]
+    # The text keeps the whole answer (key, delta, bridge calls) around the result.
+    whole = json.loads(info.content[0].text)
+    assert whole["key"] == "scene.object_info" and whole["result"] == info.structured_content
+
+
+def test_a_long_call_reports_progress_to_a_client_that_asks(capstan_bin, blender_home):
+    waypoints = [{"frame": 1 + 10 * i, "location": [3.0 * i, 0, 0]} for i in range(4)]
+
+    async def body(s):
+        seen = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, total, message))
+
+        made = await s.call_tool("execute_capability", {"key": "forensic.vehicle", "arguments": {"vehicle_type": "sedan", "name": "Progress Car"}})
+        keyed = await s.call_tool(
+            "execute_capability",
+            {"key": "forensic.animate_vehicle", "arguments": {"vehicle_name": "Progress Car", "waypoints": waypoints}},
+            progress_callback=on_progress,
+        )
+        quiet = await s.call_tool("execute_capability", {"key": "scene.info", "arguments": {"limit": 1}}, progress_callback=on_progress)
+        return made, keyed, quiet, seen
+
+    made, keyed, quiet, seen = run(capstan_bin, blender_home, body)
+    assert not made.is_error and not keyed.is_error, (made, keyed)
+    # One report per waypoint, in order, all before the answer (the pack's own
+    # capstan:pack/progress calls, forwarded by the host).
+    assert [(p, t) for p, t, _ in seen] == [(i + 1, 4) for i in range(4)], seen
+    assert seen[0][2] == "keyed waypoint 1 of 4 (frame 1)", seen
+    assert not quiet.is_error

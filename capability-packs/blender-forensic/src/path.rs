@@ -56,13 +56,14 @@ pub fn key(subject: &Subject, points: &[Waypoint], interpolation: Interpolation,
     }
     let keyed_rotation = points.iter().any(|w| w.rotation.is_some());
     let mut heading = subject.rotation[2];
-    for w in points {
+    for (done, w) in points.iter().enumerate() {
         let key = |property, value| InsertKeyframeParams { object: subject.name.clone(), property, frame: w.frame, value: Some(KeyValue::Vec3(value)) };
         insert_keyframe(&key(Property::Location, w.location))?;
         if keyed_rotation {
             heading = w.rotation.map(f64::to_radians).unwrap_or(heading);
             insert_keyframe(&key(Property::RotationEuler, [subject.rotation[0], subject.rotation[1], heading]))?;
         }
+        progress::report(done as u64 + 1, points.len() as u64, &format!("keyed waypoint {} of {} (frame {})", done + 1, points.len(), w.frame));
     }
     let interp = match interpolation {
         Interpolation::Linear => SetInterpolationParamsInterpolation::Linear,

@@ -99,6 +99,9 @@ fn a_path_keys_location_and_heading_per_waypoint_then_interpolation_then_the_fra
     want.extend(["insert_keyframe"; 6]);
     want.extend(["set_interpolation", "set_frame_range"]);
     assert_eq!(bridge.commands(), want);
+    let reported: Vec<(u64, u64)> = bridge.progress().iter().map(|(done, total, _)| (*done, *total)).collect();
+    assert_eq!(reported, [(1, 3), (2, 3), (3, 3)], "one progress report per keyed waypoint");
+    assert_eq!(bridge.progress()[2].2, "keyed waypoint 3 of 3 (frame 30)");
 }
 
 #[test]

@@ -7,7 +7,10 @@
 //!    included, so a pack cannot flood the app or spin on refusals.
 //! 2. **Params are a JSON object** (never a raw string for the app to interpret).
 //! 3. **Declared by the manifest**: the manifest's `servers.<name>.commands` is the
-//!    pack's whole reach; anything else is `PERMISSION_DENIED`.
+//!    pack's whole reach; anything else is `PERMISSION_DENIED`. A 0.2.0 pack names the
+//!    server it calls, and the name must be the one the manifest declares the command
+//!    under (a pack for two apps cannot send one app's command to the other); a 0.1.0
+//!    pack names none, and the manifest's server of the command is meant.
 //! 4. **Read-only stays read-only**: a capability declared `mutates: false` may not
 //!    use a command the catalog marks as mutating or destroying, whatever it lists.
 //! 5. **Declared by the capability**: a capability may use only the commands it
@@ -96,8 +99,9 @@ impl BridgeGate {
         self.catalogs.for_server(server)?.command(command)
     }
 
-    pub fn check(&mut self, command: &str, params_json: &str) -> Result<CheckedCall, GateRefusal> {
-        let result = self.decide(command, params_json);
+    /// Check one call; `server` is the server a 0.2.0 pack named (`None` from 0.1.0).
+    pub fn check(&mut self, server: Option<&str>, command: &str, params_json: &str) -> Result<CheckedCall, GateRefusal> {
+        let result = self.decide(server, command, params_json);
         if let Err(refusal) = &result {
             self.refusals += 1;
             // Log the first refusals in full and then only every hundredth, so a
@@ -116,7 +120,7 @@ impl BridgeGate {
         result
     }
 
-    fn decide(&mut self, command: &str, params_json: &str) -> Result<CheckedCall, GateRefusal> {
+    fn decide(&mut self, named: Option<&str>, command: &str, params_json: &str) -> Result<CheckedCall, GateRefusal> {
         self.attempts += 1;
         if self.attempts > self.budget {
             return Err(GateRefusal::BudgetExceeded(format!(
@@ -141,6 +145,13 @@ impl BridgeGate {
                 truncate(command, 80)
             )));
         };
+        if let Some(named) = named.filter(|n| *n != server) {
+            return Err(GateRefusal::PermissionDenied(format!(
+                "pack {} declared {command} for server {server:?}, not {:?}",
+                self.scope.pack,
+                truncate(named, 40)
+            )));
+        }
         let spec = self
             .catalogs
             .for_server(server)
@@ -204,34 +215,43 @@ mod tests {
     #[test]
     fn a_declared_valid_call_passes() {
         let mut g = gate(true, &["create_object"], 4);
-        let ok = g.check("create_object", r#"{"type":"cube","name":"A"}"#).unwrap();
+        let ok = g.check(None, "create_object", r#"{"type":"cube","name":"A"}"#).unwrap();
         assert_eq!(ok.server, "blender");
         assert_eq!(ok.effect, CommandEffect::Mutate);
     }
 
     #[test]
+    fn a_named_server_must_be_the_one_the_manifest_declares_the_command_under() {
+        let mut g = gate(true, &["create_object"], 4);
+        assert_eq!(g.check(Some("blender"), "create_object", r#"{"type":"cube"}"#).unwrap().server, "blender");
+        let e = g.check(Some("unreal"), "create_object", r#"{"type":"cube"}"#).unwrap_err();
+        assert!(matches!(&e, GateRefusal::PermissionDenied(m) if m.contains("for server \"blender\", not \"unreal\"")), "{e}");
+        assert_eq!(g.refusals(), 1);
+    }
+
+    #[test]
     fn commands_outside_the_manifest_are_denied() {
         let mut g = gate(true, &["set_material"], 4);
-        let e = g.check("set_material", r#"{"object":"A"}"#).unwrap_err();
+        let e = g.check(None, "set_material", r#"{"object":"A"}"#).unwrap_err();
         assert!(matches!(e, GateRefusal::PermissionDenied(ref m) if m.contains("manifest")), "{e}");
-        let e = g.check("exec_python", "{}").unwrap_err();
+        let e = g.check(None, "exec_python", "{}").unwrap_err();
         assert_eq!(e.code(), "PERMISSION_DENIED");
     }
 
     #[test]
     fn read_only_capabilities_cannot_mutate_or_destroy() {
         let mut g = gate(false, &["get_scene_info", "create_object", "delete_object"], 4);
-        let e = g.check("create_object", r#"{"type":"cube"}"#).unwrap_err();
+        let e = g.check(None, "create_object", r#"{"type":"cube"}"#).unwrap_err();
         assert!(matches!(e, GateRefusal::PermissionDenied(ref m) if m.contains("read-only")), "{e}");
-        let e = g.check("delete_object", r#"{"name":"Cube"}"#).unwrap_err();
+        let e = g.check(None, "delete_object", r#"{"name":"Cube"}"#).unwrap_err();
         assert!(e.to_string().contains("destructive"), "{e}");
-        assert!(g.check("get_scene_info", "{}").is_ok());
+        assert!(g.check(None, "get_scene_info", "{}").is_ok());
     }
 
     #[test]
     fn a_capability_cannot_borrow_another_capabilitys_command() {
         let mut g = gate(true, &["create_object"], 4);
-        let e = g.check("delete_object", r#"{"name":"Cube"}"#).unwrap_err();
+        let e = g.check(None, "delete_object", r#"{"name":"Cube"}"#).unwrap_err();
         assert!(matches!(e, GateRefusal::PermissionDenied(ref m) if m.contains("did not declare")), "{e}");
     }
 
@@ -239,7 +259,7 @@ mod tests {
     fn params_must_be_an_object_matching_the_schema() {
         let mut g = gate(true, &["create_object"], 8);
         for bad in ["\"import os\"", "[1]", "not json", r#"{"type":"teapot"}"#, r#"{"type":"cube","extra":1}"#] {
-            let e = g.check("create_object", bad).unwrap_err();
+            let e = g.check(None, "create_object", bad).unwrap_err();
             assert_eq!(e.code(), "INVALID_BRIDGE_PARAMS", "{bad}: {e}");
         }
     }
@@ -247,10 +267,10 @@ mod tests {
     #[test]
     fn the_budget_counts_every_attempt() {
         let mut g = gate(false, &["get_scene_info"], 3);
-        assert!(g.check("get_scene_info", "{}").is_ok());
-        assert!(g.check("nope", "{}").is_err());
-        assert!(g.check("get_scene_info", "{}").is_ok());
-        let e = g.check("get_scene_info", "{}").unwrap_err();
+        assert!(g.check(None, "get_scene_info", "{}").is_ok());
+        assert!(g.check(None, "nope", "{}").is_err());
+        assert!(g.check(None, "get_scene_info", "{}").is_ok());
+        let e = g.check(None, "get_scene_info", "{}").unwrap_err();
         assert_eq!(e.code(), "BUDGET_EXCEEDED");
         assert_eq!(g.attempts(), 4);
         assert_eq!(g.refusals(), 2);

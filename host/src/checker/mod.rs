@@ -83,7 +83,7 @@ impl PythonChecker {
             let message = format!("the script is {} bytes; the checker reads at most {}", source.len(), limits::MAX_PYTHON_SOURCE_BYTES);
             return CheckVerdict::rejected("source-too-large", message);
         }
-        let setup = CallSetup { pack: Arc::from("python-safety"), limits: limits::CHECKER_LIMITS, gate: None, client: Arc::new(Offline) };
+        let setup = CallSetup { pack: Arc::from("python-safety"), limits: limits::CHECKER_LIMITS, gate: None, client: Arc::new(Offline), progress: None };
         let wit_policy = policy.to_wit();
         let (outcome, _report) = sandbox.run_instance(
             setup,

@@ -9,11 +9,13 @@
 use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
 use super::shared::SharedCore;
 use super::session::{Execution, LastSearch, SessionState};
+use super::progress::Forwarder;
 use super::tools;
 use crate::bridge::HttpBridgeClient;
 use crate::report::{self, ErrorCode};
 use crate::router::{self, FamilyTable, SearchIndex};
 use crate::runtime::{CallError, Resolution, Runtime};
+use crate::sandbox::ProgressSink;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -322,12 +324,19 @@ impl CapstanServer {
         let spec = core.runtime.capability(key).expect("resolved as canonical");
         ok_result(json!({
             "key": spec.key, "family": spec.family, "summary": spec.summary, "description": spec.description,
-            "input_schema": spec.input_schema, "mutates": spec.mutates, "destructive": spec.destructive, "examples": spec.examples,
+            "input_schema": spec.input_schema, "output_schema": spec.output_schema, "mutates": spec.mutates, "destructive": spec.destructive, "examples": spec.examples,
         }))
     }
 
-    /// Run a canonical capability (guided `execute_capability` and every expert tool).
-    async fn execute(&self, key: &str, arguments: &Value) -> CallToolResult {
+    /// Run a canonical capability (guided `execute_capability` and every expert tool);
+    /// its progress reports go to `progress`.
+    async fn execute(&self, key: &str, arguments: &Value, progress: Forwarder) -> CallToolResult {
+        let result = self.execute_reporting(key, arguments, progress.sink()).await;
+        progress.finish().await;
+        result
+    }
+
+    async fn execute_reporting(&self, key: &str, arguments: &Value, progress: Option<ProgressSink>) -> CallToolResult {
         let core = self.core();
         let args_text = arguments.to_string();
         // Order: key, then arguments, then availability, then the sandbox: bad input
@@ -362,10 +371,10 @@ impl CapstanServer {
         // wait behind Blender's main thread, a render for minutes) runs on a blocking
         // thread, so the session keeps answering meanwhile.
         let outcome = if core.runtime.is_quick_read(key) {
-            core.runtime.call_checked(key, &args_text)
+            core.runtime.call_checked_reporting(key, &args_text, progress)
         } else {
             let (core, owned_key) = (core.clone(), key.to_string());
-            match tokio::task::spawn_blocking(move || core.runtime.call_checked(&owned_key, &args_text)).await {
+            match tokio::task::spawn_blocking(move || core.runtime.call_checked_reporting(&owned_key, &args_text, progress)).await {
                 Ok(outcome) => outcome,
                 Err(e) => {
                     tracing::error!(key, "the call's thread ended abnormally: {e}");
@@ -378,7 +387,15 @@ impl CapstanServer {
                 let mut doc = report::output_json(&out);
                 self.session().record(Execution { key: key.into(), status: "ok".into(), delta: doc.get("delta").cloned() });
                 let images = super::images::take(&mut doc);
+                // An expert tool with an output schema promises structuredContent in that
+                // shape: the (checked) result alone; the text keeps the whole answer. The
+                // guided `execute_capability` declares none and keeps the whole answer.
+                let declared = self.surface == Surface::Expert && core.runtime.capability(key).is_some_and(|spec| spec.output_schema.is_some());
+                let structured = declared.then(|| doc["result"].clone());
                 let mut result = ok_result(doc);
+                if let Some(structured) = structured {
+                    result.structured_content = Some(structured);
+                }
                 result.content.extend(images);
                 result
             }
@@ -393,7 +410,7 @@ impl CapstanServer {
         }
     }
 
-    async fn dispatch(&self, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+    async fn dispatch(&self, name: &str, args: &Map<String, Value>, progress: Forwarder) -> Option<CallToolResult> {
         Some(match (self.surface, name) {
             (Surface::Guided, tools::SET_GOAL) => self.set_goal(args),
             (Surface::Guided, tools::GET_STATUS) => self.status(),
@@ -402,14 +419,14 @@ impl CapstanServer {
             (Surface::Guided, tools::EXECUTE) => {
                 let Some(key) = str_arg(args, "key") else { return Some(bad_request("key must be a string")) };
                 let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
-                self.execute(key, &arguments).await
+                self.execute(key, &arguments, progress).await
             }
             (Surface::Planner, name) => return super::planner_tools::dispatch(self.core(), self.planner.clone(), name, args).await,
             (Surface::Expert, super::python_exec::TOOL) => super::python_exec::execute(self.core(), args).await,
             (Surface::Guided, super::python_exec::TOOL) => super::python_exec::disabled("execute_python exists only on the expert surface (`capstan serve --expert`)"),
             (Surface::Expert, name) => {
                 let key = self.core().expert_keys.get(name)?.clone();
-                self.execute(&key, &Value::Object(args.clone())).await
+                self.execute(&key, &Value::Object(args.clone()), progress).await
             }
             _ => return None,
         })
@@ -458,9 +475,9 @@ impl ServerHandler for CapstanServer {
         Ok(ListToolsResult::with_all_items(self.tool_list()))
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        match self.dispatch(&request.name, &args).await {
+        match self.dispatch(&request.name, &args, Forwarder::for_request(&context)).await {
             Some(result) => Ok(result.into()),
             None => Err(ErrorData::invalid_params(format!("no tool named {:?}", request.name), None)),
         }

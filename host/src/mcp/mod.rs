@@ -13,6 +13,7 @@ pub mod http_admission;
 pub mod http_origin;
 pub mod images;
 pub mod planner_tools;
+pub mod progress;
 pub mod session;
 pub mod shared;
 pub mod tools;

@@ -83,9 +83,14 @@ pub fn expert(spec: &CapabilitySpec) -> Tool {
         Value::Object(m) => Arc::new(m.clone()),
         _ => schema(json!({ "type": "object" })),
     };
-    Tool::new(expert_name(&spec.key), description, input)
+    let mut tool = Tool::new(expert_name(&spec.key), description, input)
         .with_title(spec.key.clone())
-        .with_annotations(ToolAnnotations::new().read_only(!spec.mutates).destructive(spec.destructive))
+        .with_annotations(ToolAnnotations::new().read_only(!spec.mutates).destructive(spec.destructive));
+    // Checked at load to be an object schema, and against every result at run time.
+    if let Some(Value::Object(output)) = &spec.output_schema {
+        tool.output_schema = Some(Arc::new(output.clone()));
+    }
+    tool
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! Host bindings generated from the WIT: `v1` from the frozen `wit/pack@0.1.0`, `v2`
-//! from the draft `wit/pack@0.2.0`. The WIT is the single source of truth for the
+//! Host bindings generated from the WIT: `v1` from `wit/pack@0.1.0`, `v2` from
+//! `wit/pack@0.2.0` (both frozen). The WIT is the single source of truth for the
 //! host-guest boundary; nothing here is hand-written but the names of the codes.
 
 pub mod v1 {
@@ -65,6 +65,7 @@ mod from_v1 {
             summary: c.summary,
             description: c.description,
             input_schema: c.input_schema,
+            output_schema: None,
             tags: c.tags,
             aliases: c.aliases,
             examples: c.examples,

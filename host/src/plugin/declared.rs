@@ -104,22 +104,31 @@ pub fn check_capability(cap: &Capability, err: &mut impl FnMut(String)) {
     problems.into_iter().filter_map(Result::err).for_each(err);
 }
 
-/// The schema's size, before it is parsed.
-pub fn schema_size(cap: &Capability) -> Result<(), String> {
-    let n = cap.input_schema.len();
+/// A declared JSON Schema (`input-schema`, `output-schema`; `what` names it in the
+/// messages): at most `MAX_SCHEMA_BYTES` before it is parsed, JSON, clean text at any
+/// depth, an object schema (MCP's `inputSchema` and `outputSchema` must be), and one that
+/// compiles as draft 2020-12.
+pub fn object_schema(what: &str, source: &str) -> Result<(Value, jsonschema::Validator), String> {
+    let n = source.len();
     if n > bound::MAX_SCHEMA_BYTES {
-        return Err(format!("input-schema is {n} bytes; at most {} are allowed", bound::MAX_SCHEMA_BYTES));
+        return Err(format!("{what} is {n} bytes; at most {} are allowed", bound::MAX_SCHEMA_BYTES));
     }
-    Ok(())
+    let schema: Value = serde_json::from_str(source).map_err(|e| format!("{what} is not JSON: {e}"))?;
+    schema_text(what, &schema)?;
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(format!("{what} must describe a JSON object (\"type\": \"object\")"));
+    }
+    let validator = jsonschema::draft202012::new(&schema).map_err(|e| format!("{what} does not compile: {e}"))?;
+    Ok((schema, validator))
 }
 
 /// Strings inside a parsed schema (titles, descriptions, enum values) reach clients
 /// and terminals too: the same character rule, line breaks allowed.
-pub fn schema_text(schema: &Value) -> Result<(), String> {
+pub fn schema_text(what: &str, schema: &Value) -> Result<(), String> {
     match schema {
-        Value::String(s) => text("a string in input-schema", s, usize::MAX, true),
-        Value::Array(items) => items.iter().try_for_each(schema_text),
-        Value::Object(map) => map.iter().try_for_each(|(k, v)| text("a key in input-schema", k, usize::MAX, false).and_then(|_| schema_text(v))),
+        Value::String(s) => text(&format!("a string in {what}"), s, usize::MAX, true),
+        Value::Array(items) => items.iter().try_for_each(|v| schema_text(what, v)),
+        Value::Object(map) => map.iter().try_for_each(|(k, v)| text(&format!("a key in {what}"), k, usize::MAX, false).and_then(|_| schema_text(what, v))),
         _ => Ok(()),
     }
 }
@@ -142,8 +151,19 @@ mod tests {
 
     #[test]
     fn schema_strings_and_keys_are_checked_at_any_depth() {
-        assert!(schema_text(&json!({ "type": "object", "properties": { "a": { "description": "fine\nhere" } } })).is_ok());
-        assert!(schema_text(&json!({ "properties": { "a": { "enum": ["ok", "\u{1b}]0;x\u{7}"] } } })).is_err());
-        assert!(schema_text(&json!({ "properties": { "\u{9b}31m": {} } })).is_err());
+        assert!(schema_text("input-schema", &json!({ "type": "object", "properties": { "a": { "description": "fine\nhere" } } })).is_ok());
+        assert!(schema_text("input-schema", &json!({ "properties": { "a": { "enum": ["ok", "\u{1b}]0;x\u{7}"] } } })).is_err());
+        assert!(schema_text("input-schema", &json!({ "properties": { "\u{9b}31m": {} } })).is_err());
+    }
+
+    #[test]
+    fn a_declared_schema_is_an_object_schema_that_compiles() {
+        assert!(object_schema("output-schema", r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#).is_ok());
+        let refused = |text: &str| object_schema("output-schema", text).unwrap_err();
+        assert!(refused("{").starts_with("output-schema is not JSON"));
+        assert!(refused(r#"{"type":"array"}"#).contains("must describe a JSON object"));
+        assert!(refused(r#"{"type":"object","properties":{"n":{"type":"nonsense"}}}"#).contains("does not compile"));
+        assert!(refused(&format!(r#"{{"type":"object","description":"{}"}}"#, "x".repeat(70_000))).contains("bytes; at most"));
+        assert!(refused("{\"type\":\"object\",\"title\":\"\\u001b[2J\"}").contains("a string in output-schema"));
     }
 }

@@ -23,6 +23,10 @@ pub struct CapabilitySpec {
     pub summary: String,
     pub description: String,
     pub input_schema: Value,
+    /// The declared schema of a successful result (0.2.0), checked against every result
+    /// and surfaced as MCP `outputSchema`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     pub tags: Vec<String>,
     pub aliases: Vec<String>,
     pub examples: Vec<String>,
@@ -35,6 +39,8 @@ pub struct CapabilitySpec {
     pub conformance: Vec<crate::conformance::Case>,
     #[serde(skip)]
     pub validator: Arc<Validator>,
+    #[serde(skip)]
+    pub output_validator: Option<Arc<Validator>>,
 }
 
 /// A routing family as a pack declares it.
@@ -56,14 +62,23 @@ use crate::limits::declared::{
 impl CapabilitySpec {
     /// Every schema error of `arguments`, as `path: message` lines.
     pub fn argument_errors(&self, arguments: &Value) -> Vec<String> {
-        self.validator
-            .iter_errors(arguments)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
-            })
-            .collect()
+        schema_errors(&self.validator, arguments)
     }
+
+    /// Every error of a result against the declared output schema (none declared: none).
+    pub fn result_errors(&self, result: &Value) -> Vec<String> {
+        self.output_validator.as_ref().map(|v| schema_errors(v, result)).unwrap_or_default()
+    }
+}
+
+fn schema_errors(validator: &Validator, instance: &Value) -> Vec<String> {
+    validator
+        .iter_errors(instance)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
+        })
+        .collect()
 }
 
 /// `family.verb_noun`: two lowercase identifiers joined by a dot.
@@ -227,29 +242,17 @@ fn validate_capabilities(
             }
             destructive |= spec.effect == CommandEffect::Destroy;
         }
-        if let Err(e) = declared::schema_size(&cap) {
-            err(e);
-            continue;
-        }
-        let schema: Value = match serde_json::from_str(&cap.input_schema) {
-            Ok(v) => v,
+        let (schema, validator) = match declared::object_schema("input-schema", &cap.input_schema) {
+            Ok(compiled) => compiled,
             Err(e) => {
-                err(format!("input-schema is not JSON: {e}"));
+                err(e);
                 continue;
             }
         };
-        if let Err(e) = declared::schema_text(&schema) {
-            err(e);
-            continue;
-        }
-        if schema.get("type").and_then(Value::as_str) != Some("object") {
-            err("input-schema must describe a JSON object (\"type\": \"object\")".into());
-            continue;
-        }
-        let validator = match jsonschema::draft202012::new(&schema) {
-            Ok(v) => v,
+        let output = match cap.output_schema.as_deref().map(|text| declared::object_schema("output-schema", text)).transpose() {
+            Ok(compiled) => compiled,
             Err(e) => {
-                err(format!("input-schema does not compile: {e}"));
+                err(e);
                 continue;
             }
         };
@@ -273,6 +276,7 @@ fn validate_capabilities(
             summary: cap.summary,
             description: cap.description,
             input_schema: schema,
+            output_schema: output.as_ref().map(|(schema, _)| schema.clone()),
             tags: cap.tags,
             aliases: cap.aliases,
             examples: cap.examples,
@@ -281,6 +285,7 @@ fn validate_capabilities(
             bridge_commands: cap.bridge_commands,
             conformance,
             validator: Arc::new(validator),
+            output_validator: output.map(|(_, v)| Arc::new(v)),
         });
     }
     out

@@ -164,7 +164,7 @@ pub fn load(
     let pre = sandbox.prepare(&component, version).map_err(|e| PackLoadError::Link { detail: format!("{e:#}") })?;
 
     let name: Arc<str> = manifest.name.as_str().into();
-    let setup = CallSetup { pack: name.clone(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(NoBridge) };
+    let setup = CallSetup { pack: name.clone(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(NoBridge), progress: None };
     let (described, _report) = pre.describe(sandbox, setup);
     let raw = described.map_err(PackLoadError::Describe)?;
     let (families, capabilities) = describe::validate(raw, version, &manifest, catalogs).map_err(PackLoadError::Contract)?;

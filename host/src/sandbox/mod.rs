@@ -13,10 +13,12 @@
 
 pub mod fault;
 pub mod limiter;
+pub mod progress;
 pub mod state;
 pub mod stdio;
 
 pub use fault::PackFault;
+pub use progress::{ProgressReport, ProgressSink};
 pub use state::{BridgeCallRecord, CallState};
 pub use stdio::CapturedText;
 
@@ -36,6 +38,8 @@ pub struct CallSetup {
     /// `None` allows no bridge call at all (used for `describe`).
     pub gate: Option<BridgeGate>,
     pub client: Arc<dyn BridgeClient>,
+    /// Who listens to the call's progress reports (`None`: nobody; they are dropped).
+    pub progress: Option<ProgressSink>,
 }
 
 /// What a call did besides returning.
@@ -99,7 +103,7 @@ impl Sandbox {
     ) -> (Result<R, PackFault>, CallReport) {
         let timeout_ms = setup.limits.timeout.as_millis() as u64;
         let deadline_ms = setup.limits.deadline.as_millis() as u64;
-        let state = CallState::new(setup.pack.clone(), &setup.limits, setup.gate, setup.client);
+        let state = CallState::new(setup.pack.clone(), &setup.limits, setup.gate, setup.client, setup.progress);
         let mut store = Store::new(self.engine.engine(), state);
         store.limiter(|s| &mut s.limiter);
         // Two clocks, one epoch deadline. Guest time: when it comes due, the callback

@@ -8,12 +8,13 @@
 //! to an application is the `bridge` import, which goes through the gate.
 
 use super::limiter::CallLimiter;
+use super::progress::{CallProgress, ProgressSink};
 use super::stdio::CapturedOutput;
 use crate::bridge::{BridgeClient, BridgeFailure, BridgeGate, BridgeRequest};
 use crate::limits;
 use crate::delta::SceneDelta;
 use crate::plugin::bindings::{v1, v2};
-use v2::capstan::pack::{log, types};
+use v2::capstan::pack::{log, progress, types};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
@@ -50,6 +51,8 @@ pub struct CallState {
     pub(super) mutated: bool,
     /// The last application error (code and message), for the report.
     pub(super) last_app_error: Option<(String, String)>,
+    /// Progress reports on their way to the listener, if any.
+    pub(super) progress: CallProgress,
 }
 
 /// The call's two clocks. Guest time is wall time since the call started minus time
@@ -83,7 +86,13 @@ impl GuestClock {
 }
 
 impl CallState {
-    pub fn new(pack: Arc<str>, limits: &limits::CallLimits, gate: Option<BridgeGate>, client: Arc<dyn BridgeClient>) -> Self {
+    pub fn new(
+        pack: Arc<str>,
+        limits: &limits::CallLimits,
+        gate: Option<BridgeGate>,
+        client: Arc<dyn BridgeClient>,
+        progress: Option<ProgressSink>,
+    ) -> Self {
         let stdout = CapturedOutput::new(limits::CAPTURED_STDIO_BYTES);
         let stderr = CapturedOutput::new(limits::CAPTURED_STDIO_BYTES);
         let wasi = WasiCtx::builder()
@@ -110,6 +119,7 @@ impl CallState {
             delta: SceneDelta::default(),
             mutated: false,
             last_app_error: None,
+            progress: CallProgress::new(progress),
         }
     }
 
@@ -135,14 +145,21 @@ fn wit_error(code: types::BridgeErrorCode, message: String) -> types::BridgeErro
 }
 
 impl v2::capstan::pack::bridge::Host for CallState {
-    fn call(&mut self, command: String, params_json: String) -> Result<String, types::BridgeError> {
-        self.bridge_call(command, params_json)
+    fn call(&mut self, server: String, command: String, params_json: String) -> Result<String, types::BridgeError> {
+        self.bridge_call(Some(server), command, params_json)
+    }
+}
+
+impl progress::Host for CallState {
+    fn report(&mut self, done: u64, total: u64, message: String) {
+        self.progress.report(done, total, &message);
     }
 }
 
 impl v1::capstan::pack::bridge::Host for CallState {
+    /// 0.1.0 names no server: the manifest's one server with this command is meant.
     fn call(&mut self, command: String, params_json: String) -> Result<String, v1::capstan::pack::types::BridgeError> {
-        self.bridge_call(command, params_json).map_err(|e| {
+        self.bridge_call(None, command, params_json).map_err(|e| {
             // 0.1.0 has no field for the application's code: it goes into the message.
             let message = match e.app_code {
                 Some(code) if !e.message.starts_with(&code) => format!("{code}: {}", e.message),
@@ -169,14 +186,14 @@ impl v1::capstan::pack::log::Host for CallState {
 
 impl CallState {
     /// One bridge call from the guest: gate, client, and the record of what happened
-    /// (outcome, application code, delta).
-    fn bridge_call(&mut self, command: String, params_json: String) -> Result<String, types::BridgeError> {
+    /// (outcome, application code, delta). `server` is `None` for a 0.1.0 pack.
+    fn bridge_call(&mut self, server: Option<String>, command: String, params_json: String) -> Result<String, types::BridgeError> {
         use types::BridgeErrorCode as Code;
         let Some(gate) = self.gate.as_mut() else {
             self.record(&command, "PERMISSION_DENIED", None);
             return Err(wit_error(Code::PermissionDenied, "no bridge calls while a pack describes itself".into()));
         };
-        let checked = match gate.check(&command, &params_json) {
+        let checked = match gate.check(server.as_deref(), &command, &params_json) {
             Ok(c) => c,
             Err(refusal) => {
                 let code = match refusal {

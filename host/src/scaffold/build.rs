@@ -242,7 +242,7 @@ fn describe(bytes: &[u8], pack_name: &str) -> Result<PackDescription, BuildError
     let (component, _) = runtime.cache().load_or_compile(engine, &sha, bytes).map_err(|e| refused(format!("it does not compile: {e:#}")))?;
     let version = crate::plugin::abi::check(&component, engine).map_err(|e| refused(e.to_string()))?;
     let pre = sandbox.prepare(&component, version).map_err(|e| refused(format!("it does not link against the pack contract: {e:#}")))?;
-    let setup = CallSetup { pack: pack_name.into(), limits: crate::limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(crate::bridge::Offline) };
+    let setup = CallSetup { pack: pack_name.into(), limits: crate::limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(crate::bridge::Offline), progress: None };
     let (described, _) = pre.describe(sandbox, setup);
     described.map_err(|e| refused(format!("describe() failed: {e}")))
 }

@@ -12,8 +12,12 @@ const LIB_RS: &str = include_str!("templates/rust/lib.rs.tmpl");
 const COUNT_OBJECTS_RS: &str = include_str!("templates/rust/count_objects.rs.tmpl");
 const ADD_MARKER_RS: &str = include_str!("templates/rust/add_marker.rs.tmpl");
 
+/// The published SDK a scaffold outside a checkout depends on: the SDK's version is the
+/// version of the WIT contract it builds (`capstan-sdk` 0.2.x: `capstan:pack@0.2.0`).
+pub const SDK_VERSION: &str = "0.2";
+
 /// Which SDK the crate depends on: `--sdk PATH`, `--sdk-version V`, the checkout this
-/// binary belongs to, or else the published crate of this capstan's version.
+/// binary belongs to, or else the published crate of the contract this capstan builds.
 pub fn sdk_source(choice: &SdkChoice) -> Result<SdkSource, ScaffoldError> {
     if let Some(path) = &choice.path {
         return super::sdk_dir(path).map(SdkSource::Path);
@@ -23,7 +27,7 @@ pub fn sdk_source(choice: &SdkChoice) -> Result<SdkSource, ScaffoldError> {
     }
     Ok(match super::checkout_sdk()? {
         Some(path) => SdkSource::Path(path),
-        None => SdkSource::Version(env!("CARGO_PKG_VERSION").to_string()),
+        None => SdkSource::Version(SDK_VERSION.to_string()),
     })
 }
 
@@ -63,4 +67,18 @@ pub fn files(names: &Names, choice: &SdkChoice) -> Result<(Vec<(String, String)>
 /// True when `dir` holds a Rust pack (a Cargo.toml).
 pub fn is_rust_pack(dir: &Path) -> bool {
     dir.join("Cargo.toml").is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A scaffold outside a checkout asks for the SDK of the contract capstan builds; the
+    /// SDK's own version and its bindings must say the same.
+    #[test]
+    fn the_published_sdk_version_is_the_contract_version() {
+        let manifest = include_str!("../../../sdk/Cargo.toml");
+        assert!(manifest.contains(&format!("\nversion = \"{}.0\"\n", super::SDK_VERSION)), "sdk/Cargo.toml is not version {}.0", super::SDK_VERSION);
+        let bindings = include_str!("../../../sdk/src/bindings.rs");
+        assert!(bindings.contains(&format!("pack@{}.0", super::SDK_VERSION)), "the SDK's bindings build another contract");
+        assert!(super::super::PACK_WIT.contains(&format!("package capstan:pack@{}.0;", super::SDK_VERSION)));
+    }
 }

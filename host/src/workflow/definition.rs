@@ -241,6 +241,7 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
         summary: doc.summary,
         description: doc.description,
         input_schema: doc.input_schema,
+        output_schema: None,
         tags: doc.tags,
         aliases: doc.aliases,
         examples: doc.examples,
@@ -249,6 +250,7 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
         bridge_commands: commands,
         conformance,
         validator,
+        output_validator: None,
     };
     Ok(Workflow { spec: Arc::new(spec), steps: doc.steps, defaults })
 }

@@ -18,7 +18,8 @@ use super::Workflow;
 use crate::delta::SceneDelta;
 use crate::report;
 use crate::runtime::{CallError, CallOutput, Runtime};
-use crate::sandbox::BridgeCallRecord;
+use crate::sandbox::progress::CallProgress;
+use crate::sandbox::{BridgeCallRecord, ProgressSink};
 use serde_json::{Map, Value, json};
 
 /// One step of a plan, with its rendered arguments.
@@ -88,7 +89,10 @@ pub fn plan(workflow: &Workflow, arguments: &Value) -> Result<Plan, Vec<String>>
 }
 
 /// Run a workflow whose arguments passed [`Runtime::check`].
-pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str) -> Result<CallOutput, CallError> {
+///
+/// `progress` hears one report per step as it starts and one when the last has run (the
+/// steps' own reports are not passed on: they would not advance the workflow's count).
+pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
     let key = workflow.spec.key.as_str();
     let invalid = |errors| CallError::InvalidArguments { key: key.into(), errors };
     let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| invalid(vec![format!("the arguments are not JSON: {e}")]))?;
@@ -111,8 +115,11 @@ pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str) -> 
     let mut bridge_calls: Vec<BridgeCallRecord> = Vec::new();
     let mut delta = SceneDelta::default();
     let mut last_path = None;
+    let mut progress = CallProgress::new(progress);
+    let total = plan.steps.len() as u64;
     for (index, (step, text)) in plan.steps.iter().zip(&texts).enumerate() {
         tracing::info!(workflow = key, step = step.id, capability = step.key, "workflow step");
+        progress.report(index as u64, total, &format!("step {} of {total}: {} ({})", index + 1, step.id, step.key));
         match runtime.call_checked(&step.key, text) {
             Ok(out) => {
                 bridge_calls.extend(out.bridge_calls.iter().cloned());
@@ -151,6 +158,7 @@ pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str) -> 
             }
         }
     }
+    progress.report(total, total, &format!("{total} of {total} steps done"));
     let result = answer(key, "ok", reports, &plan, last_path);
     Ok(CallOutput { key: key.into(), pack: super::OWNER.into(), result, bridge_calls, delta: workflow.spec.mutates.then_some(delta) })
 }
@@ -188,6 +196,8 @@ mod tests {
             description: String::new(),
             validator: Arc::new(jsonschema::draft202012::new(&schema).unwrap()),
             input_schema: schema,
+            output_schema: None,
+            output_validator: None,
             tags: vec![],
             aliases: vec![],
             examples: vec![],

@@ -7,8 +7,8 @@
 //! /// Longer text for the schema view.          <- description (the rest)
 //! #[capability(key = "scene.create_object", family = "create",
 //!              tags = ["add"], aliases = ["create_object"], examples = ["add a cube"],
-//!              uses = [CreateObject], cases = cases, destructive)]
-//! fn create_object(args: Args) -> PackResult<Value> { ... }
+//!              uses = [CreateObject], cases = cases, output = Created, destructive)]
+//! fn create_object(args: Args) -> PackResult<Created> { ... }
 //! ```
 //!
 //! expands to the handler unchanged plus `pub fn capability() -> capstan_sdk::Capability`,
@@ -28,6 +28,7 @@ struct Args {
     examples: Vec<LitStr>,
     uses: Vec<Path>,
     cases: Option<Path>,
+    output: Option<Path>,
     destructive: bool,
 }
 
@@ -77,6 +78,10 @@ fn parse_args(tokens: TokenStream) -> syn::Result<Args> {
             (Meta::NameValue(nv), "aliases") => args.aliases = strings(&nv.value)?,
             (Meta::NameValue(nv), "examples") => args.examples = strings(&nv.value)?,
             (Meta::NameValue(nv), "uses") => args.uses = paths(&nv.value)?,
+            (Meta::NameValue(nv), "output") => match &nv.value {
+                Expr::Path(p) => args.output = Some(p.path.clone()),
+                other => return Err(syn::Error::new_spanned(other, "output = <a result type that derives JsonSchema>")),
+            },
             (Meta::NameValue(nv), "cases") => match &nv.value {
                 Expr::Path(p) => args.cases = Some(p.path.clone()),
                 other => return Err(syn::Error::new_spanned(other, "cases = <fn() -> Vec<Case>>")),
@@ -84,7 +89,7 @@ fn parse_args(tokens: TokenStream) -> syn::Result<Args> {
             _ => {
                 return Err(syn::Error::new_spanned(
                     meta,
-                    "unknown argument; use key, family, tags, aliases, examples, uses, cases, destructive",
+                    "unknown argument; use key, family, tags, aliases, examples, uses, cases, output, destructive",
                 ));
             }
         }
@@ -137,6 +142,7 @@ pub fn capability(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (tags, aliases, examples, uses) = (&args.tags, &args.aliases, &args.examples, &args.uses);
     let cases = args.cases.as_ref().map(|c| quote! { .cases(#c()) });
     let destructive = args.destructive.then(|| quote! { .destructive() });
+    let output = args.output.as_ref().map(|o| quote! { .output::<#o>() });
     quote! {
         #func
 
@@ -150,6 +156,7 @@ pub fn capability(attr: TokenStream, item: TokenStream) -> TokenStream {
                 .examples(&[#(#examples),*])
                 #(.uses::<#uses>())*
                 #cases
+                #output
                 #destructive
         }
     }

@@ -9,6 +9,9 @@ use crate::BridgeError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// The server these commands belong to, as a manifest's `servers` names it.
+pub const SERVER: &str = "blender";
+
 /// sha256 of the catalog (`commands.json`) these types were generated from.
 pub const CATALOG_SHA256: &str = "16904aebd74d9f58dcdd2fe9d15629d3ce0c16ce5a1e9349b1369b1c836f364c";
 
@@ -247,6 +250,7 @@ impl AppErrorCode {
 pub struct AddCloth;
 
 impl Command for AddCloth {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_cloth";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -264,6 +268,7 @@ pub fn add_cloth(params: &AddClothParams) -> Result<AddClothResult, BridgeError>
 pub struct AddCollision;
 
 impl Command for AddCollision {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_collision";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -281,6 +286,7 @@ pub fn add_collision(params: &AddCollisionParams) -> Result<AddCollisionResult, 
 pub struct AddConstraint;
 
 impl Command for AddConstraint {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_constraint";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -298,6 +304,7 @@ pub fn add_constraint(params: &AddConstraintParams) -> Result<AddConstraintResul
 pub struct AddFluid;
 
 impl Command for AddFluid {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_fluid";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -315,6 +322,7 @@ pub fn add_fluid(params: &AddFluidParams) -> Result<AddFluidResult, BridgeError>
 pub struct AddForceField;
 
 impl Command for AddForceField {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_force_field";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -332,6 +340,7 @@ pub fn add_force_field(params: &AddForceFieldParams) -> Result<AddForceFieldResu
 pub struct AddModifier;
 
 impl Command for AddModifier {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_modifier";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -349,6 +358,7 @@ pub fn add_modifier(params: &AddModifierParams) -> Result<AddModifierResult, Bri
 pub struct AddParticleSystem;
 
 impl Command for AddParticleSystem {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_particle_system";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -366,6 +376,7 @@ pub fn add_particle_system(params: &AddParticleSystemParams) -> Result<AddPartic
 pub struct AddRigidBody;
 
 impl Command for AddRigidBody {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "add_rigid_body";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -383,6 +394,7 @@ pub fn add_rigid_body(params: &AddRigidBodyParams) -> Result<AddRigidBodyResult,
 pub struct AimCamera;
 
 impl Command for AimCamera {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "aim_camera";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -400,6 +412,7 @@ pub fn aim_camera(params: &AimCameraParams) -> Result<AimCameraResult, BridgeErr
 pub struct AppendFromBlend;
 
 impl Command for AppendFromBlend {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "append_from_blend";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused];
@@ -417,6 +430,7 @@ pub fn append_from_blend(params: &AppendFromBlendParams) -> Result<AppendFromBle
 pub struct ApplyModifier;
 
 impl Command for ApplyModifier {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "apply_modifier";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -434,6 +448,7 @@ pub fn apply_modifier(params: &ApplyModifierParams) -> Result<ApplyModifierResul
 pub struct ApplyTextureSet;
 
 impl Command for ApplyTextureSet {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "apply_texture_set";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -451,6 +466,7 @@ pub fn apply_texture_set(params: &ApplyTextureSetParams) -> Result<ApplyTextureS
 pub struct ApplyTransform;
 
 impl Command for ApplyTransform {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "apply_transform";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -468,6 +484,7 @@ pub fn apply_transform(params: &ApplyTransformParams) -> Result<ApplyTransformRe
 pub struct AssignMaterial;
 
 impl Command for AssignMaterial {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "assign_material";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -485,6 +502,7 @@ pub fn assign_material(params: &AssignMaterialParams) -> Result<AssignMaterialRe
 pub struct BakeTexture;
 
 impl Command for BakeTexture {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "bake_texture";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::PathRefused];
@@ -502,6 +520,7 @@ pub fn bake_texture(params: &BakeTextureParams) -> Result<BakeTextureResult, Bri
 pub struct BindArmature;
 
 impl Command for BindArmature {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "bind_armature";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -519,6 +538,7 @@ pub fn bind_armature(params: &BindArmatureParams) -> Result<BindArmatureResult, 
 pub struct BindImageTexture;
 
 impl Command for BindImageTexture {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "bind_image_texture";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -536,6 +556,7 @@ pub fn bind_image_texture(params: &BindImageTextureParams) -> Result<BindImageTe
 pub struct BlendfileSummary;
 
 impl Command for BlendfileSummary {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "blendfile_summary";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -553,6 +574,7 @@ pub fn blendfile_summary(params: &BlendfileSummaryParams) -> Result<BlendfileSum
 pub struct BoundsWorld;
 
 impl Command for BoundsWorld {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "bounds_world";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -570,6 +592,7 @@ pub fn bounds_world(params: &BoundsWorldParams) -> Result<BoundsWorldResult, Bri
 pub struct BuildNodeMaterial;
 
 impl Command for BuildNodeMaterial {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "build_node_material";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
@@ -587,6 +610,7 @@ pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNode
 pub struct BuildRoad;
 
 impl Command for BuildRoad {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "build_road";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -604,6 +628,7 @@ pub fn build_road(params: &BuildRoadParams) -> Result<BuildRoadResult, BridgeErr
 pub struct CameraFraming;
 
 impl Command for CameraFraming {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "camera_framing";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NoCamera, AppErrorCode::NotFound];
@@ -621,6 +646,7 @@ pub fn camera_framing(params: &CameraFramingParams) -> Result<CameraFramingResul
 pub struct CheckOverlap;
 
 impl Command for CheckOverlap {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "check_overlap";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -638,6 +664,7 @@ pub fn check_overlap(params: &CheckOverlapParams) -> Result<CheckOverlapResult, 
 pub struct Cleanup;
 
 impl Command for Cleanup {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "cleanup";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -655,6 +682,7 @@ pub fn cleanup(params: &CleanupParams) -> Result<CleanupResult, BridgeError> {
 pub struct ClearKeyframes;
 
 impl Command for ClearKeyframes {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "clear_keyframes";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -672,6 +700,7 @@ pub fn clear_keyframes(params: &ClearKeyframesParams) -> Result<ClearKeyframesRe
 pub struct CompositorGraphEdit;
 
 impl Command for CompositorGraphEdit {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "compositor_graph_edit";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -689,6 +718,7 @@ pub fn compositor_graph_edit(params: &CompositorGraphEditParams) -> Result<Compo
 pub struct CompositorGraphInfo;
 
 impl Command for CompositorGraphInfo {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "compositor_graph_info";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
@@ -706,6 +736,7 @@ pub fn compositor_graph_info(params: &CompositorGraphInfoParams) -> Result<Compo
 pub struct ConvertObject;
 
 impl Command for ConvertObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "convert_object";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -723,6 +754,7 @@ pub fn convert_object(params: &ConvertObjectParams) -> Result<ConvertObjectResul
 pub struct CreateArmature;
 
 impl Command for CreateArmature {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_armature";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -740,6 +772,7 @@ pub fn create_armature(params: &CreateArmatureParams) -> Result<CreateArmatureRe
 pub struct CreateCurve;
 
 impl Command for CreateCurve {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_curve";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -757,6 +790,7 @@ pub fn create_curve(params: &CreateCurveParams) -> Result<CreateCurveResult, Bri
 pub struct CreateImagePlane;
 
 impl Command for CreateImagePlane {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_image_plane";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -774,6 +808,7 @@ pub fn create_image_plane(params: &CreateImagePlaneParams) -> Result<CreateImage
 pub struct CreateLight;
 
 impl Command for CreateLight {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_light";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -791,6 +826,7 @@ pub fn create_light(params: &CreateLightParams) -> Result<CreateLightResult, Bri
 pub struct CreateMesh;
 
 impl Command for CreateMesh {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_mesh";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -808,6 +844,7 @@ pub fn create_mesh(params: &CreateMeshParams) -> Result<CreateMeshResult, Bridge
 pub struct CreateObject;
 
 impl Command for CreateObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_object";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -825,6 +862,7 @@ pub fn create_object(params: &CreateObjectParams) -> Result<CreateObjectResult, 
 pub struct CreateTerrain;
 
 impl Command for CreateTerrain {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_terrain";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -842,6 +880,7 @@ pub fn create_terrain(params: &CreateTerrainParams) -> Result<CreateTerrainResul
 pub struct CreateText;
 
 impl Command for CreateText {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "create_text";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -859,6 +898,7 @@ pub fn create_text(params: &CreateTextParams) -> Result<CreateTextResult, Bridge
 pub struct DeleteCollection;
 
 impl Command for DeleteCollection {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "delete_collection";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -876,6 +916,7 @@ pub fn delete_collection(params: &DeleteCollectionParams) -> Result<DeleteCollec
 pub struct DeleteObject;
 
 impl Command for DeleteObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "delete_object";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -893,6 +934,7 @@ pub fn delete_object(params: &DeleteObjectParams) -> Result<DeleteObjectResult, 
 pub struct DuplicateObject;
 
 impl Command for DuplicateObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "duplicate_object";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -910,6 +952,7 @@ pub fn duplicate_object(params: &DuplicateObjectParams) -> Result<DuplicateObjec
 pub struct EditBone;
 
 impl Command for EditBone {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "edit_bone";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -927,6 +970,7 @@ pub fn edit_bone(params: &EditBoneParams) -> Result<EditBoneResult, BridgeError>
 pub struct EvaluatedStats;
 
 impl Command for EvaluatedStats {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "evaluated_stats";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -944,6 +988,7 @@ pub fn evaluated_stats(params: &EvaluatedStatsParams) -> Result<EvaluatedStatsRe
 pub struct ExportFile;
 
 impl Command for ExportFile {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "export_file";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -961,6 +1006,7 @@ pub fn export_file(params: &ExportFileParams) -> Result<ExportFileResult, Bridge
 pub struct FollowPath;
 
 impl Command for FollowPath {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "follow_path";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -978,6 +1024,7 @@ pub fn follow_path(params: &FollowPathParams) -> Result<FollowPathResult, Bridge
 pub struct FrameObjects;
 
 impl Command for FrameObjects {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "frame_objects";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -995,6 +1042,7 @@ pub fn frame_objects(params: &FrameObjectsParams) -> Result<FrameObjectsResult, 
 pub struct GeometryGraphEdit;
 
 impl Command for GeometryGraphEdit {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "geometry_graph_edit";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1012,6 +1060,7 @@ pub fn geometry_graph_edit(params: &GeometryGraphEditParams) -> Result<GeometryG
 pub struct GeometryGraphInfo;
 
 impl Command for GeometryGraphInfo {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "geometry_graph_info";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1029,6 +1078,7 @@ pub fn geometry_graph_info(params: &GeometryGraphInfoParams) -> Result<GeometryG
 pub struct GetObjectInfo;
 
 impl Command for GetObjectInfo {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "get_object_info";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1046,6 +1096,7 @@ pub fn get_object_info(params: &GetObjectInfoParams) -> Result<GetObjectInfoResu
 pub struct GetSceneInfo;
 
 impl Command for GetSceneInfo {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "get_scene_info";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1063,6 +1114,7 @@ pub fn get_scene_info(params: &GetSceneInfoParams) -> Result<GetSceneInfoResult,
 pub struct GhostCopy;
 
 impl Command for GhostCopy {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "ghost_copy";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1080,6 +1132,7 @@ pub fn ghost_copy(params: &GhostCopyParams) -> Result<GhostCopyResult, BridgeErr
 pub struct ImageStats;
 
 impl Command for ImageStats {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "image_stats";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::PathRefused];
@@ -1097,6 +1150,7 @@ pub fn image_stats(params: &ImageStatsParams) -> Result<ImageStatsResult, Bridge
 pub struct ImportFile;
 
 impl Command for ImportFile {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "import_file";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -1114,6 +1168,7 @@ pub fn import_file(params: &ImportFileParams) -> Result<ImportFileResult, Bridge
 pub struct InsertKeyframe;
 
 impl Command for InsertKeyframe {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "insert_keyframe";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -1131,6 +1186,7 @@ pub fn insert_keyframe(params: &InsertKeyframeParams) -> Result<InsertKeyframeRe
 pub struct IoFormats;
 
 impl Command for IoFormats {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "io_formats";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1148,6 +1204,7 @@ pub fn io_formats(params: &IoFormatsParams) -> Result<IoFormatsResult, BridgeErr
 pub struct JoinObjects;
 
 impl Command for JoinObjects {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "join_objects";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1165,6 +1222,7 @@ pub fn join_objects(params: &JoinObjectsParams) -> Result<JoinObjectsResult, Bri
 pub struct ListCollections;
 
 impl Command for ListCollections {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_collections";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1182,6 +1240,7 @@ pub fn list_collections(params: &ListCollectionsParams) -> Result<ListCollection
 pub struct ListConstraints;
 
 impl Command for ListConstraints {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_constraints";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1199,6 +1258,7 @@ pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraint
 pub struct ListLocalAssets;
 
 impl Command for ListLocalAssets {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_local_assets";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1216,6 +1276,7 @@ pub fn list_local_assets(params: &ListLocalAssetsParams) -> Result<ListLocalAsse
 pub struct ListMaterials;
 
 impl Command for ListMaterials {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_materials";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1233,6 +1294,7 @@ pub fn list_materials(params: &ListMaterialsParams) -> Result<ListMaterialsResul
 pub struct ListShapeKeys;
 
 impl Command for ListShapeKeys {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_shape_keys";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1250,6 +1312,7 @@ pub fn list_shape_keys(params: &ListShapeKeysParams) -> Result<ListShapeKeysResu
 pub struct ListUvLayers;
 
 impl Command for ListUvLayers {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_uv_layers";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1267,6 +1330,7 @@ pub fn list_uv_layers(params: &ListUvLayersParams) -> Result<ListUvLayersResult,
 pub struct ListVertexGroups;
 
 impl Command for ListVertexGroups {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "list_vertex_groups";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1284,6 +1348,7 @@ pub fn list_vertex_groups(params: &ListVertexGroupsParams) -> Result<ListVertexG
 pub struct LoadImage;
 
 impl Command for LoadImage {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "load_image";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -1301,6 +1366,7 @@ pub fn load_image(params: &LoadImageParams) -> Result<LoadImageResult, BridgeErr
 pub struct ManageCollection;
 
 impl Command for ManageCollection {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "manage_collection";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1318,6 +1384,7 @@ pub fn manage_collection(params: &ManageCollectionParams) -> Result<ManageCollec
 pub struct MarkAsset;
 
 impl Command for MarkAsset {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mark_asset";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1335,6 +1402,7 @@ pub fn mark_asset(params: &MarkAssetParams) -> Result<MarkAssetResult, BridgeErr
 pub struct MarkSeams;
 
 impl Command for MarkSeams {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mark_seams";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1352,6 +1420,7 @@ pub fn mark_seams(params: &MarkSeamsParams) -> Result<MarkSeamsResult, BridgeErr
 pub struct MeshFilter;
 
 impl Command for MeshFilter {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mesh_filter";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1369,6 +1438,7 @@ pub fn mesh_filter(params: &MeshFilterParams) -> Result<MeshFilterResult, Bridge
 pub struct MeshInspect;
 
 impl Command for MeshInspect {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mesh_inspect";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1386,6 +1456,7 @@ pub fn mesh_inspect(params: &MeshInspectParams) -> Result<MeshInspectResult, Bri
 pub struct MeshOp;
 
 impl Command for MeshOp {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mesh_op";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1403,6 +1474,7 @@ pub fn mesh_op(params: &MeshOpParams) -> Result<MeshOpResult, BridgeError> {
 pub struct MeshStats;
 
 impl Command for MeshStats {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "mesh_stats";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1420,6 +1492,7 @@ pub fn mesh_stats(params: &MeshStatsParams) -> Result<MeshStatsResult, BridgeErr
 pub struct MinDistance;
 
 impl Command for MinDistance {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "min_distance";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1437,6 +1510,7 @@ pub fn min_distance(params: &MinDistanceParams) -> Result<MinDistanceResult, Bri
 pub struct ModifyObject;
 
 impl Command for ModifyObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "modify_object";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1454,6 +1528,7 @@ pub fn modify_object(params: &ModifyObjectParams) -> Result<ModifyObjectResult, 
 pub struct NewFile;
 
 impl Command for NewFile {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "new_file";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1471,6 +1546,7 @@ pub fn new_file(params: &NewFileParams) -> Result<NewFileResult, BridgeError> {
 pub struct OpenBlend;
 
 impl Command for OpenBlend {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "open_blend";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -1488,6 +1564,7 @@ pub fn open_blend(params: &OpenBlendParams) -> Result<OpenBlendResult, BridgeErr
 pub struct ParentObjects;
 
 impl Command for ParentObjects {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "parent_objects";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1505,6 +1582,7 @@ pub fn parent_objects(params: &ParentObjectsParams) -> Result<ParentObjectsResul
 pub struct PlaceOn;
 
 impl Command for PlaceOn {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "place_on";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1522,6 +1600,7 @@ pub fn place_on(params: &PlaceOnParams) -> Result<PlaceOnResult, BridgeError> {
 pub struct PlaceProxy;
 
 impl Command for PlaceProxy {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "place_proxy";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -1539,6 +1618,7 @@ pub fn place_proxy(params: &PlaceProxyParams) -> Result<PlaceProxyResult, Bridge
 pub struct PlaceRelative;
 
 impl Command for PlaceRelative {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "place_relative";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1556,6 +1636,7 @@ pub fn place_relative(params: &PlaceRelativeParams) -> Result<PlaceRelativeResul
 pub struct PoseBone;
 
 impl Command for PoseBone {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "pose_bone";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1573,6 +1654,7 @@ pub fn pose_bone(params: &PoseBoneParams) -> Result<PoseBoneResult, BridgeError>
 pub struct ProductBackdrop;
 
 impl Command for ProductBackdrop {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "product_backdrop";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1590,6 +1672,7 @@ pub fn product_backdrop(params: &ProductBackdropParams) -> Result<ProductBackdro
 pub struct ProductCameraRig;
 
 impl Command for ProductCameraRig {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "product_camera_rig";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -1607,6 +1690,7 @@ pub fn product_camera_rig(params: &ProductCameraRigParams) -> Result<ProductCame
 pub struct ProductIsolate;
 
 impl Command for ProductIsolate {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "product_isolate";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -1624,6 +1708,7 @@ pub fn product_isolate(params: &ProductIsolateParams) -> Result<ProductIsolateRe
 pub struct ProductLightRig;
 
 impl Command for ProductLightRig {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "product_light_rig";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1641,6 +1726,7 @@ pub fn product_light_rig(params: &ProductLightRigParams) -> Result<ProductLightR
 pub struct Raycast;
 
 impl Command for Raycast {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "raycast";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1658,6 +1744,7 @@ pub fn raycast(params: &RaycastParams) -> Result<RaycastResult, BridgeError> {
 pub struct RemeshVoxel;
 
 impl Command for RemeshVoxel {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "remesh_voxel";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1675,6 +1762,7 @@ pub fn remesh_voxel(params: &RemeshVoxelParams) -> Result<RemeshVoxelResult, Bri
 pub struct RemoveConstraint;
 
 impl Command for RemoveConstraint {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "remove_constraint";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1692,6 +1780,7 @@ pub fn remove_constraint(params: &RemoveConstraintParams) -> Result<RemoveConstr
 pub struct RemoveModifier;
 
 impl Command for RemoveModifier {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "remove_modifier";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1709,6 +1798,7 @@ pub fn remove_modifier(params: &RemoveModifierParams) -> Result<RemoveModifierRe
 pub struct RemoveParticleSystem;
 
 impl Command for RemoveParticleSystem {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "remove_particle_system";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1726,6 +1816,7 @@ pub fn remove_particle_system(params: &RemoveParticleSystemParams) -> Result<Rem
 pub struct RenderConfig;
 
 impl Command for RenderConfig {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_config";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1743,6 +1834,7 @@ pub fn render_config(params: &RenderConfigParams) -> Result<RenderConfigResult, 
 pub struct RenderFrames;
 
 impl Command for RenderFrames {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_frames";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::PathRefused];
@@ -1760,6 +1852,7 @@ pub fn render_frames(params: &RenderFramesParams) -> Result<RenderFramesResult, 
 pub struct RenderImage;
 
 impl Command for RenderImage {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_image";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NoCamera, AppErrorCode::PathRefused];
@@ -1777,6 +1870,7 @@ pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, Bri
 pub struct RenderPreview;
 
 impl Command for RenderPreview {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_preview";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -1794,6 +1888,7 @@ pub fn render_preview(params: &RenderPreviewParams) -> Result<RenderPreviewResul
 pub struct RnaDescribe;
 
 impl Command for RnaDescribe {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "rna_describe";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1811,6 +1906,7 @@ pub fn rna_describe(params: &RnaDescribeParams) -> Result<RnaDescribeResult, Bri
 pub struct RnaSearch;
 
 impl Command for RnaSearch {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "rna_search";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1828,6 +1924,7 @@ pub fn rna_search(params: &RnaSearchParams) -> Result<RnaSearchResult, BridgeErr
 pub struct SaveBlend;
 
 impl Command for SaveBlend {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "save_blend";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::PathRefused];
@@ -1845,6 +1942,7 @@ pub fn save_blend(params: &SaveBlendParams) -> Result<SaveBlendResult, BridgeErr
 pub struct ScatterInstances;
 
 impl Command for ScatterInstances {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "scatter_instances";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1862,6 +1960,7 @@ pub fn scatter_instances(params: &ScatterInstancesParams) -> Result<ScatterInsta
 pub struct SceneDiagnostics;
 
 impl Command for SceneDiagnostics {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "scene_diagnostics";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -1879,6 +1978,7 @@ pub fn scene_diagnostics(params: &SceneDiagnosticsParams) -> Result<SceneDiagnos
 pub struct SceneInspect;
 
 impl Command for SceneInspect {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "scene_inspect";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -1896,6 +1996,7 @@ pub fn scene_inspect(params: &SceneInspectParams) -> Result<SceneInspectResult, 
 pub struct SceneSnapshot;
 
 impl Command for SceneSnapshot {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "scene_snapshot";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -1913,6 +2014,7 @@ pub fn scene_snapshot(params: &SceneSnapshotParams) -> Result<SceneSnapshotResul
 pub struct SeparateObject;
 
 impl Command for SeparateObject {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "separate_object";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -1930,6 +2032,7 @@ pub fn separate_object(params: &SeparateObjectParams) -> Result<SeparateObjectRe
 pub struct SetCamera;
 
 impl Command for SetCamera {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_camera";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1947,6 +2050,7 @@ pub fn set_camera(params: &SetCameraParams) -> Result<SetCameraResult, BridgeErr
 pub struct SetCameraDof;
 
 impl Command for SetCameraDof {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_camera_dof";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1964,6 +2068,7 @@ pub fn set_camera_dof(params: &SetCameraDofParams) -> Result<SetCameraDofResult,
 pub struct SetCameraLens;
 
 impl Command for SetCameraLens {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_camera_lens";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -1981,6 +2086,7 @@ pub fn set_camera_lens(params: &SetCameraLensParams) -> Result<SetCameraLensResu
 pub struct SetColorManagement;
 
 impl Command for SetColorManagement {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_color_management";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::Unsupported];
@@ -1998,6 +2104,7 @@ pub fn set_color_management(params: &SetColorManagementParams) -> Result<SetColo
 pub struct SetCustomProperty;
 
 impl Command for SetCustomProperty {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_custom_property";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -2015,6 +2122,7 @@ pub fn set_custom_property(params: &SetCustomPropertyParams) -> Result<SetCustom
 pub struct SetFrameRange;
 
 impl Command for SetFrameRange {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_frame_range";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
@@ -2032,6 +2140,7 @@ pub fn set_frame_range(params: &SetFrameRangeParams) -> Result<SetFrameRangeResu
 pub struct SetInterpolation;
 
 impl Command for SetInterpolation {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_interpolation";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound];
@@ -2049,6 +2158,7 @@ pub fn set_interpolation(params: &SetInterpolationParams) -> Result<SetInterpola
 pub struct SetLight;
 
 impl Command for SetLight {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_light";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -2066,6 +2176,7 @@ pub fn set_light(params: &SetLightParams) -> Result<SetLightResult, BridgeError>
 pub struct SetMaterial;
 
 impl Command for SetMaterial {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_material";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -2083,6 +2194,7 @@ pub fn set_material(params: &SetMaterialParams) -> Result<SetMaterialResult, Bri
 pub struct SetOrigin;
 
 impl Command for SetOrigin {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_origin";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -2100,6 +2212,7 @@ pub fn set_origin(params: &SetOriginParams) -> Result<SetOriginResult, BridgeErr
 pub struct SetProductMaterial;
 
 impl Command for SetProductMaterial {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_product_material";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -2117,6 +2230,7 @@ pub fn set_product_material(params: &SetProductMaterialParams) -> Result<SetProd
 pub struct SetRenderQuality;
 
 impl Command for SetRenderQuality {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_render_quality";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
@@ -2134,6 +2248,7 @@ pub fn set_render_quality(params: &SetRenderQualityParams) -> Result<SetRenderQu
 pub struct SetRenderSettings;
 
 impl Command for SetRenderSettings {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_render_settings";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
@@ -2151,6 +2266,7 @@ pub fn set_render_settings(params: &SetRenderSettingsParams) -> Result<SetRender
 pub struct SetWorld;
 
 impl Command for SetWorld {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_world";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -2168,6 +2284,7 @@ pub fn set_world(params: &SetWorldParams) -> Result<SetWorldResult, BridgeError>
 pub struct SetWorldGradient;
 
 impl Command for SetWorldGradient {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_world_gradient";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[];
@@ -2185,6 +2302,7 @@ pub fn set_world_gradient(params: &SetWorldGradientParams) -> Result<SetWorldGra
 pub struct SetWorldHdri;
 
 impl Command for SetWorldHdri {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_world_hdri";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
@@ -2202,6 +2320,7 @@ pub fn set_world_hdri(params: &SetWorldHdriParams) -> Result<SetWorldHdriResult,
 pub struct SetWorldSky;
 
 impl Command for SetWorldSky {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "set_world_sky";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::Unsupported];
@@ -2219,6 +2338,7 @@ pub fn set_world_sky(params: &SetWorldSkyParams) -> Result<SetWorldSkyResult, Br
 pub struct ShaderGraphEdit;
 
 impl Command for ShaderGraphEdit {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "shader_graph_edit";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -2236,6 +2356,7 @@ pub fn shader_graph_edit(params: &ShaderGraphEditParams) -> Result<ShaderGraphEd
 pub struct ShaderGraphInfo;
 
 impl Command for ShaderGraphInfo {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "shader_graph_info";
     const EFFECT: Effect = Effect::Read;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound];
@@ -2253,6 +2374,7 @@ pub fn shader_graph_info(params: &ShaderGraphInfoParams) -> Result<ShaderGraphIn
 pub struct ShapeKeys;
 
 impl Command for ShapeKeys {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "shape_keys";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -2270,6 +2392,7 @@ pub fn shape_keys(params: &ShapeKeysParams) -> Result<ShapeKeysResult, BridgeErr
 pub struct Simulate;
 
 impl Command for Simulate {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "simulate";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
@@ -2287,6 +2410,7 @@ pub fn simulate(params: &SimulateParams) -> Result<SimulateResult, BridgeError> 
 pub struct UvLayers;
 
 impl Command for UvLayers {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "uv_layers";
     const EFFECT: Effect = Effect::Destroy;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -2304,6 +2428,7 @@ pub fn uv_layers(params: &UvLayersParams) -> Result<UvLayersResult, BridgeError>
 pub struct UvPack;
 
 impl Command for UvPack {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "uv_pack";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
@@ -2321,6 +2446,7 @@ pub fn uv_pack(params: &UvPackParams) -> Result<UvPackResult, BridgeError> {
 pub struct UvUnwrap;
 
 impl Command for UvUnwrap {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "uv_unwrap";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound];
@@ -2338,6 +2464,7 @@ pub fn uv_unwrap(params: &UvUnwrapParams) -> Result<UvUnwrapResult, BridgeError>
 pub struct VertexGroup;
 
 impl Command for VertexGroup {
+    const SERVER: &'static str = SERVER;
     const NAME: &'static str = "vertex_group";
     const EFFECT: Effect = Effect::Mutate;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, get_object_info};
+use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, GetObjectInfoResult, get_object_info};
 use capstan_sdk::prelude::*;
 
 /// One object: transform, dimensions, parent and children, modifiers, constraints, materials, mesh counts, keyframes.
@@ -13,9 +13,10 @@ use capstan_sdk::prelude::*;
     examples = ["tell me about the cube", "where is the camera", "object details"],
     uses = [GetObjectInfo],
     cases = cases,
+    output = GetObjectInfoResult,
 )]
-fn object_info(args: GetObjectInfoParams) -> PackResult<Value> {
-    Ok(json!(get_object_info(&args)?))
+fn object_info(args: GetObjectInfoParams) -> PackResult<GetObjectInfoResult> {
+    Ok(get_object_info(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -28,6 +28,7 @@ fn capability(key: String) -> Capability {
         summary: "declares too much".into(),
         description: String::new(),
         input_schema: SCHEMA.into(),
+        output_schema: None,
         tags: vec![],
         aliases: vec![],
         examples: vec![],
@@ -115,6 +116,20 @@ fn describe_mode(mode: u32) -> PackDescription {
                 .map(|i| Family { name: format!("f{i}"), summary: String::new(), cues: vec![Cue { weight: 1, phrases: vec!["cue".into(); 300] }] })
                 .collect(),
             capabilities: vec![ok()],
+        },
+        // 09: output schemas that are not one: an array schema, one that does not
+        // compile, one past the size bound, and one that would drive a terminal.
+        9 => PackDescription {
+            families: vec![family("hostile")],
+            capabilities: vec![
+                Capability { output_schema: Some(r#"{"type":"array"}"#.into()), ..capability("overdeclare.array_output".into()) },
+                Capability { output_schema: Some(r#"{"type":"object","properties":{"n":{"type":"nonsense"}}}"#.into()), ..capability("overdeclare.broken_output".into()) },
+                Capability {
+                    output_schema: Some(format!(r#"{{"type":"object","description":"{}"}}"#, "x".repeat(100_000))),
+                    ..capability("overdeclare.huge_output".into())
+                },
+                Capability { output_schema: Some(r#"{"type":"object","title":"\u001b[2J"}"#.into()), ..capability("overdeclare.escape_output".into()) },
+            ],
         },
         // 00 and anything else: one well-behaved capability.
         _ => one(ok()),
