@@ -478,8 +478,7 @@ impl Runtime {
                 // a result outside it is the pack's fault, never passed on.
                 let errors = spec.result_errors(&result);
                 if !errors.is_empty() {
-                    let shown: Vec<String> = errors.into_iter().take(8).collect();
-                    return Err(fault(PackFault::Contract { detail: format!("the result is outside the declared output schema: {}", shown.join("; ")) }));
+                    return Err(fault(PackFault::Contract { detail: format!("the result is outside the declared output schema: {}", errors.join("; ")) }));
                 }
                 Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls, delta })
             }

@@ -121,7 +121,20 @@ impl Capability {
     /// Declare the shape of a successful result: `R`'s JSON Schema (it must describe an
     /// object, as MCP's `outputSchema` must). The host checks every result against it and
     /// shows it to MCP clients as the tool's `outputSchema`; usually the handler's own
-    /// result type, written `output = R` in `#[capability(...)]`.
+    /// result type, written `output = R` in `#[capability(...)]`, which also checks that
+    /// the handler returns `PackResult<R>`; a handler that returns something else does
+    /// not compile:
+    ///
+    /// ```compile_fail
+    /// use capstan_sdk::prelude::*;
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Args {}
+    /// #[derive(Serialize, JsonSchema)]
+    /// struct Promised { n: u32 }
+    /// /// Promise one shape, return any JSON.
+    /// #[capability(key = "demo.liar", family = "inspect", output = Promised)]
+    /// fn liar(_: Args) -> PackResult<Value> { Ok(json!({ "n": "many" })) }
+    /// ```
     pub fn output<R: JsonSchema>(mut self) -> Self {
         self.output_schema = Some(schema_of::<R>);
         self

@@ -116,9 +116,14 @@ def test_an_output_schema_is_the_tools_output_schema_and_the_sdk_checks_the_answ
         tools = {t.name: t for t in (await s.list_tools()).tools}
         # The SDK validates structuredContent against the listed outputSchema itself.
         info = await s.call_tool("scene__object_info", {"name": "Cube"})
-        return tools, info
+        missing = await s.call_tool("scene__object_info", {"name": "Nobody Here"})
+        return tools, info, missing
 
-    tools, info = run(capstan_bin, blender_home, body, expert=True)
+    tools, info, missing = run(capstan_bin, blender_home, body, expert=True)
+    # An error is not in the declared shape: no structuredContent (clients that check it
+    # even on errors would refuse the answer); the text carries the error.
+    assert missing.is_error and missing.structured_content is None, missing
+    assert json.loads(missing.content[0].text)["error"]["app_error"]["code"] == "not_found", missing.content[0].text
     schema = tools["scene__object_info"].output_schema
     assert schema and schema["type"] == "object" and {"name", "dimensions", "location"} <= set(schema["properties"]), schema
     assert tools["scene__info"].output_schema is None, "a capability that declares none gets none"

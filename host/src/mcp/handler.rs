@@ -331,8 +331,13 @@ impl CapstanServer {
     /// Run a canonical capability (guided `execute_capability` and every expert tool);
     /// its progress reports go to `progress`.
     async fn execute(&self, key: &str, arguments: &Value, progress: Forwarder) -> CallToolResult {
-        let result = self.execute_reporting(key, arguments, progress.sink()).await;
+        let mut result = self.execute_reporting(key, arguments, progress.sink()).await;
         progress.finish().await;
+        // An error body is not in a declared output shape, and clients check
+        // structuredContent against outputSchema even on errors: the text carries it.
+        if result.is_error == Some(true) && self.declares_output(key) {
+            result.structured_content = None;
+        }
         result
     }
 
@@ -386,12 +391,12 @@ impl CapstanServer {
             Ok(out) => {
                 let mut doc = report::output_json(&out);
                 self.session().record(Execution { key: key.into(), status: "ok".into(), delta: doc.get("delta").cloned() });
-                let images = super::images::take(&mut doc);
                 // An expert tool with an output schema promises structuredContent in that
-                // shape: the (checked) result alone; the text keeps the whole answer. The
-                // guided `execute_capability` declares none and keeps the whole answer.
-                let declared = self.surface == Surface::Expert && core.runtime.capability(key).is_some_and(|spec| spec.output_schema.is_some());
-                let structured = declared.then(|| doc["result"].clone());
+                // shape: the result alone, as checked (before images are taken out of the
+                // text); the text keeps the whole answer. The guided `execute_capability`
+                // declares none and keeps the whole answer.
+                let structured = self.declares_output(key).then(|| doc["result"].clone());
+                let images = super::images::take(&mut doc);
                 let mut result = ok_result(doc);
                 if let Some(structured) = structured {
                     result.structured_content = Some(structured);
@@ -409,6 +414,12 @@ impl CapstanServer {
             }
         }
     }
+
+    /// Whether this surface lists `key` with an `outputSchema` (expert tools only).
+    fn declares_output(&self, key: &str) -> bool {
+        self.surface == Surface::Expert && self.core().runtime.capability(key).is_some_and(|spec| spec.output_schema.is_some())
+    }
+
 
     async fn dispatch(&self, name: &str, args: &Map<String, Value>, progress: Forwarder) -> Option<CallToolResult> {
         Some(match (self.surface, name) {

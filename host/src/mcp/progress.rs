@@ -9,8 +9,8 @@
 
 use crate::sandbox::{ProgressReport, ProgressSink};
 use rmcp::RoleServer;
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
-use rmcp::service::{Peer, RequestContext};
+use rmcp::model::ProgressNotificationParam;
+use rmcp::service::RequestContext;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -28,17 +28,20 @@ impl Forwarder {
     }
 
     /// Forward to the client of `context` if it asked for progress.
+    /// A request the client cancels (`notifications/cancelled`) gets no more reports.
     pub fn for_request(context: &RequestContext<RoleServer>) -> Self {
-        match context.meta.get_progress_token() {
-            Some(token) => Self::to_peer(context.peer.clone(), token),
-            None => Self::none(),
-        }
-    }
-
-    fn to_peer(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
+        let Some(token) = context.meta.get_progress_token() else { return Self::none() };
+        let (peer, cancelled) = (context.peer.clone(), context.ct.clone());
         let (tx, mut rx) = mpsc::unbounded_channel::<ProgressReport>();
         let task = tokio::spawn(async move {
-            while let Some(report) = rx.recv().await {
+            loop {
+                let report = tokio::select! {
+                    _ = cancelled.cancelled() => break,
+                    report = rx.recv() => match report {
+                        Some(report) => report,
+                        None => break,
+                    },
+                };
                 let mut note = ProgressNotificationParam::new(token.clone(), report.done as f64);
                 if let Some(total) = report.total {
                     note = note.with_total(total as f64);

@@ -15,7 +15,7 @@
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The pack contract versions this host implements: 0.1.0 (frozen) and 0.2.0 (draft).
+/// The pack contract versions this host implements: 0.1.0 and 0.2.0 (both frozen).
 pub const PACK_PACKAGE: &str = "capstan:pack";
 pub const PACK_VERSIONS: &[&str] = &["0.1.0", "0.2.0"];
 /// The versions as one phrase, for messages.

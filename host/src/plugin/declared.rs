@@ -57,6 +57,7 @@ fn description_bytes(raw: &PackDescription) -> usize {
                 + c.summary.len()
                 + c.description.len()
                 + c.input_schema.len()
+                + c.output_schema.as_ref().map_or(0, String::len)
                 + list(&c.tags)
                 + list(&c.aliases)
                 + list(&c.examples)
@@ -104,10 +105,19 @@ pub fn check_capability(cap: &Capability, err: &mut impl FnMut(String)) {
     problems.into_iter().filter_map(Result::err).for_each(err);
 }
 
+/// The dialect every declared schema is compiled as, and the only one an output schema
+/// may name in `$schema` (MCP clients judge results by the dialect the schema names).
+pub const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
 /// A declared JSON Schema (`input-schema`, `output-schema`; `what` names it in the
 /// messages): at most `MAX_SCHEMA_BYTES` before it is parsed, JSON, clean text at any
 /// depth, an object schema (MCP's `inputSchema` and `outputSchema` must be), and one that
 /// compiles as draft 2020-12.
+///
+/// Security reasoning: the pack writes both a schema and what the host validates with it
+/// (arguments from the client, results from the pack), so validation runs host-side on
+/// pack terms. `pattern` is compiled with the linear-time `regex` engine (no
+/// backtracking, no lookaround): a pattern cannot cost more than linear time per string.
 pub fn object_schema(what: &str, source: &str) -> Result<(Value, jsonschema::Validator), String> {
     let n = source.len();
     if n > bound::MAX_SCHEMA_BYTES {
@@ -118,7 +128,16 @@ pub fn object_schema(what: &str, source: &str) -> Result<(Value, jsonschema::Val
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return Err(format!("{what} must describe a JSON object (\"type\": \"object\")"));
     }
-    let validator = jsonschema::draft202012::new(&schema).map_err(|e| format!("{what} does not compile: {e}"))?;
+    if what == "output-schema"
+        && let Some(dialect) = schema.get("$schema").filter(|d| d.as_str() != Some(SCHEMA_DIALECT))
+    {
+        return Err(format!("{what} names the dialect {}; capstan checks results as {SCHEMA_DIALECT} (name it, or none)", escape(&dialect.to_string())));
+    }
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .build(&schema)
+        .map_err(|e| format!("{what} does not compile: {e}"))?;
     Ok((schema, validator))
 }
 
@@ -165,5 +184,9 @@ mod tests {
         assert!(refused(r#"{"type":"object","properties":{"n":{"type":"nonsense"}}}"#).contains("does not compile"));
         assert!(refused(&format!(r#"{{"type":"object","description":"{}"}}"#, "x".repeat(70_000))).contains("bytes; at most"));
         assert!(refused("{\"type\":\"object\",\"title\":\"\\u001b[2J\"}").contains("a string in output-schema"));
+        assert!(refused(r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#).contains("names the dialect"));
+        assert!(object_schema("output-schema", r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#).is_ok());
+        // Lookaround needs a backtracking engine: refused, so no pattern can backtrack.
+        assert!(refused(r#"{"type":"object","properties":{"s":{"type":"string","pattern":"^(?=a)a+$"}}}"#).contains("does not compile"));
     }
 }

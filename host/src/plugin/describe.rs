@@ -65,9 +65,25 @@ impl CapabilitySpec {
         schema_errors(&self.validator, arguments)
     }
 
-    /// Every error of a result against the declared output schema (none declared: none).
+    /// The first errors of a result against the declared output schema (none declared:
+    /// none), each as `at <instance path>: fails <schema path>`: bounded in number and
+    /// length, and without the failing value (the pack's, possibly megabytes).
     pub fn result_errors(&self, result: &Value) -> Vec<String> {
-        self.output_validator.as_ref().map(|v| schema_errors(v, result)).unwrap_or_default()
+        const SHOWN: usize = 8;
+        let Some(validator) = &self.output_validator else { return Vec::new() };
+        if validator.is_valid(result) {
+            return Vec::new();
+        }
+        validator
+            .iter_errors(result)
+            .take(SHOWN)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                let rule: String = e.schema_path().to_string().chars().take(120).collect();
+                let at: String = if at.is_empty() { "the result".into() } else { at.chars().take(120).collect() };
+                format!("at {at}: fails {rule}")
+            })
+            .collect()
     }
 }
 

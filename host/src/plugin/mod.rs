@@ -161,7 +161,12 @@ pub fn load(
         .load_or_compile(engine, &actual, &source.component)
         .map_err(|e| PackLoadError::Compile { detail: format!("{e:#}") })?;
     let version = abi::check(&component, engine)?;
-    let pre = sandbox.prepare(&component, version).map_err(|e| PackLoadError::Link { detail: format!("{e:#}") })?;
+    let pre = sandbox.prepare(&component, version).map_err(|e| {
+        // A component that names a known version but does not type-check against it was
+        // built from another text of that version (a pre-release draft of 0.2.0).
+        let hint = format!("; it names capstan:pack@{} but was built from another text of that contract: rebuild it with this capstan (`capstan packs build`)", version.as_str());
+        PackLoadError::Link { detail: format!("{e:#}{hint}") }
+    })?;
 
     let name: Arc<str> = manifest.name.as_str().into();
     let setup = CallSetup { pack: name.clone(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(NoBridge), progress: None };

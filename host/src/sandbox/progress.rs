@@ -1,8 +1,9 @@
 //! Progress reports of a running call (`capstan:pack/progress@0.2.0`, and the host's
 //! own reports of a workflow's steps), on their way to whoever listens.
 //!
-//! Security reasoning: a report is pack text that reaches an MCP client, so it is cut
-//! (`limits::MAX_PROGRESS_MESSAGE_CHARS`), its control characters escaped, and the
+//! Security reasoning: a report is pack text that reaches an MCP client, so its control
+//! characters are escaped, secrets redacted (as in every MCP answer), the result cut
+//! (`limits::MAX_PROGRESS_MESSAGE_CHARS`, after escaping, so the bound holds), and the
 //! number of reports per call bounded (`limits::MAX_PROGRESS_REPORTS_PER_CALL`), so a pack
 //! cannot flood the client's connection. A report never blocks the guest and never
 //! fails: the sink is a non-blocking send; with nobody listening the report is dropped.
@@ -49,8 +50,11 @@ impl CallProgress {
         if self.last_done.is_some_and(|last| done <= last) || self.forwarded >= limits::MAX_PROGRESS_REPORTS_PER_CALL {
             return;
         }
-        let message: String = message.chars().take(limits::MAX_PROGRESS_MESSAGE_CHARS).collect();
-        let message = crate::control_chars::escape(&message).into_owned();
+        // Only the start can be shown: escaping a character makes it at most 10, so the
+        // first 10x the bound are enough to fill it.
+        let head: String = message.chars().take(limits::MAX_PROGRESS_MESSAGE_CHARS * 10).collect();
+        let escaped = crate::control_chars::escape(&head);
+        let message: String = crate::redact::redact(&escaped).chars().take(limits::MAX_PROGRESS_MESSAGE_CHARS).collect();
         self.last_done = Some(done);
         self.forwarded += 1;
         sink(ProgressReport { done, total: (total > 0).then_some(total), message });
@@ -74,9 +78,12 @@ mod tests {
         let (mut p, seen) = listening();
         p.report(1, 4, "frame 1\u{1b}[2J");
         p.report(2, 0, &"x".repeat(1000));
+        p.report(3, 0, &"\u{7}".repeat(1000));
         let seen = seen.lock().unwrap();
         assert_eq!(seen[0], ProgressReport { done: 1, total: Some(4), message: "frame 1\\u{1b}[2J".into() });
         assert_eq!((seen[1].total, seen[1].message.chars().count()), (None, limits::MAX_PROGRESS_MESSAGE_CHARS));
+        assert_eq!(seen[2].message.chars().count(), limits::MAX_PROGRESS_MESSAGE_CHARS, "the bound holds after escaping");
+        assert!(seen[2].message.starts_with("\\u{7}"));
     }
 
     #[test]

@@ -8,29 +8,24 @@
 use super::build::BuildError;
 use super::child;
 use super::toolchain;
-use super::{Names, ScaffoldError, render};
+use super::{Names, ScaffoldError, render_all};
 use std::path::{Path, PathBuf};
-
-const PACK_JS: &str = include_str!("templates/js/pack.js.tmpl");
-const TEST_JS: &str = include_str!("templates/js/pack.test.mjs.tmpl");
-const PACKAGE_JSON: &str = include_str!("templates/js/package.json.tmpl");
-const PACK_JSON: &str = include_str!("templates/js/pack.json.tmpl");
-const README: &str = include_str!("templates/js/README.md.tmpl");
-const GITIGNORE: &str = include_str!("templates/js/gitignore.tmpl");
 
 /// The module componentize-js compiles (it must export `pack`).
 pub const ENTRY: &str = "src/pack.js";
 
+/// Each file of a JavaScript pack and its template.
+const FILES: &[(&str, &str)] = &[
+    ("pack.json", include_str!("templates/js/pack.json.tmpl")),
+    ("README.md", include_str!("templates/js/README.md.tmpl")),
+    (".gitignore", include_str!("templates/js/gitignore.tmpl")),
+    ("package.json", include_str!("templates/js/package.json.tmpl")),
+    (ENTRY, include_str!("templates/js/pack.js.tmpl")),
+    ("tests/pack.test.mjs", include_str!("templates/js/pack.test.mjs.tmpl")),
+];
+
 pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
-    let t = |template: &str| render(template, names, &[]);
-    Ok(vec![
-        ("pack.json".to_string(), t(PACK_JSON)),
-        ("README.md".to_string(), t(README)),
-        (".gitignore".to_string(), t(GITIGNORE)),
-        ("package.json".to_string(), t(PACKAGE_JSON)),
-        (ENTRY.to_string(), t(PACK_JS)),
-        ("tests/pack.test.mjs".to_string(), t(TEST_JS)),
-    ])
+    Ok(render_all(FILES, names))
 }
 
 /// True when `dir` holds a JavaScript pack.

@@ -145,6 +145,11 @@ pub(crate) fn render(template: &str, names: &Names, extra: &[(&str, &str)]) -> S
     out
 }
 
+/// Render a language's template table: (path in the pack folder, template).
+pub(crate) fn render_all(table: &[(&str, &str)], names: &Names) -> Vec<(String, String)> {
+    table.iter().map(|(path, template)| (path.to_string(), render(template, names, &[]))).collect()
+}
+
 /// Scaffold a pack folder `<parent>/<name>`.
 pub fn new_pack(options: &NewOptions) -> Result<Scaffolded, ScaffoldError> {
     if let Some(reason) = crate::manifest::pack_name_problem(&options.name) {

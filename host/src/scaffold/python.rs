@@ -11,29 +11,24 @@
 use super::build::BuildError;
 use super::child;
 use super::toolchain;
-use super::{Names, ScaffoldError, render};
+use super::{Names, ScaffoldError, render_all};
 use std::path::{Path, PathBuf};
-
-const APP_PY: &str = include_str!("templates/python/app.py.tmpl");
-const CAPABILITIES_PY: &str = include_str!("templates/python/capabilities.py.tmpl");
-const TEST_PY: &str = include_str!("templates/python/test_capabilities.py.tmpl");
-const PACK_JSON: &str = include_str!("templates/python/pack.json.tmpl");
-const README: &str = include_str!("templates/python/README.md.tmpl");
-const GITIGNORE: &str = include_str!("templates/python/gitignore.tmpl");
 
 /// The module componentize-py loads (`src/app.py`, class `Pack`).
 pub const ENTRY: &str = "src/app.py";
 
+/// Each file of a Python pack and its template.
+const FILES: &[(&str, &str)] = &[
+    ("pack.json", include_str!("templates/python/pack.json.tmpl")),
+    ("README.md", include_str!("templates/python/README.md.tmpl")),
+    (".gitignore", include_str!("templates/python/gitignore.tmpl")),
+    (ENTRY, include_str!("templates/python/app.py.tmpl")),
+    ("src/capabilities.py", include_str!("templates/python/capabilities.py.tmpl")),
+    ("tests/test_capabilities.py", include_str!("templates/python/test_capabilities.py.tmpl")),
+];
+
 pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
-    let t = |template: &str| render(template, names, &[]);
-    Ok(vec![
-        ("pack.json".to_string(), t(PACK_JSON)),
-        ("README.md".to_string(), t(README)),
-        (".gitignore".to_string(), t(GITIGNORE)),
-        (ENTRY.to_string(), t(APP_PY)),
-        ("src/capabilities.py".to_string(), t(CAPABILITIES_PY)),
-        ("tests/test_capabilities.py".to_string(), t(TEST_PY)),
-    ])
+    Ok(render_all(FILES, names))
 }
 
 /// True when `dir` holds a Python pack.

@@ -143,11 +143,14 @@ pub fn capability(attr: TokenStream, item: TokenStream) -> TokenStream {
     let cases = args.cases.as_ref().map(|c| quote! { .cases(#c()) });
     let destructive = args.destructive.then(|| quote! { .destructive() });
     let output = args.output.as_ref().map(|o| quote! { .output::<#o>() });
+    // `output = T` must be what the handler returns, or the declared schema would lie.
+    let output_check = args.output.as_ref().map(|o| quote! { let _: fn(_) -> ::capstan_sdk::PackResult<#o> = #handler; });
     quote! {
         #func
 
         /// This file's capability, for the pack's registry.
         pub fn capability() -> ::capstan_sdk::Capability {
+            #output_check
             ::capstan_sdk::Capability::new(#key, #family, #handler)
                 .summary(#summary)
                 .description(#description)
