@@ -26,7 +26,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bridges", "blender"))
 
-from capstan_bridge import command, errors, schema  # noqa: E402
+from capstan_bridge import command, errors, protocol, schema  # noqa: E402
 
 CATALOG = os.path.join(ROOT, "bridges", "blender", "capstan_bridge", "commands.json")
 RUST = os.path.join(ROOT, "sdk", "src", "blender", "commands.rs")
@@ -257,12 +257,12 @@ def rust_client(commands, sha):
         "use crate::bridge::{Command, Effect};\nuse crate::BridgeError;\nuse schemars::JsonSchema;\n"
         "use serde::{Deserialize, Serialize};\n\n"
         "/// The server these commands belong to, as a manifest's `servers` names it.\n"
-        "pub const SERVER: &str = \"blender\";\n\n"
+        "pub const SERVER: &str = %s;\n\n"
         "/// sha256 of the catalog (`commands.json`) these types were generated from.\n"
         "pub const CATALOG_SHA256: &str = %s;\n\n"
         "/// Every command a pack may send, with its effect.\n"
         "pub const COMMANDS: &[(&str, Effect)] = &[\n%s];\n\n"
-    ) % (json.dumps(sha), "".join(table))
+    ) % (json.dumps(protocol.APP), json.dumps(sha), "".join(table))
     return header + error_codes() + "\n" + "\n".join(blocks) + "\n// Types of params and results.\n\n" + "\n".join(gen.items)
 
 

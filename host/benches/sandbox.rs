@@ -31,7 +31,7 @@ fn per_call(c: &mut Criterion) {
         // The sandbox alone: fresh Store, instantiate, execute, drop.
         group.bench_function(format!("sandbox_{label}"), |b| {
             b.iter(|| {
-                let setup = CallSetup { pack: "bench".into(), limits: DEFAULT_LIMITS, gate: None, client: Arc::new(Offline), progress: None };
+                let setup = CallSetup::offline("bench", DEFAULT_LIMITS);
                 let (out, _) = pack.pre().execute(rt.sandbox(), setup, "hostile.ok", "{}");
                 out.unwrap().unwrap()
             })

@@ -146,7 +146,7 @@ fn foreign_packs_import_only_the_pack_contract_and_describe_within_the_limits() 
         let loaded = rt.packs().iter().find(|p| p.name() == *pack).unwrap();
         let mut times = Vec::new();
         for _ in 0..5 {
-            let setup = CallSetup { pack: pack.to_string().into(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(Offline), progress: None };
+            let setup = CallSetup::offline(*pack, limits::DESCRIBE_LIMITS);
             let started = Instant::now();
             let (described, _) = loaded.pre().describe(rt.sandbox(), setup);
             times.push(started.elapsed());
@@ -185,7 +185,7 @@ fn measure(rt: &Runtime, dir: &Path) {
         let loaded = rt.packs().iter().find(|p| p.name() == *pack).unwrap();
         let fits = |mib: u64, execute: bool| {
             let limits = limits::CallLimits { memory_bytes: mib << 20, ..limits::DESCRIBE_LIMITS };
-            let setup = CallSetup { pack: pack.to_string().into(), limits, gate: None, client: Arc::new(Offline), progress: None };
+            let setup = CallSetup::offline(*pack, limits);
             if execute {
                 let key = format!("{prefix}count_objects");
                 loaded.pre().execute(rt.sandbox(), setup, &key, r#"{"kind":"MESH"}"#).0.is_ok()

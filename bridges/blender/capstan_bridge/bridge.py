@@ -160,7 +160,7 @@ class Bridge:
         return {
             "bridge": "capstan",
             "protocol": protocol.PROTOCOL,
-            "app": "blender",
+            "app": protocol.APP,
             "app_version": self.app_version,
             "pid": os.getpid(),
             "output_dir": self.output_dir,

@@ -127,7 +127,7 @@ def catalog_document(commands):
     return {
         "generated": "by scripts/bridgegen.py from the @command declarations in bridges/blender/capstan_bridge/commands/; do not edit",
         "protocol": protocol.PROTOCOL,
-        "app": "blender",
+        "app": protocol.APP,
         "doc": "The capstan-bridge/1 command catalog for Blender. effect: read (no state change), mutate (changes scene data; the answer carries the delta), destroy (removes or rewrites data). timeout_s: how long the host waits for the answer (default 30). max_result_bytes: the largest answer the host accepts (default 1 MiB). host_only: sent by capstan itself, never by a pack.",
         "$defs": schema.DEFINITIONS,
         "error_codes": errors.CODES,

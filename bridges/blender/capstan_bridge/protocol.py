@@ -1,6 +1,9 @@
 """Constants of protocol capstan-bridge/1, shared by every part of the add-on."""
 
 PROTOCOL = 1
+# The application this bridge serves: the catalog's `app`, /ping's `app`, and the server
+# name packs send with every bridge call (`capstan:pack@0.2.0`).
+APP = "blender"
 HOST = "127.0.0.1"
 FIRST_PORT = 9876
 LAST_PORT = 9885

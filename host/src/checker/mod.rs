@@ -13,13 +13,11 @@ pub mod policy;
 
 pub use policy::CheckerPolicy;
 
-use crate::bridge::Offline;
 use crate::engine::ComponentCache;
 use crate::limits;
 use crate::sandbox::{CallSetup, Sandbox};
 use bindings::{CodeChecker, CodeCheckerPre};
 use serde::Serialize;
-use std::sync::Arc;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/checker.rs"));
@@ -83,7 +81,7 @@ impl PythonChecker {
             let message = format!("the script is {} bytes; the checker reads at most {}", source.len(), limits::MAX_PYTHON_SOURCE_BYTES);
             return CheckVerdict::rejected("source-too-large", message);
         }
-        let setup = CallSetup { pack: Arc::from("python-safety"), limits: limits::CHECKER_LIMITS, gate: None, client: Arc::new(Offline), progress: None };
+        let setup = CallSetup::offline("python-safety", limits::CHECKER_LIMITS);
         let wit_policy = policy.to_wit();
         let (outcome, _report) = sandbox.run_instance(
             setup,

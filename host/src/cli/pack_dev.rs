@@ -19,8 +19,7 @@ pub fn new(name: String, lang: Lang, parent: PathBuf, sdk: Option<PathBuf>, sdk_
                 let built_with = match &made.sdk {
                     Some(SdkSource::Path(p)) => format!("capstan-sdk from {}", p.display()),
                     Some(SdkSource::Version(v)) => format!("capstan-sdk {v}"),
-                    None if made.lang == Lang::Python => format!("componentize-py {}", crate::scaffold::toolchain::COMPONENTIZE_PY_VERSION),
-                    None => format!("componentize-js {}", crate::scaffold::toolchain::COMPONENTIZE_JS_VERSION),
+                    None => crate::scaffold::toolchain::compiler(made.lang).unwrap_or_default(),
                 };
                 println!("created {} ({} pack, built with {built_with}): {}", made.dir.display(), made.lang.as_str(), made.capabilities.join(", "));
                 let test = match made.lang {

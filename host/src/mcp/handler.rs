@@ -420,7 +420,6 @@ impl CapstanServer {
         self.surface == Surface::Expert && self.core().runtime.capability(key).is_some_and(|spec| spec.output_schema.is_some())
     }
 
-
     async fn dispatch(&self, name: &str, args: &Map<String, Value>, progress: Forwarder) -> Option<CallToolResult> {
         Some(match (self.surface, name) {
             (Surface::Guided, tools::SET_GOAL) => self.set_goal(args),

@@ -109,7 +109,25 @@ pub fn check_capability(cap: &Capability, err: &mut impl FnMut(String)) {
 /// may name in `$schema` (MCP clients judge results by the dialect the schema names).
 pub const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// A declared JSON Schema (`input-schema`, `output-schema`; `what` names it in the
+/// Which of a capability's schemas is being checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaRole {
+    Input,
+    /// Also limited to [`SCHEMA_DIALECT`] (or none named): MCP clients check results by it.
+    Output,
+}
+
+impl SchemaRole {
+    /// The WIT field's name, used in messages.
+    pub fn field(self) -> &'static str {
+        match self {
+            SchemaRole::Input => "input-schema",
+            SchemaRole::Output => "output-schema",
+        }
+    }
+}
+
+/// A declared JSON Schema (`input-schema`, `output-schema`, named by `role` in the
 /// messages): at most `MAX_SCHEMA_BYTES` before it is parsed, JSON, clean text at any
 /// depth, an object schema (MCP's `inputSchema` and `outputSchema` must be), and one that
 /// compiles as draft 2020-12.
@@ -118,7 +136,8 @@ pub const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// (arguments from the client, results from the pack), so validation runs host-side on
 /// pack terms. `pattern` is compiled with the linear-time `regex` engine (no
 /// backtracking, no lookaround): a pattern cannot cost more than linear time per string.
-pub fn object_schema(what: &str, source: &str) -> Result<(Value, jsonschema::Validator), String> {
+pub fn object_schema(role: SchemaRole, source: &str) -> Result<(Value, jsonschema::Validator), String> {
+    let what = role.field();
     let n = source.len();
     if n > bound::MAX_SCHEMA_BYTES {
         return Err(format!("{what} is {n} bytes; at most {} are allowed", bound::MAX_SCHEMA_BYTES));
@@ -128,7 +147,7 @@ pub fn object_schema(what: &str, source: &str) -> Result<(Value, jsonschema::Val
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return Err(format!("{what} must describe a JSON object (\"type\": \"object\")"));
     }
-    if what == "output-schema"
+    if role == SchemaRole::Output
         && let Some(dialect) = schema.get("$schema").filter(|d| d.as_str() != Some(SCHEMA_DIALECT))
     {
         return Err(format!("{what} names the dialect {}; capstan checks results as {SCHEMA_DIALECT} (name it, or none)", escape(&dialect.to_string())));
@@ -177,15 +196,17 @@ mod tests {
 
     #[test]
     fn a_declared_schema_is_an_object_schema_that_compiles() {
-        assert!(object_schema("output-schema", r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#).is_ok());
-        let refused = |text: &str| object_schema("output-schema", text).unwrap_err();
+        assert!(object_schema(SchemaRole::Output, r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#).is_ok());
+        let refused = |text: &str| object_schema(SchemaRole::Output, text).unwrap_err();
         assert!(refused("{").starts_with("output-schema is not JSON"));
         assert!(refused(r#"{"type":"array"}"#).contains("must describe a JSON object"));
         assert!(refused(r#"{"type":"object","properties":{"n":{"type":"nonsense"}}}"#).contains("does not compile"));
         assert!(refused(&format!(r#"{{"type":"object","description":"{}"}}"#, "x".repeat(70_000))).contains("bytes; at most"));
         assert!(refused("{\"type\":\"object\",\"title\":\"\\u001b[2J\"}").contains("a string in output-schema"));
         assert!(refused(r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#).contains("names the dialect"));
-        assert!(object_schema("output-schema", r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#).is_ok());
+        assert!(object_schema(SchemaRole::Output, r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#).is_ok());
+        // An input schema may name another dialect (it is compiled as 2020-12 either way).
+        assert!(object_schema(SchemaRole::Input, r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#).is_ok());
         // Lookaround needs a backtracking engine: refused, so no pattern can backtrack.
         assert!(refused(r#"{"type":"object","properties":{"s":{"type":"string","pattern":"^(?=a)a+$"}}}"#).contains("does not compile"));
     }

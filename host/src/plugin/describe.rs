@@ -258,14 +258,14 @@ fn validate_capabilities(
             }
             destructive |= spec.effect == CommandEffect::Destroy;
         }
-        let (schema, validator) = match declared::object_schema("input-schema", &cap.input_schema) {
+        let (schema, validator) = match declared::object_schema(declared::SchemaRole::Input, &cap.input_schema) {
             Ok(compiled) => compiled,
             Err(e) => {
                 err(e);
                 continue;
             }
         };
-        let output = match cap.output_schema.as_deref().map(|text| declared::object_schema("output-schema", text)).transpose() {
+        let output = match cap.output_schema.as_deref().map(|text| declared::object_schema(declared::SchemaRole::Output, text)).transpose() {
             Ok(compiled) => compiled,
             Err(e) => {
                 err(e);

@@ -21,7 +21,6 @@ pub use describe::CapabilitySpec;
 
 use crate::bridge::catalog::Catalogs;
 use crate::bridge::gate::PackCommands;
-use crate::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
 use crate::engine::{CacheOutcome, ComponentCache};
 use crate::fsutil;
 use crate::limits::{self, Clamped};
@@ -121,15 +120,6 @@ impl LoadedPack {
     }
 }
 
-/// A client that refuses everything: `describe()` has no business calling the bridge.
-struct NoBridge;
-
-impl BridgeClient for NoBridge {
-    fn call(&self, _: BridgeRequest<'_>) -> Result<serde_json::Value, BridgeFailure> {
-        Err(BridgeFailure::Transport { reason: "describing".into(), detail: "no bridge while describing".into() })
-    }
-}
-
 pub fn load(
     sandbox: &Sandbox,
     cache: &ComponentCache,
@@ -169,7 +159,7 @@ pub fn load(
     })?;
 
     let name: Arc<str> = manifest.name.as_str().into();
-    let setup = CallSetup { pack: name.clone(), limits: limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(NoBridge), progress: None };
+    let setup = CallSetup::offline(name.clone(), limits::DESCRIBE_LIMITS);
     let (described, _report) = pre.describe(sandbox, setup);
     let raw = described.map_err(PackLoadError::Describe)?;
     let (families, capabilities) = describe::validate(raw, version, &manifest, catalogs).map_err(PackLoadError::Contract)?;

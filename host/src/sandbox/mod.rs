@@ -42,6 +42,14 @@ pub struct CallSetup {
     pub progress: Option<ProgressSink>,
 }
 
+impl CallSetup {
+    /// A call that may make no bridge call and reports to nobody (`describe`, the code
+    /// checker): with no gate every bridge call is refused before the client is asked.
+    pub fn offline(pack: impl Into<Arc<str>>, limits: CallLimits) -> Self {
+        CallSetup { pack: pack.into(), limits, gate: None, client: Arc::new(crate::bridge::Offline), progress: None }
+    }
+}
+
 /// What a call did besides returning.
 #[derive(Debug, Clone)]
 pub struct CallReport {

@@ -123,11 +123,12 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let pack_name = doc["name"].as_str().unwrap_or("pack").to_string();
 
     let work = tempfile::Builder::new().prefix("capstan-build-").tempdir().map_err(|e| io_error(&std::env::temp_dir(), e))?;
-    let (wasm, profile) = match lang {
-        Lang::Rust => (cargo_build(dir, options.release)?, if options.release { "release" } else { "debug" }.to_string()),
-        Lang::Python => (super::python::compile(dir, work.path())?, format!("componentize-py {}", super::toolchain::COMPONENTIZE_PY_VERSION)),
-        Lang::Js => (super::js::compile(dir, work.path())?, format!("componentize-js {}", super::toolchain::COMPONENTIZE_JS_VERSION)),
+    let wasm = match lang {
+        Lang::Rust => cargo_build(dir, options.release)?,
+        Lang::Python => super::python::compile(dir, work.path())?,
+        Lang::Js => super::js::compile(dir, work.path())?,
     };
+    let profile = super::toolchain::compiler(lang).unwrap_or_else(|| if options.release { "release" } else { "debug" }.to_string());
     let bytes = std::fs::read(&wasm).map_err(|_| BuildError::NoComponent { path: wasm.clone() })?;
     let component = dir.join(&component_name);
     if component.file_name().map(|n| n.to_string_lossy().into_owned()) != Some(component_name.clone()) {
@@ -242,7 +243,7 @@ fn describe(bytes: &[u8], pack_name: &str) -> Result<PackDescription, BuildError
     let (component, _) = runtime.cache().load_or_compile(engine, &sha, bytes).map_err(|e| refused(format!("it does not compile: {e:#}")))?;
     let version = crate::plugin::abi::check(&component, engine).map_err(|e| refused(e.to_string()))?;
     let pre = sandbox.prepare(&component, version).map_err(|e| refused(format!("it does not link against the pack contract: {e:#}")))?;
-    let setup = CallSetup { pack: pack_name.into(), limits: crate::limits::DESCRIBE_LIMITS, gate: None, client: Arc::new(crate::bridge::Offline), progress: None };
+    let setup = CallSetup::offline(pack_name, crate::limits::DESCRIBE_LIMITS);
     let (described, _) = pre.describe(sandbox, setup);
     described.map_err(|e| refused(format!("describe() failed: {e}")))
 }

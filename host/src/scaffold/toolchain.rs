@@ -27,6 +27,16 @@ pub const COMPONENTIZE_JS_VERSION: &str = "0.23.0";
 /// componentize-js 0.23 needs Node.js 20 or later.
 pub const NODE_MAJOR_MIN: u32 = 20;
 
+/// The pinned compiler of a Python or JavaScript pack, as `name version` (Rust packs
+/// build with the toolchain the crate names: none here).
+pub fn compiler(lang: super::Lang) -> Option<String> {
+    match lang {
+        super::Lang::Rust => None,
+        super::Lang::Python => Some(format!("componentize-py {COMPONENTIZE_PY_VERSION}")),
+        super::Lang::Js => Some(format!("componentize-js {COMPONENTIZE_JS_VERSION}")),
+    }
+}
+
 fn unavailable(tool: &str, detail: impl Into<String>) -> BuildError {
     BuildError::ToolUnavailable { tool: tool.to_string(), detail: detail.into() }
 }
