@@ -150,7 +150,7 @@ fn blender_going_away_mid_task_is_an_error_not_a_failure_or_a_pass() {
     let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesAfterReset);
     let rt = support::runtime(&home, bridge.clone(), &[]);
     let router = capstan::planner::Router::for_runtime(&rt);
-    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false };
+    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false, planner_only: false };
     let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
     let report = run_suite(&env, &suite, false);
     for t in &report.tasks {
@@ -184,7 +184,7 @@ fn blender_going_away_before_the_checks_is_an_error() {
     let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesBeforeTheChecks { calls: 0.into() });
     let rt = support::runtime(&home, bridge.clone(), &[]);
     let router = capstan::planner::Router::for_runtime(&rt);
-    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false };
+    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false, planner_only: false };
     let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
     let t = run_task(&env, &suite.tasks[0]);
     assert_eq!(t.status, Status::Error, "{t:?}");

@@ -35,15 +35,17 @@ fn aliases_are_mapped_before_the_bridge_and_unknown_names_never_reach_it() {
     s.set_goal("what is in the scene", Profile::Default).unwrap();
     let router = Router::for_runtime(&rt);
     s.plan(&rt, &|t| router.pick(t).1, None, &[]).unwrap();
+    // Planning read the scene's names (one read-only command), nothing else.
+    assert_eq!(bridge.commands(), ["get_scene_info"]);
     let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_delete_everything".into()), ..Default::default() }).unwrap_err();
     assert_eq!(err.code(), "capability_not_found");
     let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("scene.info".into()), tool_args: Some(json!({ "limit": 0 })), ..Default::default() }).unwrap_err();
     assert!(matches!(err, SessionError::Act(_)) && err.code() == "invalid_arguments", "{err}");
-    assert_eq!(bridge.count(), 0, "{:?}", bridge.commands());
+    assert_eq!(bridge.count(), 1, "{:?}", bridge.commands());
     let report = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_get_scene_info".into()), ..Default::default() }).unwrap();
     assert_eq!(report["resolved"]["capability"], "scene.info");
     assert_eq!(report["resolved"]["alias"], "blender_get_scene_info");
-    assert_eq!(bridge.commands(), ["get_scene_info"]);
+    assert_eq!(bridge.commands(), ["get_scene_info", "get_scene_info"]);
 }
 
 #[test]
@@ -83,6 +85,31 @@ fn plans_acts_and_critiques_against_real_blender() {
             }
         }
     }
+
+    // A plan's arguments come from the goal's words and the scene's names, and its
+    // steps run as planned (no tool_args from the client).
+    for (goal, key, args, exists, absent) in [
+        ("rename the cube to Box", "scene.modify_object", json!({ "name": "Cube", "new_name": "Box" }), "Box", Some("Cube")),
+        ("add a sphere called Ball", "scene.create_object", json!({ "type": "uv_sphere", "name": "Ball" }), "Ball", None),
+    ] {
+        reset(&rt, &client);
+        let mut s = Session::new();
+        s.set_goal(goal, Profile::Default).unwrap();
+        let steps = s.plan(&rt, &pick, None, &[]).unwrap().to_vec();
+        let main = steps.iter().find(|p| p.tool_hint == key).unwrap_or_else(|| panic!("{goal}: {steps:?}"));
+        assert_eq!(main.args, args, "{goal}");
+        assert!(main.missing.is_empty(), "{goal}: {main:?}");
+        let id = main.step_id.clone();
+        s.act(&rt, &id, &ActRequest::default()).unwrap();
+        let mut expect = vec![Expectation::ObjectExists { name: exists.into() }];
+        expect.extend(absent.map(|n| Expectation::ObjectAbsent { name: n.into() }));
+        let r = s.critique(&rt, &id, &expect).unwrap();
+        assert!(r.critique.passed, "{goal}: {:#?}", r.critique);
+    }
+    // A reference the scene does not have is listed as missing, not guessed.
+    let steps = build(&rt, &pick, &PlanRequest { goal: "rename the teapot to Box", scene: &["Cube".into()], ..Default::default() }).unwrap();
+    let rename = steps.iter().find(|p| p.tool_hint == "scene.modify_object").expect("a rename step");
+    assert_eq!(rename.missing, ["name"], "{rename:?}");
 
     reset(&rt, &client);
     let mut s = Session::new();

@@ -25,6 +25,10 @@ pub struct EvalArgs {
     /// Print the whole report as one JSON document.
     #[arg(long)]
     json: bool,
+    /// Run the planner's own plan for every task (arguments from the goal's words and
+    /// the scene's names), ignoring the tasks' trajectories: measures the planner.
+    #[arg(long)]
+    planner: bool,
     /// Write report.json, report.md and contact-sheet.png into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -45,7 +49,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
             let mut runtime = crate::runtime::Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone())?;
             runtime.load_all(&home);
             let router = crate::planner::Router::for_runtime(&runtime);
-            let env = Env { runtime: &runtime, client: client.as_ref(), router: &router, thumbnails: args.report.is_some() };
+            let env = Env { runtime: &runtime, client: client.as_ref(), router: &router, thumbnails: args.report.is_some(), planner_only: args.planner };
             let result = run_suite(&env, &suite, true);
             drop(blender);
             (result, Some(install))

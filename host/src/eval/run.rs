@@ -84,6 +84,8 @@ pub struct Env<'a> {
     pub router: &'a Router,
     /// Take a small picture of each task's final scene (for the contact sheet).
     pub thumbnails: bool,
+    /// Run the planner's own plan for every task, its trajectory ignored (`--planner`).
+    pub planner_only: bool,
 }
 
 fn reset(env: &Env<'_>) -> Result<(), String> {
@@ -173,11 +175,12 @@ pub fn run_task(env: &Env<'_>, task: &Task) -> TaskReport {
 
 fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), String> {
     reset(env)?;
-    let calls: Vec<Call> = match &task.trajectory {
+    let calls: Vec<Call> = match task.trajectory.as_ref().filter(|_| !env.planner_only) {
         Some(calls) => calls.clone(),
         None => {
             let pick = |t: &str| env.router.pick(t).1;
-            let steps = build(env.runtime, &pick, &PlanRequest { goal: &task.goal, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
+            let scene = crate::planner::scene_names(env.runtime);
+            let steps = build(env.runtime, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
             steps.into_iter().map(|s| Call { key: s.tool_hint, args: s.args }).collect()
         }
     };

@@ -38,7 +38,7 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             PLAN,
-            "A deterministic plan for the goal: steps {step_id, description, tool_hint (a canonical key), family, args, status}; render goals end with render.audit and scene.render.",
+            "A deterministic plan for the goal: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with render.audit and scene.render.",
             schema(json!({ "type": "object", "properties": {
                 "max_steps": { "type": "integer", "minimum": 1, "maximum": 16 },
                 "custom_steps": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 500 }, "maxItems": 16 }
@@ -105,14 +105,17 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
                     Err(_) => return Some(bad("custom_steps must be a list of strings")),
                 },
             };
-            let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
-            let mut s = lock(&session);
-            match s.plan(&core.runtime, &pick, max_steps, &custom) {
-                Ok(steps) => {
-                    let steps = steps.to_vec();
-                    ok_result(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
-                }
-                Err(e) => session_error(&e),
+            // Planning reads the scene's names (one read-only bridge call): off the worker.
+            let run = move || {
+                let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
+                let mut s = lock(&session);
+                let steps = s.plan(&core.runtime, &pick, max_steps, &custom)?.to_vec();
+                Ok::<_, crate::planner::session::SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
+            };
+            match tokio::task::spawn_blocking(run).await {
+                Ok(Ok(doc)) => ok_result(doc),
+                Ok(Err(e)) => session_error(&e),
+                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("planning ended abnormally: {e}") })),
             }
         }
         ACT => {

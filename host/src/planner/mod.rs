@@ -21,6 +21,7 @@
 //! a critique cannot change the scene it judges.
 
 pub mod act;
+pub mod args;
 pub mod critique;
 pub mod plan;
 pub mod session;
@@ -32,6 +33,8 @@ pub trait Registry {
     fn resolve(&self, key: &str) -> Resolution;
     /// The family and whether it mutates, for a canonical key.
     fn describe(&self, key: &str) -> Option<(String, bool)>;
+    /// The capability's input schema, for a canonical key.
+    fn input_schema(&self, key: &str) -> Option<serde_json::Value>;
     /// Validation only (no sandbox, no bridge).
     fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError>;
     /// The call after a successful [`Registry::check`].
@@ -45,12 +48,26 @@ impl Registry for Runtime {
     fn describe(&self, key: &str) -> Option<(String, bool)> {
         self.capability(key).map(|c| (c.family.clone(), c.mutates))
     }
+    fn input_schema(&self, key: &str) -> Option<serde_json::Value> {
+        self.capability(key).map(|c| c.input_schema.clone())
+    }
     fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
         Runtime::check(self, key, arguments_json)
     }
     fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
         Runtime::call_checked(self, key, arguments_json)
     }
+}
+
+/// The scene's object names (up to 200) for filling references, read with the
+/// read-only `scene.info`. A scene that cannot be read gives no names: the plan then
+/// fills no references and lists them as missing, it does not guess.
+pub fn scene_names(registry: &dyn Registry) -> Vec<String> {
+    if registry.resolve(plan::INSPECT_KEY) != Resolution::Canonical || registry.describe(plan::INSPECT_KEY).is_none_or(|(_, mutates)| mutates) {
+        return vec![];
+    }
+    let Ok(out) = registry.call_checked(plan::INSPECT_KEY, r#"{"limit":200}"#) else { return vec![] };
+    out.result.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten().filter_map(|o| o.get("name")?.as_str().map(String::from)).collect()
 }
 
 /// Picks the capability for a piece of goal text: the router's family, then the best
@@ -128,6 +145,16 @@ pub(crate) mod fake {
         }
         fn describe(&self, key: &str) -> Option<(String, bool)> {
             KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, f, m)| (f.to_string(), *m))
+        }
+        fn input_schema(&self, key: &str) -> Option<serde_json::Value> {
+            match key {
+                "scene.create_object" => Some(serde_json::json!({
+                    "properties": { "type": { "enum": ["cube", "uv_sphere"] }, "name": { "description": "Name for the new object", "type": "string" } },
+                    "required": ["type"]
+                })),
+                "scene.object_info" => Some(serde_json::json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] })),
+                _ => None,
+            }
         }
         fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
             match self.resolve(key) {

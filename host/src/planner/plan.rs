@@ -53,7 +53,11 @@ pub struct PlanStep {
     /// Always a canonical key that existed when the step was made.
     pub tool_hint: String,
     pub family: String,
+    /// What the goal's words say for the capability's arguments ([`super::args`]).
     pub args: Value,
+    /// Required arguments the words did not give: the client supplies them in `tool_args`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
     pub status: StepStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
@@ -79,6 +83,8 @@ pub struct PlanRequest<'a> {
     pub max_steps: Option<usize>,
     /// Extra steps as text, each routed like the goal.
     pub custom_steps: &'a [String],
+    /// The scene's object names (references in the words are filled from them).
+    pub scene: &'a [String],
 }
 
 /// Whether the goal asks for a picture.
@@ -100,7 +106,18 @@ pub fn canonical(registry: &dyn Registry, key: &str) -> Result<String, PlanError
 pub fn step(registry: &dyn Registry, description: &str, hint: &str, args: Value) -> Result<PlanStep, PlanError> {
     let key = canonical(registry, hint)?;
     let (family, _) = registry.describe(&key).ok_or_else(|| PlanError::UnknownKey(key.clone()))?;
-    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, status: StepStatus::Pending, result: None })
+    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, missing: vec![], status: StepStatus::Pending, result: None })
+}
+
+/// A step for a piece of the goal, its arguments filled from the words.
+fn routed(registry: &dyn Registry, text: &str, hint: &str, scene: &[String]) -> Result<PlanStep, PlanError> {
+    let mut s = step(registry, text, hint, Value::Object(Default::default()))?;
+    if let Some(schema) = registry.input_schema(&s.tool_hint) {
+        let filled = super::args::fill(&schema, text, scene);
+        s.args = Value::Object(filled.args);
+        s.missing = filled.missing;
+    }
+    Ok(s)
 }
 
 /// Build the plan. `pick` maps text to a capability key (the router); `None` means
@@ -119,13 +136,13 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         steps.push(step(registry, "Inspect the current scene", INSPECT_KEY, serde_json::json!({}))?);
     }
     let main = pick(goal).unwrap_or_else(|| INSPECT_KEY.to_string());
-    let main = step(registry, goal, &main, serde_json::json!({}))?;
+    let main = routed(registry, goal, &main, request.scene)?;
     if main.tool_hint != INSPECT_KEY || steps.is_empty() {
         steps.push(main);
     }
     for text in request.custom_steps {
         let key = pick(text).unwrap_or_else(|| INSPECT_KEY.to_string());
-        steps.push(step(registry, text, &key, serde_json::json!({}))?);
+        steps.push(routed(registry, text, &key, request.scene)?);
     }
     if request.profile == Profile::Forensic {
         steps.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
@@ -174,7 +191,7 @@ mod tests {
     }
 
     fn plan(goal: &str, profile: Profile, max: Option<usize>, custom: &[String]) -> Result<Vec<PlanStep>, PlanError> {
-        build(&FakeRegistry::default(), &pick, &PlanRequest { goal, profile, max_steps: max, custom_steps: custom })
+        build(&FakeRegistry::default(), &pick, &PlanRequest { goal, profile, max_steps: max, custom_steps: custom, scene: &[] })
     }
 
     fn hints(steps: &[PlanStep]) -> Vec<&str> {
@@ -192,6 +209,20 @@ mod tests {
         assert_eq!(hints(&power), ["scene.create_object"]);
         // Deterministic.
         assert_eq!(steps, plan("add a red cube", Profile::Default, None, &[]).unwrap());
+    }
+
+    #[test]
+    fn steps_carry_the_arguments_the_words_give_and_name_what_is_missing() {
+        let reg = FakeRegistry::default();
+        let scene = ["Cube".to_string()];
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube called Box", scene: &scene, ..Default::default() }).unwrap();
+        assert_eq!(steps[1].args, serde_json::json!({ "type": "cube", "name": "Box" }));
+        assert!(steps[1].missing.is_empty());
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add something", scene: &scene, ..Default::default() }).unwrap();
+        assert_eq!(steps[1].args, serde_json::json!({}));
+        assert_eq!(steps[1].missing, ["type"]);
+        let json = serde_json::to_value(&steps[0]).unwrap();
+        assert!(json.get("missing").is_none(), "an inspection misses nothing: {json}");
     }
 
     #[test]

@@ -90,7 +90,8 @@ impl Session {
     /// A fresh plan for the session's goal (replaces the old one).
     pub fn plan(&mut self, registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, max_steps: Option<usize>, custom_steps: &[String]) -> Result<&[PlanStep], SessionError> {
         let goal = self.goal.clone().ok_or(SessionError::NoGoal)?;
-        let request = PlanRequest { goal: &goal, profile: self.profile, max_steps, custom_steps };
+        let scene = super::scene_names(registry);
+        let request = PlanRequest { goal: &goal, profile: self.profile, max_steps, custom_steps, scene: &scene };
         self.steps = build(registry, pick, &request)?;
         self.deltas.clear();
         Ok(&self.steps)

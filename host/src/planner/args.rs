@@ -1,0 +1,267 @@
+//! Arguments for a plan step, read from the goal's words against the capability's own
+//! input schema (no table per capability: the schema says what can be filled).
+//!
+//! What is filled, and only when the words say it:
+//! - an enum property, from a value whose words all appear (`uv_sphere` from "uv
+//!   sphere", `shade_smooth` from "shade ... smooth"), a word that begins with a value of
+//!   four or more letters (`ORTHO` from "orthographic"), or a value's last word ("sphere"
+//!   gives the first such value, `uv_sphere`);
+//! - an object reference (`object`, `target`, `camera`, a `name` not described as a new
+//!   name, ...), from the scene's object names the words mention, whole words, any case;
+//!   a reference after "to", "on", "at", "into", ... fills the second role (`target`,
+//!   `parent`, ...) when the capability has one;
+//! - a new name (`name` described as new, `new_name`), from "called X" / "named X" (and
+//!   "to X" for `new_name`).
+//!
+//! Everything else stays out of `args`; a required property left unfilled is listed in
+//! `missing`, so a client knows what to supply. A filled value is never invented: it is
+//! a word of the goal or an object the scene has.
+
+use serde_json::{Map, Value};
+
+/// References that fill the second role of a two-object capability.
+const SECONDARY: &[&str] = &["target", "parent", "support", "into", "b", "surface", "cutter", "curve", "focus_object", "under_object"];
+/// String properties that name an existing object.
+const REFERENCES: &[&str] = &[
+    "object", "target", "camera", "support", "parent", "armature", "mesh", "curve", "into", "cutter", "instance", "surface", "object_name",
+    "vehicle_name", "source_vehicle", "focus_object", "under_object", "a", "b",
+];
+/// Array properties that list existing objects.
+const REFERENCE_LISTS: &[&str] = &["objects", "children", "names", "object_names"];
+/// Words after which a mention fills the second role.
+const PREPOSITIONS: &[&str] = &["to", "on", "onto", "at", "into", "toward", "towards", "with", "under", "over", "above", "below", "beside", "inside", "in"];
+const FILLERS: &[&str] = &["the", "a", "an", "default", "my", "this", "that"];
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filled {
+    pub args: Map<String, Value>,
+    /// Required properties the words did not give.
+    pub missing: Vec<String>,
+}
+
+/// One mention of a scene object in the words.
+#[derive(Debug, Clone, PartialEq)]
+struct Mention {
+    name: String,
+    secondary: bool,
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '_' || c == '\''))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\'').to_string())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn lower(words: &[String]) -> Vec<String> {
+    words.iter().map(|w| w.to_lowercase()).collect()
+}
+
+/// The scene objects the words name, in the order they appear.
+fn mentions(original: &[String], scene: &[String]) -> Vec<Mention> {
+    let lw = lower(original);
+    let mut found: Vec<(usize, Mention)> = Vec::new();
+    for name in scene {
+        let parts: Vec<String> = lower(&words(name));
+        if parts.is_empty() || parts.len() > lw.len() {
+            continue;
+        }
+        if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..]) {
+            let mut before = at;
+            while before > 0 && FILLERS.contains(&lw[before - 1].as_str()) {
+                before -= 1;
+            }
+            let secondary = before > 0 && PREPOSITIONS.contains(&lw[before - 1].as_str());
+            found.push((at, Mention { name: name.clone(), secondary }));
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    found.dedup_by(|a, b| a.1.name == b.1.name);
+    found.into_iter().map(|(_, m)| m).collect()
+}
+
+/// A property's schema with `$ref` and `anyOf` branches followed (one level of `$defs`).
+fn branches<'a>(root: &'a Value, prop: &'a Value) -> Vec<&'a Value> {
+    let mut out = vec![prop];
+    let mut i = 0;
+    while i < out.len() && out.len() < 16 {
+        let s = out[i];
+        if let Some(r) = s.get("$ref").and_then(Value::as_str)
+            && let Some(name) = r.strip_prefix("#/$defs/")
+            && let Some(def) = root.get("$defs").and_then(|d| d.get(name))
+        {
+            out.push(def);
+        }
+        for b in s.get("anyOf").or_else(|| s.get("oneOf")).and_then(Value::as_array).into_iter().flatten() {
+            out.push(b);
+        }
+        i += 1;
+    }
+    out
+}
+
+fn enum_values(root: &Value, prop: &Value) -> Vec<String> {
+    branches(root, prop).iter().filter_map(|s| s.get("enum").and_then(Value::as_array)).flatten().filter_map(|v| v.as_str().map(String::from)).collect()
+}
+
+fn accepts(root: &Value, prop: &Value, kind: &str) -> bool {
+    branches(root, prop).iter().any(|s| match s.get("type") {
+        Some(Value::String(t)) => t == kind,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == kind),
+        _ => false,
+    })
+}
+
+/// The enum value the words choose, if any (see the module doc for the rule).
+fn choose_enum(values: &[String], lw: &[String]) -> Option<String> {
+    let has = |w: &str| lw.iter().any(|x| x == w || x.strip_suffix('s') == Some(w));
+    let mut best: Option<(usize, &String)> = None;
+    for v in values {
+        let parts: Vec<String> = v.to_lowercase().split(['_', ' ', '-']).filter(|p| !p.is_empty()).map(String::from).collect();
+        let score = if !parts.is_empty() && parts.iter().all(|p| has(p)) {
+            10 + parts.len()
+        } else if v.len() >= 4 && lw.iter().any(|w| w.starts_with(&v.to_lowercase())) {
+            5
+        } else if parts.len() > 1 && parts.last().is_some_and(|p| p.len() >= 4 && has(p)) {
+            1
+        } else {
+            0
+        };
+        if score > 0 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, v));
+        }
+    }
+    best.map(|(_, v)| v.clone())
+}
+
+/// The word after "called" / "named" (and "to", for a rename), in its own case.
+fn new_name(original: &[String], rename: bool) -> Option<String> {
+    let lw = lower(original);
+    let cues: &[&str] = if rename { &["called", "named", "to"] } else { &["called", "named"] };
+    let at = lw.iter().position(|w| cues.contains(&w.as_str()))?;
+    original.get(at + 1).filter(|w| w.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c))).cloned()
+}
+
+fn is_new_name(key: &str, prop: &Value) -> bool {
+    key == "new_name" || (key == "name" && prop.get("description").and_then(Value::as_str).is_some_and(|d| d.to_lowercase().contains("new")))
+}
+
+/// Fill what the words say for a capability with this input schema, in a scene with
+/// these object names.
+pub fn fill(schema: &Value, text: &str, scene: &[String]) -> Filled {
+    let original = words(text);
+    let lw = lower(&original);
+    let found = mentions(&original, scene);
+    let mut filled = Filled::default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return filled };
+    let has_secondary = props.keys().any(|k| SECONDARY.contains(&k.as_str()));
+    let mut used: Vec<String> = Vec::new();
+    let take = |secondary: bool, used: &mut Vec<String>| -> Option<String> {
+        let pick = found.iter().find(|m| !used.contains(&m.name) && (!has_secondary || m.secondary == secondary)).or_else(|| found.iter().find(|m| !used.contains(&m.name)))?;
+        used.push(pick.name.clone());
+        Some(pick.name.clone())
+    };
+    // Primary references first, so a second-role property gets what is left.
+    let mut keys: Vec<&String> = props.keys().collect();
+    keys.sort_by_key(|k| SECONDARY.contains(&k.as_str()));
+    for key in keys {
+        let prop = &props[key.as_str()];
+        let value = if is_new_name(key, prop) {
+            new_name(&original, key == "new_name").map(Value::String)
+        } else if REFERENCE_LISTS.contains(&key.as_str()) && accepts(schema, prop, "array") {
+            // A list takes every mention of its role (every mention when there is one role).
+            let secondary = SECONDARY.contains(&key.as_str());
+            let names: Vec<Value> = found
+                .iter()
+                .filter(|m| !used.contains(&m.name) && (!has_secondary || m.secondary == secondary))
+                .map(|m| m.name.clone())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .inspect(|n| used.push(n.clone()))
+                .map(Value::String)
+                .collect();
+            (!names.is_empty()).then_some(Value::Array(names))
+        } else if (REFERENCES.contains(&key.as_str()) || key == "name") && accepts(schema, prop, "string") {
+            take(SECONDARY.contains(&key.as_str()), &mut used).map(Value::String)
+        } else {
+            let values = enum_values(schema, prop);
+            if values.is_empty() { None } else { choose_enum(&values, &lw).map(Value::String) }
+        };
+        if let Some(v) = value {
+            filled.args.insert(key.clone(), v);
+        }
+    }
+    for r in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        if !filled.args.contains_key(r) {
+            filled.missing.push(r.to_string());
+        }
+    }
+    filled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn create() -> Value {
+        json!({
+            "$defs": { "T": { "enum": ["cube", "uv_sphere", "ico_sphere", "cylinder", "monkey", "light_spot"], "type": "string" } },
+            "properties": {
+                "name": { "description": "Name for the new object", "type": ["string", "null"] },
+                "size": { "type": ["number", "null"] },
+                "type": { "$ref": "#/$defs/T" }
+            },
+            "required": ["type"]
+        })
+    }
+
+    const SCENE: &[&str] = &["Cube", "Light", "Camera", "Big Box"];
+
+    fn scene() -> Vec<String> {
+        SCENE.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn enums_and_new_names_come_from_the_words() {
+        let f = fill(&create(), "add a sphere called Ball", &scene());
+        assert_eq!(Value::Object(f.args), json!({ "type": "uv_sphere", "name": "Ball" }));
+        assert!(f.missing.is_empty());
+        let f = fill(&create(), "add an ico sphere", &scene());
+        assert_eq!(f.args["type"], "ico_sphere", "every word of a value beats its last word");
+        assert_eq!(fill(&create(), "add two monkeys", &scene()).args["type"], "monkey");
+        assert_eq!(fill(&create(), "add a spot light", &scene()).args["type"], "light_spot");
+        // The existing Cube is not a new name, and nothing is invented.
+        let f = fill(&create(), "add something nice", &scene());
+        assert!(f.args.is_empty());
+        assert_eq!(f.missing, ["type"]);
+    }
+
+    #[test]
+    fn a_prefix_of_a_long_word_chooses_an_upper_case_value() {
+        let lens = json!({ "properties": { "camera": { "type": "string" }, "type": { "enum": ["PERSP", "ORTHO", "PANO"] } }, "required": ["camera"] });
+        let f = fill(&lens, "switch the camera to orthographic", &scene());
+        assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "type": "ORTHO" }));
+    }
+
+    #[test]
+    fn references_are_scene_objects_and_prepositions_pick_the_second_role() {
+        let parent = json!({ "properties": { "children": { "type": "array" }, "keep_transform": { "type": "boolean" }, "parent": { "type": ["string", "null"] } }, "required": ["children", "parent"] });
+        let f = fill(&parent, "parent the light to the cube", &scene());
+        assert_eq!(Value::Object(f.args), json!({ "children": ["Light"], "parent": "Cube" }));
+        let look = json!({ "properties": { "camera": { "type": "string" }, "target": { "type": "string" } } });
+        let f = fill(&look, "point the camera at the big box", &scene());
+        assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "target": "Big Box" }));
+        // A name that only contains a scene name is not a mention of it.
+        let info = json!({ "properties": { "name": { "description": "The object", "type": "string" } }, "required": ["name"] });
+        assert_eq!(fill(&info, "show me the cubes", &scene()).missing, ["name"]);
+        assert_eq!(fill(&info, "show me the default cube", &scene()).args["name"], "Cube");
+    }
+
+    #[test]
+    fn a_rename_takes_the_word_after_to() {
+        let modify = json!({ "properties": { "name": { "description": "The object to change", "type": "string" }, "new_name": { "type": ["string", "null"] } }, "required": ["name"] });
+        let f = fill(&modify, "rename the cube to Box", &scene());
+        assert_eq!(Value::Object(f.args), json!({ "name": "Cube", "new_name": "Box" }));
+    }
+}
