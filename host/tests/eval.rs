@@ -1,8 +1,10 @@
-//! `capstan eval` for real: a small suite (four tasks, tiny pictures) against a headless
+//! `capstan eval` for real: a small suite (six tasks, tiny pictures) against a headless
 //! Blender. True assertions pass, a task whose assertions are false in the scene is
-//! failed with the measured values, a task with an unintended side effect is failed,
-//! the report folder holds the JSON, the Markdown table and the contact sheet; and with
-//! no Blender to start every task is an error and the exit status is 1.
+//! failed with the measured values, a task with an unintended side effect (an object or
+//! a settings domain) is failed, a task that cannot run (a key this capstan does not
+//! have, a malformed assertion) is an error while the others still run, and the report
+//! folder holds the JSON, the Markdown table and the contact sheet; with no Blender to
+//! start every task is an error and the exit status is 1.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -45,9 +47,37 @@ fn suite() -> Value {
             },
             {
                 "id": "planned",
-                "goal": "what is in the scene",
-                "family": "inspect",
-                "assertions": [{ "kind": "object_exists", "name": "Cube" }, { "kind": "delta", "added": 0, "removed": 0 }]
+                "goal": "add a cylinder called Can",
+                "family": "create",
+                "assertions": [
+                    { "kind": "property", "object": "Can", "path": "type", "equals": "MESH" },
+                    { "kind": "read", "capability": "scene.info", "path": "counts.MESH", "equals": 2 },
+                    { "kind": "delta", "added": 1, "removed": 0, "only_changed": [] }
+                ]
+            },
+            {
+                "id": "settings-changed",
+                "goal": "frame the cube",
+                "trajectory": [
+                    { "key": "animation.frame_range", "args": { "frame_start": 1, "frame_end": 48 } },
+                    { "key": "scene.create_object", "args": { "type": "cube", "name": 7 } },
+                    { "key": "scene.create_object", "args": { "type": "cube", "name": "Second", "location": [0, 4, 0] } }
+                ],
+                "assertions": [
+                    { "kind": "read", "capability": "scene.info", "path": "frame.end", "at_least": 24, "at_most": 60 },
+                    { "kind": "object_exists", "name": "Second" }
+                ]
+            },
+            {
+                "id": "cannot-run",
+                "goal": "nuke the scene",
+                "trajectory": [{ "key": "blender_nuke_everything" }],
+                "assertions": [{ "kind": "object_absent", "name": "Cube" }]
+            },
+            {
+                "id": "malformed",
+                "goal": "add a cube",
+                "assertions": [{ "kind": "object_exists", "nmae": "Cube" }]
             }
         ]
     })
@@ -58,20 +88,19 @@ fn capstan(home: &std::path::Path, blender: &str, args: &[&str]) -> std::process
 }
 
 #[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
 fn a_small_suite_runs_for_real_and_false_assertions_fail() {
-    let Some(blender) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|p| !p.is_empty()) else {
-        assert!(std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"), "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set");
-        return;
-    };
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
     let tmp = tempfile::tempdir().unwrap();
     let suite_path = tmp.path().join("suite.json");
     std::fs::write(&suite_path, suite().to_string()).unwrap();
     let report_dir = tmp.path().join("report");
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let out = capstan(&home, blender.to_str().unwrap(), &["eval", "--suite", suite_path.to_str().unwrap(), "--json", "--report", report_dir.to_str().unwrap()]);
+    let out = capstan(&home, &blender, &["eval", "--suite", suite_path.to_str().unwrap(), "--json", "--report", report_dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // Two tasks cannot run: the run says so in its exit status, after running the rest.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     let task = |id: &str| doc["tasks"].as_array().unwrap().iter().find(|t| t["id"] == id).unwrap().clone();
 
@@ -81,13 +110,17 @@ fn a_small_suite_runs_for_real_and_false_assertions_fail() {
     assert_eq!(sphere["visual_success"], true);
     assert_eq!(sphere["family_ok"], true);
     assert_eq!(sphere["tool_calls"], 1);
-    assert!(sphere["bytes"].as_u64().unwrap() > 20);
+    let call = &sphere["calls"][0];
+    assert_eq!(call["outcome"], "ok");
+    assert!(call["bytes_received"].as_u64().unwrap() > call["bytes_sent"].as_u64().unwrap(), "{call}");
+    assert_eq!(sphere["bytes"], call["bytes_sent"].as_u64().unwrap() + call["bytes_received"].as_u64().unwrap());
 
     let lies = task("false-claims");
     assert_eq!(lies["status"], "failed", "{lies:#}");
     assert_eq!(lies["assertions_met"], 0);
     assert_eq!(lies["constraint_success"], false);
     assert_eq!(lies["args_accepted_first_time"], 1, "the alias resolved and the arguments were accepted");
+    assert_eq!(lies["calls"][0]["capability"], "scene.create_object");
     let measured = &lies["critique"]["checks"][1]["measured"];
     assert!((measured.as_f64().unwrap() - 5.0).abs() < 1e-4, "{measured}");
 
@@ -96,20 +129,65 @@ fn a_small_suite_runs_for_real_and_false_assertions_fail() {
     assert_eq!(side["assertions_met"], 1);
     assert_eq!(side["side_effects"], json!(["object Cube"]));
 
+    // The planner's own plan, with arguments from the goal's words, measured in the scene.
     let planned = task("planned");
     assert_eq!(planned["status"], "passed", "{planned:#}");
     assert_eq!(planned["source"], "planner");
+    assert_eq!(planned["plan"][1]["tool_hint"], "scene.create_object", "{planned:#}");
 
-    assert_eq!(doc["totals"]["tasks"], 4);
+    // A settings domain the task did not declare is a side effect; a refused call then
+    // its retry on the same capability counts as a retry, not as a first attempt.
+    let settings = task("settings-changed");
+    assert_eq!(settings["status"], "failed", "{settings:#}");
+    assert_eq!(settings["assertions_met"], 2, "{settings:#}");
+    assert_eq!(settings["side_effects"], json!(["settings scene"]));
+    assert_eq!(settings["calls"][1]["outcome"], "refused");
+    assert_eq!(settings["calls"][1]["code"], "INVALID_CAPABILITY_ARGUMENTS");
+    assert_eq!((settings["retries"].as_u64(), settings["args_accepted_first_time"].as_u64(), settings["calls_failed"].as_u64()), (Some(1), Some(1), Some(1)));
+
+    // What cannot run is an error with the reason, and nothing of it reached Blender.
+    let cannot = task("cannot-run");
+    assert_eq!(cannot["status"], "error", "{cannot:#}");
+    assert!(cannot["error"].as_str().unwrap().contains("blender_nuke_everything"), "{cannot:#}");
+    assert_eq!(cannot["tool_calls"], 0);
+    let malformed = task("malformed");
+    assert_eq!(malformed["status"], "error", "{malformed:#}");
+    assert!(malformed["error"].as_str().unwrap().contains("nmae"), "{malformed:#}");
+
+    assert_eq!(doc["totals"]["tasks"], 7);
     assert_eq!(doc["totals"]["passed"], 2);
-    assert_eq!(doc["totals"]["failed"], 2);
-    assert_eq!(doc["totals"]["errors"], 0);
+    assert_eq!(doc["totals"]["failed"], 3);
+    assert_eq!(doc["totals"]["errors"], 2);
+    assert_eq!(doc["totals"]["retries"], 1);
     let md = std::fs::read_to_string(report_dir.join("report.md")).unwrap();
     assert!(md.contains("| false-claims | failed |"), "{md}");
+    assert!(md.contains("measured 5"), "the Markdown says why a task failed: {md}");
+    assert!(md.contains("side effect: settings scene"), "{md}");
     let sheet = std::fs::read(report_dir.join("contact-sheet.png")).unwrap();
     assert!(sheet.starts_with(b"\x89PNG"));
     let json_file: Value = serde_json::from_slice(&std::fs::read(report_dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(json_file["totals"]["passed"], 2);
+}
+
+/// The shipped suite is a release gate: every task's trajectory passes its assertions in
+/// a real Blender, and a task that could not fail (every assertion held before it
+/// acted) is one that only reads or writes files (its call must still succeed).
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_shipped_suite_passes_for_real() {
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = capstan(tmp.path(), &blender, &["eval", "--json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let not_passed: Vec<String> = doc["tasks"].as_array().unwrap().iter().filter(|t| t["status"] != "passed").map(|t| format!("{:#}", t)).collect();
+    assert!(not_passed.is_empty(), "{}", not_passed.join("\n"));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(doc["totals"]["tasks"].as_u64().unwrap() >= 40);
+    let rt = support::runtime(&capstan::home::CapstanHome::at(tmp.path()), std::sync::Arc::new(capstan::bridge::Offline), &[]);
+    for t in doc["tasks"].as_array().unwrap().iter().filter(|t| t["held_before"] == t["assertions_total"]) {
+        let keys: Vec<&str> = t["calls"].as_array().unwrap().iter().filter_map(|c| c["capability"].as_str()).collect();
+        assert!(!keys.is_empty() && keys.iter().all(|k| !rt.capability(k).unwrap().mutates), "{} could not fail, yet it changes the scene: {keys:?}", t["id"]);
+    }
 }
 
 #[test]
@@ -122,12 +200,35 @@ fn no_blender_means_every_task_is_an_error() {
     let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--suite", suite_path.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["totals"]["errors"], 4);
-    assert!(doc["tasks"].as_array().unwrap().iter().all(|t| t["status"] == "error" && t["error"].as_str().unwrap().contains("Blender")));
-    // A suite that is not valid is refused before anything starts.
-    std::fs::write(&suite_path, r#"{"version": 1, "tasks": [{"id": "x", "goal": "g", "assertions": []}]}"#).unwrap();
-    let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--suite", suite_path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(doc["totals"]["errors"], 7);
+    assert!(doc["tasks"].as_array().unwrap().iter().all(|t| t["status"] == "error"));
+    assert!(doc["tasks"][0]["error"].as_str().unwrap().contains("Blender did not start"), "{doc:#}");
+    // A file that is not a suite is refused before anything starts.
+    for bad in [r#"{"version": 2, "tasks": [{"id": "x", "goal": "g", "assertions": []}]}"#, r#"{"version": 1, "tasks": []}"#, "[]"] {
+        std::fs::write(&suite_path, bad).unwrap();
+        let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--suite", suite_path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not valid"), "{bad}");
+    }
+}
+
+#[test]
+fn check_lists_what_cannot_run_without_blender() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite_path = tmp.path().join("suite.json");
+    std::fs::write(&suite_path, suite().to_string()).unwrap();
+    let fake = tmp.path().join("not-blender");
+    std::fs::write(&fake, "").unwrap();
+    let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--check", "--suite", suite_path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("cannot-run: cannot run: trajectory call 1 names \"blender_nuke_everything\""), "{stdout}");
+    assert!(stdout.contains("malformed: cannot run: not valid"), "{stdout}");
+    assert!(stdout.contains("settings-changed: note: call 2 (scene.create_object)"), "{stdout}");
+    assert!(stdout.contains("5 of 7 tasks can run"), "{stdout}");
+    // The shipped suite: every task can run.
+    let out = capstan(tmp.path(), fake.to_str().unwrap(), &["eval", "--check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 /// Resets the scene, then loses the connection on every other command (Blender died).
@@ -144,7 +245,8 @@ impl capstan::bridge::BridgeClient for DiesAfterReset {
 
 #[test]
 fn blender_going_away_mid_task_is_an_error_not_a_failure_or_a_pass() {
-    use capstan::eval::run::{Env, Status, run_suite};
+    use capstan::eval::metrics::Status;
+    use capstan::eval::run::{Env, run_suite};
     let tmp = tempfile::tempdir().unwrap();
     let home = capstan::home::CapstanHome::at(tmp.path());
     let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesAfterReset);
@@ -155,21 +257,26 @@ fn blender_going_away_mid_task_is_an_error_not_a_failure_or_a_pass() {
     let report = run_suite(&env, &suite, false);
     for t in &report.tasks {
         assert_eq!(t.status, Status::Error, "{t:?}");
-        assert!(t.error.as_deref().unwrap().contains("Blender failed"), "{t:?}");
+        let e = t.error.as_deref().unwrap();
+        assert!(e.contains("Blender failed") || e.starts_with("cannot run") || e.starts_with("the task is not valid"), "{t:?}");
     }
-    assert_eq!(report.totals.errors, 4);
+    // The two tasks that cannot run are errors for their own reasons, before Blender.
+    assert_eq!(report.totals.errors, 7);
     assert_eq!(report.totals.passed, 0);
 }
 
-/// Answers every command of a trajectory, then dies: the assertions cannot be measured.
+/// Answers everything until the trajectory's object was made (and its undo step), then
+/// dies: the assertions cannot be measured.
+#[derive(Default)]
 struct DiesBeforeTheChecks {
-    calls: std::sync::atomic::AtomicUsize,
+    made: std::sync::atomic::AtomicBool,
 }
 
 impl capstan::bridge::BridgeClient for DiesBeforeTheChecks {
     fn call(&self, request: capstan::bridge::BridgeRequest<'_>) -> Result<Value, capstan::bridge::BridgeFailure> {
-        // reset_scene, then create_object (and its undo step) answer; nothing after.
-        if self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 3 {
+        use std::sync::atomic::Ordering::SeqCst;
+        if !self.made.load(SeqCst) || request.command == "undo_push" {
+            self.made.fetch_or(request.command == "create_object", SeqCst);
             return Ok(support::canned::answer(request.command, request.params));
         }
         Err(capstan::bridge::BridgeFailure::Transport { reason: "connection_reset".into(), detail: "the bridge went away".into() })
@@ -178,10 +285,11 @@ impl capstan::bridge::BridgeClient for DiesBeforeTheChecks {
 
 #[test]
 fn blender_going_away_before_the_checks_is_an_error() {
-    use capstan::eval::run::{Env, Status, run_task};
+    use capstan::eval::metrics::Status;
+    use capstan::eval::run::{Env, run_task};
     let tmp = tempfile::tempdir().unwrap();
     let home = capstan::home::CapstanHome::at(tmp.path());
-    let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesBeforeTheChecks { calls: 0.into() });
+    let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesBeforeTheChecks::default());
     let rt = support::runtime(&home, bridge.clone(), &[]);
     let router = capstan::planner::Router::for_runtime(&rt);
     let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false, planner_only: false };

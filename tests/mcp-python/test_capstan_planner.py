@@ -31,18 +31,31 @@ def test_planner_surface_lists_its_five_tools_and_sessions_are_per_connection(ca
             a = await connect(stack, capstan_bin, str(tmp_path))
             b = await connect(stack, capstan_bin, str(tmp_path))
             names = sorted(t.name for t in (await a.list_tools()).tools)
-            set_a = doc(await a.call_tool("planner_set_goal", {"goal": "add a red cube"}))
+            set_a = doc(await a.call_tool("planner_set_goal", {"goal": "add a cube called Crate"}))
             plan_b = await b.call_tool("planner_plan", {})
             status_b = doc(await b.call_tool("planner_status", {}))
             bad_profile = await a.call_tool("planner_set_goal", {"goal": "x", "profile": "chaos"})
-            return names, set_a, plan_b, status_b, bad_profile
+            # No Blender runs in this home: a step is refused at the app gate, exactly as
+            # execute_capability refuses it, and arguments are checked before that.
+            plan_a = doc(await a.call_tool("planner_plan", {}))
+            create = next(st for st in plan_a["plan"] if st["tool_hint"] == "scene.create_object")
+            gated = await a.call_tool("planner_act", {"step_id": create["step_id"]})
+            bad_args = await a.call_tool("planner_act", {"step_id": create["step_id"], "tool_args": {"type": "teapot"}})
+            return names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args
 
-    names, set_a, plan_b, status_b, bad_profile = asyncio.run(go())
+    names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args = asyncio.run(go())
     assert names == PLANNER_TOOLS
-    assert set_a["goal"] == "add a red cube"
+    assert set_a["goal"] == "add a cube called Crate"
     assert plan_b.is_error and plan_b.structured_content["error"]["code"] == "NO_GOAL"
     assert status_b["goal"] is None
     assert bad_profile.is_error
+    assert create["args"] == {"type": "cube", "name": "Crate"} and create["family"] == "create", create
+    gate = gated.structured_content["error"]
+    assert gated.is_error and gate["code"] == "APP_UNAVAILABLE", gate
+    assert gate["availability"]["server"] == "blender" and gate["step_id"] == create["step_id"], gate
+    refused = bad_args.structured_content["error"]
+    assert bad_args.is_error and refused["code"] == "INVALID_CAPABILITY_ARGUMENTS", refused
+    assert "teapot" in refused["message"], refused
 
 
 def test_plan_act_and_critique_against_real_blender(capstan_bin, blender_home):

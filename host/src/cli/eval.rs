@@ -1,13 +1,15 @@
 //! `capstan eval`: launch a headless Blender like `capstan demo` (provisioning one if
 //! needed), run a suite of goal-conditioned tasks against it, each in a fresh factory
 //! scene, and report. Exit 0 when every task ran (passed or failed), 1 when any task
-//! is an error (Blender did not start or went away), 2 on a bad suite.
+//! is an error (not valid, cannot run, Blender did not start or went away), 2 when the
+//! suite cannot be read as a suite. `--check` validates a suite without Blender.
 
 use super::CliError;
 use crate::blender::launch::{LaunchOptions, launch};
 use crate::blender::{locate, provision};
 use crate::engine::AllocationPreference;
-use crate::eval::run::{Env, Status, SuiteReport, not_started, run_suite, summary_row};
+use crate::eval::metrics::{HEADER, Status, SuiteReport, summary_row, totals_line};
+use crate::eval::run::{Env, check_suite, not_started, refused_arguments, run_suite};
 use crate::eval::{Suite, report};
 use crate::home::CapstanHome;
 use std::path::PathBuf;
@@ -32,6 +34,11 @@ pub struct EvalArgs {
     /// Write report.json, report.md and contact-sheet.png into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// Only check the suite against this capstan's capabilities (no Blender): every
+    /// task that could not run, and every trajectory call whose arguments would be
+    /// refused. Exit 0 when every task can run, 1 otherwise.
+    #[arg(long, conflicts_with_all = ["report", "json"])]
+    check: bool,
 }
 
 pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
@@ -41,6 +48,9 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     }
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let home = CapstanHome::from_env()?;
+    if args.check {
+        return check(&home, &suite, args.planner);
+    }
     let started = start_blender(&home);
     let (result, install) = match started {
         Err(reason) => (not_started(&suite, &reason), None),
@@ -69,6 +79,24 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     Ok(if result.tasks.iter().any(|t| t.status == Status::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// `--check`: the suite against the capabilities this capstan loads, without Blender.
+fn check(home: &CapstanHome, suite: &Suite, planner_only: bool) -> Result<ExitCode, CliError> {
+    let mut runtime = crate::runtime::Runtime::new(home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline))?;
+    runtime.load_all(home);
+    let router = crate::planner::Router::for_runtime(&runtime);
+    let problems = check_suite(&runtime, router.families(), suite, planner_only);
+    for (id, problem) in &problems {
+        println!("{id}: cannot run: {}", crate::control_chars::escape(problem));
+    }
+    if !planner_only {
+        for (id, refused) in refused_arguments(&runtime, suite) {
+            println!("{id}: note: {} (counted as not accepted first time)", crate::control_chars::escape(&refused));
+        }
+    }
+    println!("{} of {} tasks can run", suite.tasks.len() - problems.len(), suite.tasks.len());
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
 fn start_blender(home: &CapstanHome) -> Result<(locate::BlenderInstall, crate::blender::launch::RunningBlender), String> {
     // Provision only when there is no Blender at all; a named one that is not Blender
     // (`$CAPSTAN_BLENDER`) is an error, not a reason to download another.
@@ -87,16 +115,15 @@ fn start_blender(home: &CapstanHome) -> Result<(locate::BlenderInstall, crate::b
 }
 
 fn print_table(result: &SuiteReport) {
-    println!("{}", report::HEADER.join("\t"));
+    println!("{}", HEADER.join("\t"));
     for t in &result.tasks {
-        println!("{}", summary_row(t).join("\t"));
-        if let Some(e) = &t.error {
-            println!("  error: {}", crate::control_chars::escape(e));
+        let row: Vec<String> = summary_row(t).iter().map(|c| crate::control_chars::escape(c).into_owned()).collect();
+        println!("{}", row.join("\t"));
+        if t.status != Status::Passed {
+            for reason in t.reasons() {
+                println!("  {}", crate::control_chars::escape(&reason));
+            }
         }
     }
-    let s = &result.totals;
-    println!(
-        "total: {} tasks, {} passed, {} failed, {} errors; family {}, capability {}, args first time {}, assertions {}, side effects in {} tasks, constraints {}, visual {}, retries {}, tool calls {}, bytes {}",
-        s.tasks, s.passed, s.failed, s.errors, s.family_ok, s.capability_ok, s.args_accepted_first_time, s.assertions_met, s.tasks_with_side_effects, s.constraint_success, s.visual_success, s.retries, s.tool_calls, s.bytes
-    );
+    println!("total: {}", totals_line(&result.totals));
 }

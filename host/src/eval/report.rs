@@ -6,29 +6,34 @@
 //! ids that [`Suite::parse`](super::Suite::parse) restricted to `[A-Za-z0-9._-]`; the
 //! contact sheet script is the workspace's own, run with the located Blender.
 
-use super::run::{Status, SuiteReport, summary_row};
+use super::metrics::{HEADER, Status, SuiteReport, summary_row, totals_line};
 use crate::blender::locate::{BlenderInstall, BlenderKind};
 use std::path::{Path, PathBuf};
 
 const CONTACT_SHEET: &str = include_str!("../../../scripts/contact_sheet.py");
 
-pub const HEADER: &[&str] = &["task", "status", "family", "capability", "args ok first time", "assertions", "side effects", "constraints", "visual", "retries", "bytes"];
-
+/// The Markdown report: one row per task, the totals, then why each task that did not
+/// pass fell short (measured values, side effects, refused calls).
 pub fn markdown(report: &SuiteReport) -> String {
+    let cell = |c: &str| crate::control_chars::escape(c).replace('|', "\\|");
     let mut out = String::from("# capstan eval\n\n");
     out += &format!("| {} |\n|{}\n", HEADER.join(" | "), "---|".repeat(HEADER.len()));
     for t in &report.tasks {
-        let cells: Vec<String> = summary_row(t).into_iter().map(|c| c.replace('|', "\\|")).collect();
+        let cells: Vec<String> = summary_row(t).iter().map(|c| cell(c)).collect();
         out += &format!("| {} |\n", cells.join(" | "));
     }
-    let s = &report.totals;
-    out += &format!(
-        "\n**Totals:** {} tasks, {} passed, {} failed, {} errors; family {}, capability {}, arguments accepted first time {}, assertions {}, tasks with side effects {}, constraints {}, visual {}, retries {}, tool calls {}, bytes {}.\n",
-        s.tasks, s.passed, s.failed, s.errors, s.family_ok, s.capability_ok, s.args_accepted_first_time, s.assertions_met, s.tasks_with_side_effects, s.constraint_success, s.visual_success, s.retries, s.tool_calls, s.bytes
-    );
-    let errors: Vec<_> = report.tasks.iter().filter_map(|t| t.error.as_ref().map(|e| format!("- {}: {}", t.id, e.replace('\n', " ")))).collect();
-    if !errors.is_empty() {
-        out += &format!("\n## Errors\n\n{}\n", errors.join("\n"));
+    out += &format!("\n**Totals:** {}.\n", totals_line(&report.totals));
+    let why: Vec<String> = report
+        .tasks
+        .iter()
+        .filter(|t| t.status != Status::Passed)
+        .map(|t| {
+            let lines: Vec<String> = t.reasons().iter().map(|r| format!("  - {}", crate::control_chars::escape(r))).collect();
+            format!("- **{}** ({}): {}\n{}", t.id, t.status.as_str(), crate::control_chars::escape(&t.goal), lines.join("\n"))
+        })
+        .collect();
+    if !why.is_empty() {
+        out += &format!("\n## Tasks that did not pass\n\n{}\n", why.join("\n"));
     }
     out
 }

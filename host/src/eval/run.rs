@@ -1,82 +1,18 @@
 //! Running a suite: each task in a fresh factory scene, its calls through the checked
 //! path, its assertions measured by the critic, its side effects read from the merged
-//! delta. A task whose Blender is unreachable (the reset or a call fails on transport
-//! or availability) is an error, never a pass.
+//! delta. A task that cannot run (not valid, naming what this capstan does not have)
+//! or whose Blender is unreachable (the reset or a call fails on transport or
+//! availability) is an error, never a pass.
 
-use super::{Call, Suite, Task};
+use super::metrics::{CallRecord, Outcome, Status, SuiteReport, TaskReport};
+use super::suite::{Call, Suite, Task, TaskEntry};
 use crate::bridge::{BridgeClient, BridgeRequest};
 use crate::delta::SceneDelta;
-use crate::planner::critique::{Critique, critique};
+use crate::planner::critique::{Critique, Expectation, critique};
 use crate::planner::plan::{PlanRequest, build};
-use crate::planner::{Router, act};
-use crate::runtime::{CallError, Runtime};
-use serde::Serialize;
+use crate::planner::{Registry, Router, act};
+use crate::runtime::{CallError, Resolution, Runtime};
 use serde_json::json;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Passed,
-    Failed,
-    Error,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TaskReport {
-    pub id: String,
-    pub goal: String,
-    pub status: Status,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// `trajectory` or `planner`.
-    pub source: &'static str,
-    pub routed_family: String,
-    pub routed_capability: Option<String>,
-    pub family_ok: Option<bool>,
-    pub capability_ok: Option<bool>,
-    /// Calls (not retries) whose arguments passed validation on the first attempt.
-    pub args_accepted_first_time: usize,
-    pub calls_failed: usize,
-    pub assertions_met: usize,
-    pub assertions_total: usize,
-    pub side_effects: Vec<String>,
-    pub constraint_success: Option<bool>,
-    pub visual_success: Option<bool>,
-    /// Calls repeated on the same capability after it failed.
-    pub retries: usize,
-    pub tool_calls: usize,
-    /// Arguments sent plus answers received, in bytes of JSON.
-    pub bytes: usize,
-    pub seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub critique: Option<Critique>,
-    #[serde(skip)]
-    pub thumbnail: Option<Vec<u8>>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Totals {
-    pub tasks: usize,
-    pub passed: usize,
-    pub failed: usize,
-    pub errors: usize,
-    pub family_ok: String,
-    pub capability_ok: String,
-    pub args_accepted_first_time: String,
-    pub assertions_met: String,
-    pub tasks_with_side_effects: usize,
-    pub constraint_success: String,
-    pub visual_success: String,
-    pub retries: usize,
-    pub tool_calls: usize,
-    pub bytes: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct SuiteReport {
-    pub tasks: Vec<TaskReport>,
-    pub totals: Totals,
-}
 
 pub struct Env<'a> {
     pub runtime: &'a Runtime,
@@ -106,10 +42,6 @@ fn unreachable_blender(e: &CallError) -> bool {
     }
 }
 
-fn ratio(n: usize, d: usize) -> String {
-    if d == 0 { "n/a".into() } else { format!("{n}/{d}") }
-}
-
 fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {
     let of: Vec<_> = c.checks.iter().filter(|k| k.expectation["kind"] == kind).collect();
     (!of.is_empty()).then(|| of.iter().all(|k| k.passed))
@@ -117,116 +49,205 @@ fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {
 
 /// Every task an error (Blender did not start): no number is made up.
 pub fn not_started(suite: &Suite, reason: &str) -> SuiteReport {
-    let tasks: Vec<TaskReport> = suite
+    let tasks = suite
         .tasks
         .iter()
         .map(|t| {
-            let mut r = blank(t, String::new(), None);
-            r.error = Some(format!("Blender did not start: {reason}"));
+            let mut r = TaskReport::blank(&t.id, &t.goal, source_of(t, false));
+            r.error = Some(match &t.task {
+                Ok(_) => format!("Blender did not start: {reason}"),
+                Err(e) => format!("the task is not valid: {e}"),
+            });
             r
         })
         .collect();
-    let totals = totals(&tasks);
-    SuiteReport { tasks, totals }
+    SuiteReport::new(tasks)
 }
 
-fn blank(task: &Task, routed_family: String, routed_capability: Option<String>) -> TaskReport {
-    TaskReport {
-        id: task.id.clone(),
-        goal: task.goal.clone(),
-        status: Status::Error,
-        error: None,
-        source: if task.trajectory.is_some() { "trajectory" } else { "planner" },
-        family_ok: task.family.as_ref().map(|f| *f == routed_family).filter(|_| !routed_family.is_empty()),
-        capability_ok: task.capability.as_ref().map(|c| Some(c) == routed_capability.as_ref()).filter(|_| !routed_family.is_empty()),
-        routed_family,
-        routed_capability,
-        args_accepted_first_time: 0,
-        calls_failed: 0,
-        assertions_met: 0,
-        assertions_total: task.assertions.len(),
-        side_effects: vec![],
-        constraint_success: None,
-        visual_success: None,
-        retries: 0,
-        tool_calls: 0,
-        bytes: 0,
-        seconds: 0.0,
-        critique: None,
-        thumbnail: None,
+fn source_of(entry: &TaskEntry, planner_only: bool) -> &'static str {
+    match &entry.task {
+        Ok(t) if t.trajectory.is_some() && !planner_only => "trajectory",
+        Ok(_) => "planner",
+        Err(_) => "none",
     }
 }
 
-pub fn run_task(env: &Env<'_>, task: &Task) -> TaskReport {
-    let started = std::time::Instant::now();
-    let (routed_family, routed_capability) = env.router.pick(&task.goal);
-    let mut report = blank(task, routed_family, routed_capability);
-    let outcome = run_inner(env, task, &mut report);
-    report.seconds = started.elapsed().as_secs_f64();
-    match outcome {
-        Ok(()) => {}
-        Err(e) => {
-            report.status = Status::Error;
-            report.error = Some(e);
+/// What makes a valid task impossible to run as written with this capstan: a
+/// trajectory or an expected capability naming a key it does not have, an expected
+/// family no pack declares, an assertion measuring through a capability that is
+/// missing or mutates, `spatial.assert` constraints its schema refuses. Checked before
+/// the scene is touched; nothing here calls a pack.
+pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, task: &Task, planner_only: bool) -> Result<(), String> {
+    let known = |key: &str| registry.resolve(key) != Resolution::NotFound || registry.resolve(&key.to_lowercase()) != Resolution::NotFound;
+    for (i, call) in task.setup.iter().enumerate() {
+        if !known(&call.key) {
+            return Err(format!("setup call {} names {:?}, which this capstan does not have", i + 1, call.key));
         }
+    }
+    if !planner_only {
+        for (i, call) in task.trajectory.iter().flatten().enumerate() {
+            if !known(&call.key) {
+                return Err(format!("trajectory call {} names {:?}, which this capstan does not have", i + 1, call.key));
+            }
+        }
+    }
+    if let Some(key) = &task.capability {
+        match registry.resolve(key) {
+            Resolution::Canonical => {}
+            Resolution::Alias { canonical } => return Err(format!("the expected capability {key:?} is an alias; name {canonical:?}")),
+            Resolution::NotFound => return Err(format!("the expected capability {key:?} does not exist")),
+        }
+    }
+    if let Some(f) = &task.family
+        && !families.contains(f)
+    {
+        return Err(format!("the expected family {f:?} is not one any pack declares ({})", families.names().collect::<Vec<_>>().join(", ")));
+    }
+    for (i, a) in task.assertions.iter().enumerate() {
+        let measured_by = match a {
+            Expectation::Read { capability, .. } => capability.as_str(),
+            Expectation::Spatial { .. } => "spatial.assert",
+            _ => continue,
+        };
+        match (registry.resolve(measured_by), registry.describe(measured_by)) {
+            (Resolution::Canonical, Some((_, false))) => {}
+            (Resolution::Canonical, Some((_, true))) => return Err(format!("assertion {}: {measured_by} changes the scene; only a read-only capability can measure", i + 1)),
+            _ => return Err(format!("assertion {}: no read-only capability {measured_by:?} to measure with (a canonical key is needed)", i + 1)),
+        }
+        let args = match a {
+            Expectation::Read { args, .. } => args.clone(),
+            Expectation::Spatial { constraints } => json!({ "constraints": constraints }),
+            _ => unreachable!("only read and spatial assertions get here"),
+        };
+        let args = crate::planner::placeholders::stand_in(&args);
+        registry.check(measured_by, &args.to_string()).map_err(|e| format!("assertion {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+/// Run one task of the suite.
+pub fn run_task(env: &Env<'_>, entry: &TaskEntry) -> TaskReport {
+    let started = std::time::Instant::now();
+    let mut report = TaskReport::blank(&entry.id, &entry.goal, source_of(entry, env.planner_only));
+    let (family, capability) = env.router.pick(&entry.goal);
+    report.routed_family = family;
+    report.routed_capability = capability;
+    let outcome = match &entry.task {
+        Err(e) => Err(format!("the task is not valid: {e}")),
+        Ok(task) => {
+            report.family_ok = task.family.as_ref().map(|f| *f == report.routed_family);
+            report.capability_ok = task.capability.as_ref().map(|c| Some(c) == report.routed_capability.as_ref());
+            report.assertions_total = task.assertions.len();
+            precheck(env.runtime, env.router.families(), task, env.planner_only)
+                .map_err(|e| format!("cannot run: {e}"))
+                .and_then(|()| run_valid(env, task, &mut report))
+        }
+    };
+    report.seconds = started.elapsed().as_secs_f64();
+    if let Err(e) = outcome {
+        report.status = Status::Error;
+        report.error = Some(e);
     }
     report
 }
 
-fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), String> {
-    reset(env)?;
-    let calls: Vec<Call> = match task.trajectory.as_ref().filter(|_| !env.planner_only) {
-        Some(calls) => calls.clone(),
-        None => {
-            let pick = |t: &str| env.router.pick(t).1;
-            let scene = crate::planner::scene_names(env.runtime);
-            let steps = build(env.runtime, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
-            steps.into_iter().map(|s| Call { key: s.tool_hint, args: s.args }).collect()
+/// The calls of a task: its trajectory, or the planner's plan for its goal in the
+/// scene as it is now (the plan is kept in the report).
+fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<Call>, String> {
+    if let Some(calls) = task.trajectory.as_ref().filter(|_| !env.planner_only) {
+        return Ok(calls.clone());
+    }
+    let pick = |t: &str| env.router.pick(t).1;
+    let scene = crate::planner::scene_objects(env.runtime);
+    let steps = build(env.runtime, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
+    let calls = steps.iter().map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
+    report.plan = Some(steps);
+    Ok(calls)
+}
+
+/// One call as `execute_capability` would run it, recorded; Err when Blender went away.
+fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged: &mut SceneDelta, report: &mut TaskReport) -> Result<(), String> {
+    let text = call.args.to_string();
+    let sent = json!({ "key": call.key, "arguments": call.args }).to_string().len();
+    let mut record = CallRecord { key: call.key.clone(), capability: None, args: call.args.clone(), retry: false, outcome: Outcome::Ok, code: None, message: None, bytes_sent: sent, bytes_received: 0 };
+    let answer = match act::resolve(env.runtime, &call.key) {
+        Err(e) => Err((Outcome::Refused, json!({ "code": e.code(), "message": e.to_string() }))),
+        Ok((key, _alias)) => {
+            record.capability = Some(key.clone());
+            record.retry = last_failed.as_deref() == Some(key.as_str());
+            match env.runtime.check(&key, &text) {
+                Err(e) => Err((Outcome::Refused, crate::report::error_json(&e))),
+                Ok(()) => {
+                    if !record.retry {
+                        report.args_accepted_first_time += 1;
+                    }
+                    match env.runtime.call_checked(&key, &text) {
+                        Ok(out) => {
+                            if let Some(d) = &out.delta {
+                                merged.then(d);
+                            }
+                            Ok(crate::report::output_json(&out))
+                        }
+                        Err(e) if unreachable_blender(&e) => return Err(format!("Blender failed during {key}: {e}")),
+                        Err(e) => {
+                            if let CallError::Pack { delta: Some(d), .. } | CallError::Fault { delta: Some(d), .. } | CallError::Workflow { delta: Some(d), .. } = &e {
+                                merged.then(d);
+                            }
+                            Err((Outcome::Failed, crate::report::error_json(&e)))
+                        }
+                    }
+                }
+            }
         }
     };
+    match answer {
+        Ok(doc) => {
+            record.bytes_received = doc.to_string().len();
+            *last_failed = None;
+        }
+        Err((outcome, error)) => {
+            record.bytes_received = json!({ "error": error }).to_string().len();
+            record.outcome = outcome;
+            record.code = error["code"].as_str().map(String::from);
+            record.message = error["message"].as_str().map(|m| crate::control_chars::escape(m).into_owned());
+            report.calls_failed += 1;
+            *last_failed = record.capability.clone().or_else(|| Some(call.key.clone()));
+        }
+    }
+    report.tool_calls += 1;
+    report.retries += usize::from(record.retry);
+    report.bytes += record.bytes_sent + record.bytes_received;
+    report.calls.push(record);
+    Ok(())
+}
+
+/// The task's scene preparation: run like any call, not measured; any failure means the
+/// task cannot run as written.
+fn set_up(env: &Env<'_>, task: &Task) -> Result<(), String> {
+    for (i, call) in task.setup.iter().enumerate() {
+        let (key, _) = act::resolve(env.runtime, &call.key).map_err(|e| format!("setup call {}: {e}", i + 1))?;
+        let text = call.args.to_string();
+        env.runtime.check(&key, &text).and_then(|()| env.runtime.call_checked(&key, &text)).map_err(|e| {
+            let which = if unreachable_blender(&e) { "Blender failed during setup call" } else { "setup call" };
+            format!("{which} {} ({key}) failed: {e}", i + 1)
+        })?;
+    }
+    Ok(())
+}
+
+fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), String> {
+    reset(env)?;
+    set_up(env, task)?;
+    // The assertions on the scene before the task acts (with an empty delta): one that
+    // already holds measures nothing the task did, and a task whose every assertion
+    // holds cannot fail.
+    let before = critique(env.runtime, &task.assertions, Some(&SceneDelta::default()));
+    report.held_before = before.checks.iter().filter(|c| c.passed).count();
+    let calls = calls_for(env, task, report)?;
     let mut merged = SceneDelta::default();
     let mut last_failed: Option<String> = None;
     for call in &calls {
-        let text = call.args.to_string();
-        report.tool_calls += 1;
-        report.bytes += text.len();
-        let key = match act::resolve(env.runtime, &call.key) {
-            Ok((key, _)) => key,
-            Err(_) => {
-                report.calls_failed += 1;
-                last_failed = Some(call.key.clone());
-                continue;
-            }
-        };
-        let retry = last_failed.as_deref() == Some(key.as_str());
-        if retry {
-            report.retries += 1;
-        }
-        if let Err(_e) = env.runtime.check(&key, &text) {
-            report.calls_failed += 1;
-            last_failed = Some(key);
-            continue;
-        }
-        if !retry {
-            report.args_accepted_first_time += 1;
-        }
-        match env.runtime.call_checked(&key, &text) {
-            Ok(out) => {
-                report.bytes += out.result.to_string().len();
-                if let Some(d) = &out.delta {
-                    merged.then(d);
-                }
-                last_failed = None;
-            }
-            Err(e) if unreachable_blender(&e) => return Err(format!("Blender failed during {key}: {e}")),
-            Err(e) => {
-                report.calls_failed += 1;
-                if let CallError::Pack { delta: Some(d), .. } | CallError::Fault { delta: Some(d), .. } = &e {
-                    merged.then(d);
-                }
-                last_failed = Some(key);
-            }
-        }
+        run_call(env, call, &mut last_failed, &mut merged, report)?;
     }
     let result = critique(env.runtime, &task.assertions, Some(&merged));
     // A check that failed because Blender went away is not a measurement: make sure it
@@ -239,21 +260,31 @@ fn run_inner(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
     report.assertions_met = result.checks.iter().filter(|c| c.passed).count();
     report.constraint_success = all_of_kind(&result, "spatial");
     report.visual_success = all_of_kind(&result, "visual");
-    let o = &merged.objects;
-    report.side_effects = o.changed.iter().chain(&o.removed).filter(|n| !task.may_change.contains(n)).map(|n| format!("object {n}")).collect();
-    if let Some(allowed) = &task.may_change_settings {
-        report.side_effects.extend(merged.settings.iter().filter(|s| !allowed.contains(s)).map(|s| format!("setting {s}")));
-    }
-    report.status = if result.passed && report.side_effects.is_empty() { Status::Passed } else { Status::Failed };
+    report.side_effects = side_effects(task, &merged);
+    // An agent that stops right after an error did not finish, whatever the scene says.
+    report.ended_on_error = report.calls.last().is_some_and(|c| c.outcome != Outcome::Ok);
+    report.status = if result.passed && report.side_effects.is_empty() && !report.ended_on_error { Status::Passed } else { Status::Failed };
     report.critique = Some(result);
     if env.thumbnails {
-        let args = json!({ "width": 128, "height": 96, "samples": 4 });
-        if let Ok(out) = env.runtime.call("inspect.viewport", &args.to_string()) {
-            use base64::Engine as _;
-            report.thumbnail = out.result["image"]["data"].as_str().and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok());
-        }
+        report.thumbnail = thumbnail(env);
     }
     Ok(())
+}
+
+/// What the task changed that it was not allowed to: objects changed or removed other
+/// than `may_change`, settings domains other than `may_change_settings`.
+pub fn side_effects(task: &Task, merged: &SceneDelta) -> Vec<String> {
+    let o = &merged.objects;
+    let objects = o.changed.iter().chain(&o.removed).filter(|n| !task.may_change.contains(n)).map(|n| format!("object {n}"));
+    let settings = merged.settings.iter().filter(|s| !task.may_change_settings.contains(s)).map(|s| format!("settings {s}"));
+    objects.chain(settings).collect()
+}
+
+fn thumbnail(env: &Env<'_>) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let args = json!({ "width": 128, "height": 96, "samples": 4 });
+    let out = env.runtime.call("inspect.viewport", &args.to_string()).ok()?;
+    out.result["image"]["data"].as_str().and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
 }
 
 /// Run every task (`progress`: a bar on stderr).
@@ -261,56 +292,42 @@ pub fn run_suite(env: &Env<'_>, suite: &Suite, progress: bool) -> SuiteReport {
     let bar = if progress { indicatif::ProgressBar::new(suite.tasks.len() as u64) } else { indicatif::ProgressBar::hidden() };
     bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed}]").expect("a valid template"));
     let mut tasks = Vec::new();
-    for task in &suite.tasks {
-        bar.set_message(task.id.clone());
-        tasks.push(run_task(env, task));
+    for entry in &suite.tasks {
+        bar.set_message(entry.id.clone());
+        tasks.push(run_task(env, entry));
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let totals = totals(&tasks);
-    SuiteReport { tasks, totals }
+    SuiteReport::new(tasks)
 }
 
-fn totals(tasks: &[TaskReport]) -> Totals {
-    let count = |f: &dyn Fn(&TaskReport) -> bool| tasks.iter().filter(|t| f(t)).count();
-    let opt = |f: &dyn Fn(&TaskReport) -> Option<bool>| ratio(count(&|t| f(t) == Some(true)), count(&|t| f(t).is_some()));
-    Totals {
-        tasks: tasks.len(),
-        passed: count(&|t| t.status == Status::Passed),
-        failed: count(&|t| t.status == Status::Failed),
-        errors: count(&|t| t.status == Status::Error),
-        family_ok: opt(&|t| t.family_ok),
-        capability_ok: opt(&|t| t.capability_ok),
-        args_accepted_first_time: ratio(tasks.iter().map(|t| t.args_accepted_first_time).sum(), tasks.iter().map(|t| t.tool_calls).sum()),
-        assertions_met: ratio(tasks.iter().map(|t| t.assertions_met).sum(), tasks.iter().map(|t| t.assertions_total).sum()),
-        tasks_with_side_effects: count(&|t| !t.side_effects.is_empty()),
-        constraint_success: opt(&|t| t.constraint_success),
-        visual_success: opt(&|t| t.visual_success),
-        retries: tasks.iter().map(|t| t.retries).sum(),
-        tool_calls: tasks.iter().map(|t| t.tool_calls).sum(),
-        bytes: tasks.iter().map(|t| t.bytes).sum(),
+/// Every problem that would stop a task of `suite` from running, checked against a
+/// registry without Blender (`capstan eval --check`): (task id, reason).
+pub fn check_suite(registry: &dyn Registry, families: &crate::router::FamilyTable, suite: &Suite, planner_only: bool) -> Vec<(String, String)> {
+    suite
+        .tasks
+        .iter()
+        .filter_map(|entry| {
+            let problem = match &entry.task {
+                Err(e) => Some(format!("not valid: {e}")),
+                Ok(task) => precheck(registry, families, task, planner_only).err(),
+            };
+            problem.map(|p| (entry.id.clone(), p))
+        })
+        .collect()
+}
+
+/// The arguments of every trajectory call that its capability's schema refuses (they
+/// will be counted as not accepted; fine when the trajectory models an agent's mistake).
+pub fn refused_arguments(registry: &dyn Registry, suite: &Suite) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for task in suite.valid() {
+        for (i, call) in task.trajectory.iter().flatten().enumerate() {
+            let Ok((key, _)) = act::resolve(registry, &call.key) else { continue };
+            if let Err(e) = registry.check(&key, &call.args.to_string()) {
+                out.push((task.id.clone(), format!("call {} ({key}): {e}", i + 1)));
+            }
+        }
     }
+    out
 }
-
-/// Values a person reads in the table.
-pub fn summary_row(t: &TaskReport) -> Vec<String> {
-    let b = |v: Option<bool>| match v {
-        Some(true) => "yes".to_string(),
-        Some(false) => "no".to_string(),
-        None => "-".to_string(),
-    };
-    vec![
-        t.id.clone(),
-        format!("{:?}", t.status).to_lowercase(),
-        format!("{}{}", t.routed_family, if t.family_ok == Some(false) { " (wrong)" } else { "" }),
-        b(t.capability_ok),
-        format!("{}/{}", t.args_accepted_first_time, t.tool_calls),
-        format!("{}/{}", t.assertions_met, t.assertions_total),
-        if t.side_effects.is_empty() { "none".into() } else { t.side_effects.join(", ") },
-        b(t.constraint_success),
-        b(t.visual_success),
-        t.retries.to_string(),
-        t.bytes.to_string(),
-    ]
-}
-

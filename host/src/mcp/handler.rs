@@ -139,6 +139,29 @@ impl Core {
         Skew { missing, keys }
     }
 
+    /// The app gate for one capability, after its arguments were checked: its server is
+    /// available and its running add-on serves every command the capability may send.
+    /// The error is the body `execute_capability` answers (`APP_UNAVAILABLE` with the
+    /// state object), so every surface that runs a capability refuses it alike.
+    pub fn admit(&self, key: &str) -> Result<(), Value> {
+        if let Some(server) = self.server_of(key)
+            && let Some(ServerStatus::Unavailable(state)) = self.availability.status(&self.client, server)
+        {
+            return Err(json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state }));
+        }
+        let mut skew = self.skew();
+        if skew.keys.contains(key) {
+            let server = self.server_of(key).unwrap_or_default().to_string();
+            let missing = skew.missing.remove(&server).unwrap_or_default();
+            return Err(json!({
+                "code": ErrorCode::AppUnavailable,
+                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on (capstan blender install-addon) and restart {server}", missing.join(", ")),
+                "availability": { "server": server, "state": "addon_outdated", "missing_commands": missing, "retry": "after_user_action" },
+            }));
+        }
+        Ok(())
+    }
+
     fn server_of(&self, key: &str) -> Option<&str> {
         self.server_by_key.get(key).map(String::as_str)
     }
@@ -351,25 +374,8 @@ impl CapstanServer {
             self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
             return error_result(error);
         }
-        let unavailable = core.server_of(key).and_then(|server| match core.availability.status(&core.client, server) {
-            Some(ServerStatus::Unavailable(state)) => Some((server, state)),
-            _ => None,
-        });
-        if let Some((server, state)) = unavailable {
-            let error = json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state });
-            self.session().record(Execution { key: key.into(), status: ErrorCode::AppUnavailable.as_str().into(), delta: None });
-            return error_result(error);
-        }
-        let mut skew = core.skew();
-        if skew.keys.contains(key) {
-            let server = core.server_of(key).unwrap_or_default().to_string();
-            let missing = skew.missing.remove(&server).unwrap_or_default();
-            let error = json!({
-                "code": ErrorCode::AppUnavailable,
-                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on (capstan blender install-addon) and restart {server}", missing.join(", ")),
-                "availability": { "server": server, "state": "addon_outdated", "missing_commands": missing, "retry": "after_user_action" },
-            });
-            self.session().record(Execution { key: key.into(), status: ErrorCode::AppUnavailable.as_str().into(), delta: None });
+        if let Err(error) = core.admit(key) {
+            self.session().record(Execution { key: key.into(), status: error["code"].as_str().unwrap_or("ERROR").into(), delta: None });
             return error_result(error);
         }
         // A quick read runs right here; anything that may take long (a mutation can

@@ -11,7 +11,9 @@ use super::handler::{Core, error_result, ok_result};
 use crate::planner::act::ActRequest;
 use crate::planner::critique::Expectation;
 use crate::planner::plan::Profile;
+use crate::planner::Registry;
 use crate::planner::session::{Session, SessionError};
+use crate::runtime::{CallError, CallOutput, Resolution};
 use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, Mutex};
@@ -74,7 +76,41 @@ fn bad(message: impl Into<String>) -> CallToolResult {
 }
 
 fn session_error(e: &SessionError) -> CallToolResult {
-    error_result(json!({ "code": e.code().to_uppercase(), "message": e.to_string() }))
+    error_result(e.body())
+}
+
+/// A failed step: the body `execute_capability` would answer, with the step's id.
+fn step_error(e: &SessionError, step_id: &str) -> CallToolResult {
+    let mut body = e.body();
+    body["step_id"] = json!(step_id);
+    error_result(body)
+}
+
+/// The runtime behind this surface's app gate: a step is admitted exactly as
+/// `execute_capability` admits a call ([`Core::admit`]: the server is available and its
+/// add-on serves the commands), so a planner client cannot reach what a guided client
+/// could not.
+struct Gated<'a>(&'a Core);
+
+impl Registry for Gated<'_> {
+    fn resolve(&self, key: &str) -> Resolution {
+        Registry::resolve(&self.0.runtime, key)
+    }
+    fn describe(&self, key: &str) -> Option<(String, bool)> {
+        Registry::describe(&self.0.runtime, key)
+    }
+    fn input_schema(&self, key: &str) -> Option<Value> {
+        Registry::input_schema(&self.0.runtime, key)
+    }
+    fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
+        Registry::check(&self.0.runtime, key, arguments_json)
+    }
+    fn admit(&self, key: &str) -> Result<(), Value> {
+        self.0.admit(key)
+    }
+    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        Registry::call_checked(&self.0.runtime, key, arguments_json)
+    }
 }
 
 fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
@@ -109,7 +145,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
             let run = move || {
                 let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
                 let mut s = lock(&session);
-                let steps = s.plan(&core.runtime, &pick, max_steps, &custom)?.to_vec();
+                let steps = s.plan(&Gated(&core), &pick, max_steps, &custom)?.to_vec();
                 Ok::<_, crate::planner::session::SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
             };
             match tokio::task::spawn_blocking(run).await {
@@ -125,7 +161,8 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
                 tool_args: args.get("tool_args").cloned(),
                 dry_run: args.get("dry_run").and_then(Value::as_bool).unwrap_or(false),
             };
-            let run = move || lock(&session).act(&core.runtime, &step_id, &request);
+            let id = step_id.clone();
+            let run = move || lock(&session).act(&Gated(&core), &step_id, &request);
             match tokio::task::spawn_blocking(run).await {
                 Ok(Ok(mut doc)) => {
                     let images = super::images::take(&mut doc);
@@ -133,7 +170,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
                     r.content.extend(images);
                     r
                 }
-                Ok(Err(e)) => session_error(&e),
+                Ok(Err(e)) => step_error(&e, &id),
                 Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("the step ended abnormally: {e}") })),
             }
         }
@@ -144,7 +181,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
                 Some(Err(e)) => return Some(bad(format!("expectations: {e}"))),
                 None => return Some(bad("expectations are required")),
             };
-            let run = move || lock(&session).critique(&core.runtime, &step_id, &expectations);
+            let run = move || lock(&session).critique(&Gated(&core), &step_id, &expectations);
             match tokio::task::spawn_blocking(run).await {
                 Ok(Ok(record)) => ok_result(serde_json::to_value(&record).unwrap_or(Value::Null)),
                 Ok(Err(e)) => session_error(&e),

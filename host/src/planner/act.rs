@@ -6,6 +6,7 @@
 
 use super::Registry;
 use super::plan::PlanStep;
+use crate::report::ErrorCode;
 use crate::runtime::{CallError, CallOutput, Resolution};
 use serde::Serialize;
 use serde_json::Value;
@@ -36,17 +37,30 @@ pub enum ActError {
     UnknownCapability(String),
     #[error("the arguments are not a JSON object")]
     ArgsNotObject,
+    /// The app gate refused: the same error body `execute_capability` answers.
+    #[error("{}", .0["message"].as_str().unwrap_or("the app is unavailable"))]
+    Refused(Box<Value>),
     #[error(transparent)]
     Call(#[from] CallError),
 }
 
 impl ActError {
+    /// The MCP contract's code, as `execute_capability` would answer.
     pub fn code(&self) -> &'static str {
         match self {
-            ActError::UnknownCapability(_) => "capability_not_found",
-            ActError::ArgsNotObject => "invalid_arguments",
-            ActError::Call(CallError::InvalidArguments { .. }) => "invalid_arguments",
-            ActError::Call(_) => "call_failed",
+            ActError::UnknownCapability(_) => ErrorCode::CapabilityNotFound.as_str(),
+            ActError::ArgsNotObject => ErrorCode::InvalidCapabilityArguments.as_str(),
+            ActError::Refused(_) => ErrorCode::AppUnavailable.as_str(),
+            ActError::Call(e) => crate::report::error_code(e).as_str(),
+        }
+    }
+
+    /// The error body `execute_capability` answers for the same failure.
+    pub fn body(&self) -> Value {
+        match self {
+            ActError::Refused(body) => (**body).clone(),
+            ActError::Call(e) => crate::report::error_json(e),
+            other => serde_json::json!({ "code": other.code(), "message": other.to_string() }),
         }
     }
 }
@@ -85,6 +99,7 @@ pub fn act(registry: &dyn Registry, step: &PlanStep, request: &ActRequest) -> Re
     }
     let text = args.to_string();
     registry.check(&capability, &text)?;
+    registry.admit(&capability).map_err(|body| ActError::Refused(Box::new(body)))?;
     let resolved = Resolved { routing_override: capability != step.tool_hint, capability, alias, args };
     if request.dry_run {
         return Ok(ActOutcome::DryRun(resolved));
@@ -118,11 +133,11 @@ mod tests {
         let reg = FakeRegistry::default();
         let s = step(&reg, "look", "scene.info", json!({})).unwrap();
         let e = act(&reg, &s, &ActRequest { tool_name: Some("blender_nuke".into()), ..Default::default() }).unwrap_err();
-        assert_eq!(e.code(), "capability_not_found");
+        assert_eq!(e.code(), "CAPABILITY_NOT_FOUND");
         let e = act(&reg, &s, &ActRequest { tool_args: Some(json!({"bad": 1})), ..Default::default() }).unwrap_err();
-        assert_eq!(e.code(), "invalid_arguments");
+        assert_eq!(e.code(), "INVALID_CAPABILITY_ARGUMENTS");
         let e = act(&reg, &s, &ActRequest { tool_args: Some(json!([1])), ..Default::default() }).unwrap_err();
-        assert_eq!(e.code(), "invalid_arguments");
+        assert_eq!(e.code(), "INVALID_CAPABILITY_ARGUMENTS");
         assert_eq!(reg.count(), 0);
     }
 

@@ -10,12 +10,18 @@
 //!   name, ...), from the scene's object names the words mention, whole words, any case;
 //!   a reference after "to", "on", "at", "into", ... fills the second role (`target`,
 //!   `parent`, ...) when the capability has one;
+//!   a property that names a kind of object (`camera`, `light`, `armature`, `curve`)
+//!   takes a mentioned object of that kind first, and the others leave such objects to it;
 //! - a new name (`name` described as new, `new_name`), from "called X" / "named X" (and
-//!   "to X" for `new_name`).
+//!   "to X" for `new_name`);
+//! - a number, into the numeric property a word beside it names ([`super::numbers`]).
+//!
+//! - "it", "its", "them" fill an object reference with the subject of the plan's step
+//!   before (the object it created or acted on), when the words name no object.
 //!
 //! Everything else stays out of `args`; a required property left unfilled is listed in
 //! `missing`, so a client knows what to supply. A filled value is never invented: it is
-//! a word of the goal or an object the scene has.
+//! a word of the goal, an object the scene has, or the object an earlier step named.
 
 use serde_json::{Map, Value};
 
@@ -32,6 +38,9 @@ const REFERENCE_LISTS: &[&str] = &["objects", "children", "names", "object_names
 const PREPOSITIONS: &[&str] = &["to", "on", "onto", "at", "into", "toward", "towards", "with", "under", "over", "above", "below", "beside", "inside", "in"];
 const FILLERS: &[&str] = &["the", "a", "an", "default", "my", "this", "that"];
 
+/// Words that stand for the object an earlier step acted on.
+const PRONOUNS: &[&str] = &["it", "its", "them"];
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filled {
     pub args: Map<String, Value>,
@@ -39,10 +48,47 @@ pub struct Filled {
     pub missing: Vec<String>,
 }
 
+impl Filled {
+    /// The object this step creates or acts on (a new name, else the first reference):
+    /// what "it" means in the next step.
+    pub fn subject(&self) -> Option<String> {
+        let text = |k: &str| self.args.get(k).and_then(Value::as_str).map(String::from);
+        text("new_name").or_else(|| text("name")).or_else(|| REFERENCES.iter().find_map(|k| text(k))).or_else(|| {
+            REFERENCE_LISTS.iter().find_map(|k| self.args.get(*k).and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_str).map(String::from))
+        })
+    }
+}
+
+/// An object of the scene: its name and Blender type (`MESH`, `CAMERA`, ...; empty when
+/// unknown, as for an object an earlier step of the plan will create).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SceneObject {
+    pub name: String,
+    pub kind: String,
+}
+
+impl From<&str> for SceneObject {
+    fn from(name: &str) -> SceneObject {
+        SceneObject { name: name.into(), kind: String::new() }
+    }
+}
+
+/// The kind of object a property names by its own name.
+fn wanted_kind(key: &str) -> Option<&'static str> {
+    match key {
+        "camera" => Some("CAMERA"),
+        "light" | "lamp" | "sun" => Some("LIGHT"),
+        "armature" => Some("ARMATURE"),
+        "curve" | "path" => Some("CURVE"),
+        _ => None,
+    }
+}
+
 /// One mention of a scene object in the words.
 #[derive(Debug, Clone, PartialEq)]
 struct Mention {
     name: String,
+    kind: String,
     secondary: bool,
 }
 
@@ -58,11 +104,11 @@ fn lower(words: &[String]) -> Vec<String> {
 }
 
 /// The scene objects the words name, in the order they appear.
-fn mentions(original: &[String], scene: &[String]) -> Vec<Mention> {
+fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
     let lw = lower(original);
     let mut found: Vec<(usize, Mention)> = Vec::new();
-    for name in scene {
-        let parts: Vec<String> = lower(&words(name));
+    for object in scene {
+        let parts: Vec<String> = lower(&words(&object.name));
         if parts.is_empty() || parts.len() > lw.len() {
             continue;
         }
@@ -72,7 +118,7 @@ fn mentions(original: &[String], scene: &[String]) -> Vec<Mention> {
                 before -= 1;
             }
             let secondary = before > 0 && PREPOSITIONS.contains(&lw[before - 1].as_str());
-            found.push((at, Mention { name: name.clone(), secondary }));
+            found.push((at, Mention { name: object.name.clone(), kind: object.kind.clone(), secondary }));
         }
     }
     found.sort_by_key(|(at, _)| *at);
@@ -138,8 +184,12 @@ fn choose_enum(values: &[String], lw: &[String]) -> Option<String> {
 fn new_name(original: &[String], rename: bool) -> Option<String> {
     let lw = lower(original);
     let cues: &[&str] = if rename { &["called", "named", "to"] } else { &["called", "named"] };
-    let at = lw.iter().position(|w| cues.contains(&w.as_str()))?;
-    original.get(at + 1).filter(|w| w.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c))).cloned()
+    // "called X" / "named X" first; "to X" only for a rename, and never "to the ...".
+    let at = lw.iter().position(|w| *w == "called" || *w == "named").or_else(|| lw.iter().position(|w| cues.contains(&w.as_str())))?;
+    original
+        .get(at + 1)
+        .filter(|w| !FILLERS.contains(&w.to_lowercase().as_str()) && w.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)))
+        .cloned()
 }
 
 fn is_new_name(key: &str, prop: &Value) -> bool {
@@ -147,23 +197,47 @@ fn is_new_name(key: &str, prop: &Value) -> bool {
 }
 
 /// Fill what the words say for a capability with this input schema, in a scene with
-/// these object names.
-pub fn fill(schema: &Value, text: &str, scene: &[String]) -> Filled {
+/// these object names; `subject` is what "it" refers to (the previous step's object).
+pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&str>) -> Filled {
     let original = words(text);
     let lw = lower(&original);
-    let found = mentions(&original, scene);
+    let mut found = mentions(&original, scene);
+    if found.is_empty()
+        && let Some(subject) = subject
+        && lw.iter().any(|w| PRONOUNS.contains(&w.as_str()))
+    {
+        let kind = scene.iter().find(|o| o.name == subject).map(|o| o.kind.clone()).unwrap_or_default();
+        found.push(Mention { name: subject.to_string(), kind, secondary: false });
+    }
     let mut filled = Filled::default();
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return filled };
     let has_secondary = props.keys().any(|k| SECONDARY.contains(&k.as_str()));
+    // A `name` beside an object property names something else (a modifier, a UV map).
+    let names_other_object = props.keys().any(|k| k != "name" && (REFERENCES.contains(&k.as_str()) || REFERENCE_LISTS.contains(&k.as_str())));
+    // Kinds some property of this capability names: other properties leave such objects to it.
+    let reserved: Vec<&str> = props.keys().filter_map(|k| wanted_kind(k)).collect();
     let mut used: Vec<String> = Vec::new();
-    let take = |secondary: bool, used: &mut Vec<String>| -> Option<String> {
-        let pick = found.iter().find(|m| !used.contains(&m.name) && (!has_secondary || m.secondary == secondary)).or_else(|| found.iter().find(|m| !used.contains(&m.name)))?;
+    let take = |key: &str, used: &mut Vec<String>| -> Option<String> {
+        let secondary = SECONDARY.contains(&key);
+        let free = |m: &&Mention| !used.contains(&m.name);
+        let own = |m: &&Mention| !reserved.contains(&m.kind.as_str()) || wanted_kind(key) == Some(m.kind.as_str());
+        // A property named for a kind takes that kind, or an object whose kind is unknown
+        // (one an earlier step makes); never an object known to be something else.
+        let pick = match wanted_kind(key) {
+            Some(kind) => found.iter().filter(free).find(|m| m.kind == kind).or_else(|| found.iter().filter(free).find(|m| m.kind.is_empty())),
+            None => found
+                .iter()
+                .filter(free)
+                .filter(own)
+                .find(|m| !has_secondary || m.secondary == secondary)
+                .or_else(|| found.iter().filter(free).find(own)),
+        }?;
         used.push(pick.name.clone());
         Some(pick.name.clone())
     };
     // Primary references first, so a second-role property gets what is left.
     let mut keys: Vec<&String> = props.keys().collect();
-    keys.sort_by_key(|k| SECONDARY.contains(&k.as_str()));
+    keys.sort_by_key(|k| (SECONDARY.contains(&k.as_str()), wanted_kind(k).is_none()));
     for key in keys {
         let prop = &props[key.as_str()];
         let value = if is_new_name(key, prop) {
@@ -171,18 +245,15 @@ pub fn fill(schema: &Value, text: &str, scene: &[String]) -> Filled {
         } else if REFERENCE_LISTS.contains(&key.as_str()) && accepts(schema, prop, "array") {
             // A list takes every mention of its role (every mention when there is one role).
             let secondary = SECONDARY.contains(&key.as_str());
-            let names: Vec<Value> = found
+            let names: Vec<String> = found
                 .iter()
-                .filter(|m| !used.contains(&m.name) && (!has_secondary || m.secondary == secondary))
+                .filter(|m| !used.contains(&m.name) && !reserved.contains(&m.kind.as_str()) && (!has_secondary || m.secondary == secondary))
                 .map(|m| m.name.clone())
-                .collect::<Vec<_>>()
-                .into_iter()
-                .inspect(|n| used.push(n.clone()))
-                .map(Value::String)
                 .collect();
-            (!names.is_empty()).then_some(Value::Array(names))
-        } else if (REFERENCES.contains(&key.as_str()) || key == "name") && accepts(schema, prop, "string") {
-            take(SECONDARY.contains(&key.as_str()), &mut used).map(Value::String)
+            used.extend(names.iter().cloned());
+            (!names.is_empty()).then(|| Value::Array(names.into_iter().map(Value::String).collect()))
+        } else if (REFERENCES.contains(&key.as_str()) || (key == "name" && !names_other_object)) && accepts(schema, prop, "string") {
+            take(key, &mut used).map(Value::String)
         } else {
             let values = enum_values(schema, prop);
             if values.is_empty() { None } else { choose_enum(&values, &lw).map(Value::String) }
@@ -191,6 +262,8 @@ pub fn fill(schema: &Value, text: &str, scene: &[String]) -> Filled {
             filled.args.insert(key.clone(), v);
         }
     }
+    let numeric: Vec<(&String, Vec<&Value>)> = props.iter().map(|(k, v)| (k, branches(schema, v))).collect();
+    super::numbers::fill(&numeric, &lw, &mut filled.args);
     for r in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
         if !filled.args.contains_key(r) {
             filled.missing.push(r.to_string());
@@ -216,23 +289,23 @@ mod tests {
         })
     }
 
-    const SCENE: &[&str] = &["Cube", "Light", "Camera", "Big Box"];
+    const SCENE: &[(&str, &str)] = &[("Cube", "MESH"), ("Light", "LIGHT"), ("Camera", "CAMERA"), ("Big Box", "MESH")];
 
-    fn scene() -> Vec<String> {
-        SCENE.iter().map(|s| s.to_string()).collect()
+    fn scene() -> Vec<SceneObject> {
+        SCENE.iter().map(|(name, kind)| SceneObject { name: name.to_string(), kind: kind.to_string() }).collect()
     }
 
     #[test]
     fn enums_and_new_names_come_from_the_words() {
-        let f = fill(&create(), "add a sphere called Ball", &scene());
+        let f = fill(&create(), "add a sphere called Ball", &scene(), None);
         assert_eq!(Value::Object(f.args), json!({ "type": "uv_sphere", "name": "Ball" }));
         assert!(f.missing.is_empty());
-        let f = fill(&create(), "add an ico sphere", &scene());
+        let f = fill(&create(), "add an ico sphere", &scene(), None);
         assert_eq!(f.args["type"], "ico_sphere", "every word of a value beats its last word");
-        assert_eq!(fill(&create(), "add two monkeys", &scene()).args["type"], "monkey");
-        assert_eq!(fill(&create(), "add a spot light", &scene()).args["type"], "light_spot");
+        assert_eq!(fill(&create(), "add two monkeys", &scene(), None).args["type"], "monkey");
+        assert_eq!(fill(&create(), "add a spot light", &scene(), None).args["type"], "light_spot");
         // The existing Cube is not a new name, and nothing is invented.
-        let f = fill(&create(), "add something nice", &scene());
+        let f = fill(&create(), "add something nice", &scene(), None);
         assert!(f.args.is_empty());
         assert_eq!(f.missing, ["type"]);
     }
@@ -240,28 +313,57 @@ mod tests {
     #[test]
     fn a_prefix_of_a_long_word_chooses_an_upper_case_value() {
         let lens = json!({ "properties": { "camera": { "type": "string" }, "type": { "enum": ["PERSP", "ORTHO", "PANO"] } }, "required": ["camera"] });
-        let f = fill(&lens, "switch the camera to orthographic", &scene());
+        let f = fill(&lens, "switch the camera to orthographic", &scene(), None);
         assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "type": "ORTHO" }));
     }
 
     #[test]
     fn references_are_scene_objects_and_prepositions_pick_the_second_role() {
         let parent = json!({ "properties": { "children": { "type": "array" }, "keep_transform": { "type": "boolean" }, "parent": { "type": ["string", "null"] } }, "required": ["children", "parent"] });
-        let f = fill(&parent, "parent the light to the cube", &scene());
+        let f = fill(&parent, "parent the light to the cube", &scene(), None);
         assert_eq!(Value::Object(f.args), json!({ "children": ["Light"], "parent": "Cube" }));
         let look = json!({ "properties": { "camera": { "type": "string" }, "target": { "type": "string" } } });
-        let f = fill(&look, "point the camera at the big box", &scene());
+        let f = fill(&look, "point the camera at the big box", &scene(), None);
         assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "target": "Big Box" }));
         // A name that only contains a scene name is not a mention of it.
         let info = json!({ "properties": { "name": { "description": "The object", "type": "string" } }, "required": ["name"] });
-        assert_eq!(fill(&info, "show me the cubes", &scene()).missing, ["name"]);
-        assert_eq!(fill(&info, "show me the default cube", &scene()).args["name"], "Cube");
+        assert_eq!(fill(&info, "show me the cubes", &scene(), None).missing, ["name"]);
+        assert_eq!(fill(&info, "show me the default cube", &scene(), None).args["name"], "Cube");
+    }
+
+    #[test]
+    fn it_is_the_previous_steps_object_unless_the_words_name_one() {
+        let info = json!({ "properties": { "name": { "description": "The object", "type": "string" } }, "required": ["name"] });
+        assert_eq!(fill(&info, "now move it up", &scene(), Some("Box")).args["name"], "Box");
+        assert_eq!(fill(&info, "move the light", &scene(), Some("Box")).args["name"], "Light");
+        assert_eq!(fill(&info, "move up", &scene(), Some("Box")).missing, ["name"], "no pronoun, no guess");
+        let created = fill(&create(), "add a cube called Box", &scene(), None);
+        assert_eq!(created.subject().as_deref(), Some("Box"));
+    }
+
+    #[test]
+    fn a_property_named_for_a_kind_takes_an_object_of_that_kind() {
+        let frame = json!({ "properties": { "camera": { "type": ["string", "null"] }, "margin": { "type": "number" }, "objects": { "type": "array" } }, "required": ["objects"] });
+        let f = fill(&frame, "frame the cube in the camera", &scene(), None);
+        assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "objects": ["Cube"] }));
+        let f = fill(&frame, "frame the camera on the cube and the big box", &scene(), None);
+        assert_eq!(Value::Object(f.args), json!({ "camera": "Camera", "objects": ["Cube", "Big Box"] }));
+    }
+
+    #[test]
+    fn a_name_beside_an_object_property_is_not_the_object() {
+        let modifier = json!({ "properties": { "name": { "type": "string" }, "object": { "type": "string" } }, "required": ["object"] });
+        assert_eq!(Value::Object(fill(&modifier, "bevel the cube", &scene(), None).args), json!({ "object": "Cube" }));
+        let uv = json!({ "properties": { "new_name": { "type": "string" }, "object": { "type": "string" } } });
+        assert_eq!(Value::Object(fill(&uv, "add a second UV map to the cube", &scene(), None).args), json!({ "object": "Cube" }), "no new name \"the\"");
+        let view = json!({ "properties": { "camera": { "type": "string" } } });
+        assert!(fill(&view, "look at the big box", &scene(), None).args.is_empty(), "a mesh is not a camera");
     }
 
     #[test]
     fn a_rename_takes_the_word_after_to() {
         let modify = json!({ "properties": { "name": { "description": "The object to change", "type": "string" }, "new_name": { "type": ["string", "null"] } }, "required": ["name"] });
-        let f = fill(&modify, "rename the cube to Box", &scene());
+        let f = fill(&modify, "rename the cube to Box", &scene(), None);
         assert_eq!(Value::Object(f.args), json!({ "name": "Cube", "new_name": "Box" }));
     }
 }

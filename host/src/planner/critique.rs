@@ -33,10 +33,34 @@ pub enum Expectation {
     /// A value in `scene.object_info`'s answer at a dotted path (`location.2`, `type`,
     /// `material_details.0.name`). Arrays compare element by element; an expected array
     /// shorter than the measured one compares its prefix (a colour without alpha).
+    /// `equals`, `at_least` and `at_most` may be combined; at least one is required.
     Property {
         object: String,
         path: String,
-        equals: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        equals: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_least: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_most: Option<f64>,
+        #[serde(default)]
+        tolerance: Option<f64>,
+    },
+    /// A value at a dotted path of what a read-only capability answers with `args`
+    /// (`render.audit`'s `settings.film_transparent`, `scene.info`'s
+    /// `summary.frame_end`, `spatial.distance`'s `distance`). Any capability the registry
+    /// marks as not mutating may measure; a mutating one is refused.
+    Read {
+        capability: String,
+        #[serde(default = "empty_object")]
+        args: Value,
+        path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        equals: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_least: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_most: Option<f64>,
         #[serde(default)]
         tolerance: Option<f64>,
     },
@@ -69,9 +93,74 @@ pub enum Expectation {
     },
 }
 
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+/// What a measured value must be: equal to a value, and/or within bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Comparison<'a> {
+    pub equals: Option<&'a Value>,
+    pub at_least: Option<f64>,
+    pub at_most: Option<f64>,
+    pub tolerance: f64,
+}
+
+impl Comparison<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.equals.is_none() && self.at_least.is_none() && self.at_most.is_none()
+    }
+
+    /// Why `measured` does not satisfy it (None: it does).
+    pub fn violation(&self, measured: &Value) -> Option<String> {
+        let mut why = Vec::new();
+        if let Some(expected) = self.equals
+            && !matches(measured, expected, self.tolerance)
+        {
+            why.push(format!("expected {expected} (tolerance {})", self.tolerance));
+        }
+        if self.at_least.is_some() || self.at_most.is_some() {
+            match measured.as_f64() {
+                None => why.push("not a number".to_string()),
+                Some(v) => {
+                    if let Some(lo) = self.at_least
+                        && v < lo - self.tolerance
+                    {
+                        why.push(format!("below {lo}"));
+                    }
+                    if let Some(hi) = self.at_most
+                        && v > hi + self.tolerance
+                    {
+                        why.push(format!("above {hi}"));
+                    }
+                }
+            }
+        }
+        (!why.is_empty()).then(|| format!("measured {measured}: {}", why.join(", ")))
+    }
+}
+
+impl Expectation {
+    /// The comparison of a `property` or `read` expectation.
+    pub fn comparison(&self) -> Option<Comparison<'_>> {
+        match self {
+            Expectation::Property { equals, at_least, at_most, tolerance, .. } | Expectation::Read { equals, at_least, at_most, tolerance, .. } => Some(Comparison {
+                equals: equals.as_ref(),
+                at_least: *at_least,
+                at_most: *at_most,
+                tolerance: tolerance.unwrap_or(DEFAULT_TOLERANCE),
+            }),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Check {
     pub expectation: Value,
+    /// The expectation with its `$added` placeholders replaced, when it had any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<Value>,
     pub passed: bool,
     pub measured: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,11 +176,11 @@ pub struct Critique {
 }
 
 fn pass(e: &Expectation, measured: Value) -> Check {
-    Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), passed: true, measured, reason: None }
+    Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: true, measured, reason: None }
 }
 
 fn fail(e: &Expectation, measured: Value, reason: impl Into<String>) -> Check {
-    Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), passed: false, measured, reason: Some(reason.into()) }
+    Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: false, measured, reason: Some(reason.into()) }
 }
 
 /// A read-only call (refused if the key mutates or is missing).
@@ -103,12 +192,35 @@ fn read(registry: &dyn Registry, key: &str, args: Value) -> Result<Value, String
     }
     let text = args.to_string();
     registry.check(key, &text).map_err(|e| e.to_string())?;
+    registry.admit(key).map_err(|body| format!("cannot measure: {}", body["message"].as_str().unwrap_or("the app is unavailable")))?;
     registry.call_checked(key, &text).map(|o| o.result).map_err(|e| e.to_string())
 }
 
 /// Check `expectations` after a step whose delta was `delta` (None: not recorded).
+///
+/// `$added` / `$added:TYPE` in an expectation stand for the object the step added
+/// ([`super::placeholders`]); the check reports the expectation as written.
 pub fn critique(registry: &dyn Registry, expectations: &[Expectation], delta: Option<&SceneDelta>) -> Critique {
-    let checks: Vec<Check> = expectations.iter().map(|e| check_one(registry, e, delta)).collect();
+    let mut added = super::placeholders::Added::new(registry, delta);
+    let checks: Vec<Check> = expectations
+        .iter()
+        .map(|e| {
+            let written = serde_json::to_value(e).unwrap_or(Value::Null);
+            if !super::placeholders::has_placeholder(&written) {
+                return check_one(registry, e, delta);
+            }
+            let resolved = added.substitute(&written).and_then(|v| serde_json::from_value::<Expectation>(v).map_err(|e| e.to_string()));
+            match resolved {
+                Ok(concrete) => {
+                    let mut check = check_one(registry, &concrete, delta);
+                    check.resolved = Some(serde_json::to_value(&concrete).unwrap_or(Value::Null));
+                    check.expectation = written;
+                    check
+                }
+                Err(why) => fail(e, Value::Null, why),
+            }
+        })
+        .collect();
     let passed_n = checks.iter().filter(|c| c.passed).count();
     let score = if checks.is_empty() { 0.0 } else { passed_n as f64 / checks.len() as f64 };
     Critique { passed: !checks.is_empty() && passed_n == checks.len(), score, checks }
@@ -143,18 +255,24 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
                 Err(m) => fail(e, Value::Null, m),
             }
         }
-        Expectation::Property { object, path, equals, tolerance } => match read(registry, "scene.object_info", json!({ "name": object })) {
-            Ok(r) => match at_path(&r, path) {
-                Some(v) => compare(e, v, equals, tolerance.unwrap_or(DEFAULT_TOLERANCE)),
-                None => fail(e, Value::Null, format!("cannot measure: {object} has no {path}")),
-            },
+        Expectation::Property { object, path, .. } => match read(registry, "scene.object_info", json!({ "name": object })) {
+            Ok(r) => measure_at(e, &r, path, &format!("{object} has no {path}")),
             Err(m) => fail(e, Value::Null, m),
         },
+        Expectation::Read { capability, args, path, .. } => {
+            if !args.is_object() {
+                return fail(e, Value::Null, "args must be a JSON object");
+            }
+            match read(registry, capability, args.clone()) {
+                Ok(r) => measure_at(e, &r, path, &format!("{capability} answered no {path}")),
+                Err(m) => fail(e, Value::Null, m),
+            }
+        }
         Expectation::Material { material, property, equals, tolerance } => match read(registry, "material.list", json!({ "material": material })) {
             Ok(r) => {
                 let row = r["materials"].as_array().and_then(|rows| rows.iter().find(|m| m["name"] == json!(material)));
                 match row.and_then(|m| at_path(m, property)) {
-                    Some(v) => compare(e, v, equals, tolerance.unwrap_or(DEFAULT_TOLERANCE)),
+                    Some(v) => compare(e, &v, equals, tolerance.unwrap_or(DEFAULT_TOLERANCE)),
                     None if row.is_none() => fail(e, Value::Null, format!("no material {material}")),
                     None => fail(e, Value::Null, format!("cannot measure: material {material} has no {property}")),
                 }
@@ -242,13 +360,92 @@ fn check_delta(
     if why.is_empty() { pass(e, measured) } else { fail(e, measured, why.join("; ")) }
 }
 
-/// `a.b.0.c` in a JSON value.
-pub fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').filter(|p| !p.is_empty()).try_fold(value, |v, part| match v {
-        Value::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
-        Value::Object(map) => map.get(part),
-        _ => None,
-    })
+/// The value at `path` of an answer, compared as the expectation says.
+fn measure_at(e: &Expectation, answer: &Value, path: &str, absent: &str) -> Check {
+    let Some(cmp) = e.comparison() else { return fail(e, Value::Null, "nothing to compare") };
+    if cmp.is_empty() {
+        return fail(e, Value::Null, "the expectation names nothing to compare (equals, at_least or at_most)");
+    }
+    match at_path(answer, path) {
+        Some(v) => match cmp.violation(&v) {
+            None => pass(e, v),
+            Some(why) => fail(e, v, why),
+        },
+        None => fail(e, Value::Null, format!("cannot measure: {absent}")),
+    }
+}
+
+/// A value in a JSON answer by a dotted path: `location.2`, `light.energy`,
+/// `objects[name=Cube].location.0` (the first element of an array whose field equals
+/// the text), `keyframes.#` (the length of an array or object).
+pub fn at_path(value: &Value, path: &str) -> Option<Value> {
+    let parts = segments(path);
+    let mut current = value;
+    for (i, segment) in parts.iter().enumerate() {
+        current = match segment {
+            // A length is a number: nothing can follow it.
+            Segment::Length if i + 1 == parts.len() => {
+                return match current {
+                    Value::Array(items) => Some(Value::from(items.len())),
+                    Value::Object(map) => Some(Value::from(map.len())),
+                    _ => None,
+                };
+            }
+            Segment::Length => return None,
+            Segment::Select { field, equals } => current.as_array()?.iter().find(|item| item.get(field).is_some_and(|v| text_equals(v, equals)))?,
+            Segment::Key(key) => match current {
+                Value::Array(items) => items.get(key.parse::<usize>().ok()?)?,
+                Value::Object(map) => map.get(*key)?,
+                _ => return None,
+            },
+        };
+    }
+    Some(current.clone())
+}
+
+fn text_equals(v: &Value, text: &str) -> bool {
+    match v {
+        Value::String(s) => s == text,
+        // A number or boolean written as text: `[n=7]`, `[enabled=true]`.
+        other => serde_json::from_str::<Value>(text).is_ok_and(|v| v == *other),
+    }
+}
+
+enum Segment<'a> {
+    Key(&'a str),
+    Select { field: &'a str, equals: &'a str },
+    Length,
+}
+
+/// The path's parts: dots separate them except inside `[...]` (a selected name may
+/// hold dots: `objects[name=Cube.001]`).
+fn segments(path: &str) -> Vec<Segment<'_>> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(inner) = rest.strip_prefix('[') {
+            let Some(end) = inner.find(']') else {
+                out.push(Segment::Key(rest));
+                break;
+            };
+            let body = &inner[..end];
+            match body.split_once('=') {
+                Some((field, equals)) => out.push(Segment::Select { field, equals }),
+                None => out.push(Segment::Key(body)),
+            }
+            rest = inner[end + 1..].trim_start_matches('.');
+            continue;
+        }
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        let part = &rest[..end];
+        if part == "#" {
+            out.push(Segment::Length);
+        } else if !part.is_empty() {
+            out.push(Segment::Key(part));
+        }
+        rest = rest[end..].strip_prefix('.').unwrap_or(&rest[end..]);
+    }
+    out
 }
 
 fn compare(e: &Expectation, measured: &Value, expected: &Value, tolerance: f64) -> Check {
@@ -436,8 +633,16 @@ mod tests {
         assert!(!matches(&json!([1.0]), &json!([]), 1e-3));
         assert!(matches(&json!("MESH"), &json!("mesh"), 0.0));
         assert!(!matches(&json!(null), &json!(0), 1.0));
-        assert_eq!(at_path(&json!({"location": [0, 1, 2]}), "location.2"), Some(&json!(2)));
+        assert_eq!(at_path(&json!({"location": [0, 1, 2]}), "location.2"), Some(json!(2)));
         assert_eq!(at_path(&json!({"location": [0, 1, 2]}), "location.9"), None);
+        let scene = json!({ "objects": [{ "name": "Cube", "location": [1, 2, 3] }, { "name": "Cube.001", "location": [4, 5, 6], "n": 7 }] });
+        assert_eq!(at_path(&scene, "objects[name=Cube.001].location.1"), Some(json!(5)));
+        assert_eq!(at_path(&scene, "objects[name=Cube].location"), Some(json!([1, 2, 3])));
+        assert_eq!(at_path(&scene, "objects[n=7].name"), Some(json!("Cube.001")));
+        assert_eq!(at_path(&scene, "objects[name=Lamp]"), None);
+        assert_eq!(at_path(&scene, "objects.#"), Some(json!(2)));
+        assert_eq!(at_path(&scene, "objects.0.#"), Some(json!(2)));
+        assert_eq!(at_path(&scene, "objects.0.name.#"), None);
     }
 
     #[test]
@@ -447,7 +652,7 @@ mod tests {
         assert!(!critique(&reg, &[], None).passed);
         // An answer without the measured field, a missing delta, an empty constraint list.
         let exps = [
-            Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: json!(0), tolerance: None },
+            Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: Some(json!(0)), at_least: None, at_most: None, tolerance: None },
             Expectation::Delta { added: Some(1), removed: None, added_type: None, only_changed: None },
             Expectation::Spatial { constraints: vec![] },
             Expectation::Visual { camera: None, size: None },
@@ -470,17 +675,43 @@ mod tests {
         reg.answer("material.list", json!({ "materials": [{ "name": "Red", "base_color": [0.8, 0.0, 0.0, 1.0], "metallic": 0.0 }] }));
         let ok = [
             Expectation::ObjectExists { name: "Cube".into() },
-            Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: json!(1.0), tolerance: None },
+            Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: Some(json!(1.0)), at_least: None, at_most: None, tolerance: None },
             Expectation::Material { material: "Red".into(), property: "base_color".into(), equals: json!([0.8, 0, 0]), tolerance: Some(0.01) },
         ];
         let c = critique(&reg, &ok, None);
         assert!(c.passed, "{c:?}");
         assert_eq!(c.score, 1.0);
-        let wrong = Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: json!(0.0), tolerance: None };
+        let wrong = Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: Some(json!(0.0)), at_least: None, at_most: None, tolerance: None };
         let c = critique(&reg, &[ok[0].clone(), wrong], None);
         assert!(!c.passed);
         assert_eq!(c.score, 0.5);
         assert_eq!(c.checks[1].measured, json!(1.0));
+        // Any read-only capability measures, with bounds; a mutating one never does.
+        reg.answer("render.audit", json!({ "config": { "film_transparent": true, "samples": 64 } }));
+        let read = |path: &str, equals: Option<Value>, at_least: Option<f64>, at_most: Option<f64>| Expectation::Read {
+            capability: "render.audit".into(),
+            args: json!({}),
+            path: path.into(),
+            equals,
+            at_least,
+            at_most,
+            tolerance: None,
+        };
+        assert!(critique(&reg, &[read("config.film_transparent", Some(json!(true)), None, None), read("config.samples", None, Some(32.0), Some(64.0))], None).passed);
+        let c = critique(&reg, &[read("config.samples", None, Some(128.0), None), read("config.film_transparent", None, Some(1.0), None), read("config.nope", Some(json!(1)), None, None)], None);
+        assert_eq!(c.checks.iter().map(|k| k.reason.clone().unwrap_or_default()).collect::<Vec<_>>(), [
+            "measured 64: below 128".to_string(),
+            "measured true: not a number".to_string(),
+            "cannot measure: render.audit answered no config.nope".to_string(),
+        ]);
+        let calls = reg.count();
+        let mutating = Expectation::Read { capability: "scene.render".into(), args: json!({}), path: "x".into(), equals: Some(json!(1)), at_least: None, at_most: None, tolerance: None };
+        let c = critique(&reg, &[mutating], None);
+        assert!(!c.passed && c.checks[0].reason.as_deref().unwrap().contains("mutates"), "{c:?}");
+        assert_eq!(reg.count(), calls, "the mutating capability was not called");
+        let nothing = Expectation::Property { object: "Cube".into(), path: "location.2".into(), equals: None, at_least: None, at_most: None, tolerance: None };
+        assert!(!critique(&reg, &[nothing], None).passed, "nothing to compare is not a pass");
+
         // Delta: one mesh added, nothing else touched.
         let mut d = SceneDelta::default();
         d.objects.added.insert("Cube".into());

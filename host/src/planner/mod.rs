@@ -23,6 +23,8 @@
 pub mod act;
 pub mod args;
 pub mod critique;
+pub mod numbers;
+pub mod placeholders;
 pub mod plan;
 pub mod session;
 
@@ -37,6 +39,14 @@ pub trait Registry {
     fn input_schema(&self, key: &str) -> Option<serde_json::Value>;
     /// Validation only (no sandbox, no bridge).
     fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError>;
+    /// The app gate after validation: whether the capability's app can be reached now.
+    /// The refusal is the error body `execute_capability` answers (`APP_UNAVAILABLE`
+    /// with the state object). The bare runtime has no availability view of its own and
+    /// admits everything (its bridge calls still fail on an absent app); the MCP surface
+    /// asks its availability cache.
+    fn admit(&self, _key: &str) -> Result<(), serde_json::Value> {
+        Ok(())
+    }
     /// The call after a successful [`Registry::check`].
     fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError>;
 }
@@ -59,15 +69,22 @@ impl Registry for Runtime {
     }
 }
 
-/// The scene's object names (up to 200) for filling references, read with the
-/// read-only `scene.info`. A scene that cannot be read gives no names: the plan then
+/// The scene's objects (up to 200: names and types) for filling references, read with
+/// the read-only `scene.info`. A scene that cannot be read gives none: the plan then
 /// fills no references and lists them as missing, it does not guess.
-pub fn scene_names(registry: &dyn Registry) -> Vec<String> {
+pub fn scene_objects(registry: &dyn Registry) -> Vec<args::SceneObject> {
     if registry.resolve(plan::INSPECT_KEY) != Resolution::Canonical || registry.describe(plan::INSPECT_KEY).is_none_or(|(_, mutates)| mutates) {
         return vec![];
     }
     let Ok(out) = registry.call_checked(plan::INSPECT_KEY, r#"{"limit":200}"#) else { return vec![] };
-    out.result.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten().filter_map(|o| o.get("name")?.as_str().map(String::from)).collect()
+    let objects = out.result.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten();
+    objects
+        .filter_map(|o| {
+            let name = o.get("name")?.as_str()?.to_string();
+            let kind = o.get("type").and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
+            Some(args::SceneObject { name, kind })
+        })
+        .collect()
 }
 
 /// Picks the capability for a piece of goal text: the router's family, then the best
@@ -84,6 +101,11 @@ impl Router {
 
     pub fn new(families: crate::router::FamilyTable, index: crate::router::SearchIndex) -> Router {
         Router { families, index }
+    }
+
+    /// The routing families every loaded pack declares.
+    pub fn families(&self) -> &crate::router::FamilyTable {
+        &self.families
     }
 
     /// The family the goal routes to and the top capability in it (None: nothing matched).

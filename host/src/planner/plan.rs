@@ -1,6 +1,9 @@
 //! A goal to a deterministic plan.
 //!
-//! The same goal, profile, custom steps and registry always give the same plan. Every
+//! A goal of several instructions ("add a cube called Box and make it shiny, then frame
+//! it") is cut into clauses ([`clauses`]), each routed to its own step; "it" in a later
+//! clause is the object of the step before ([`super::args`]). The same goal, profile,
+//! custom steps, scene names and registry always give the same plan. Every
 //! `tool_hint` is a canonical key the registry has when the plan is made (an alias the
 //! router produced is mapped to its key; a key that does not exist makes planning fail,
 //! it is never passed on as free text). Inspection comes first unless the profile is
@@ -83,8 +86,68 @@ pub struct PlanRequest<'a> {
     pub max_steps: Option<usize>,
     /// Extra steps as text, each routed like the goal.
     pub custom_steps: &'a [String],
-    /// The scene's object names (references in the words are filled from them).
-    pub scene: &'a [String],
+    /// The scene's objects (references in the words are filled from them).
+    pub scene: &'a [super::args::SceneObject],
+}
+
+/// Words that begin an instruction: a clause boundary is only drawn before one of them,
+/// so "join the cube and a sphere" stays one clause and "add a cube and light it" is two.
+const VERBS: &[&str] = &[
+    "add", "aim", "animate", "apply", "assign", "bake", "bevel", "build", "change", "colour", "color", "create", "delete", "duplicate", "export",
+    "frame", "generate", "give", "import", "join", "key", "keyframe", "label", "light", "make", "mark", "move", "paint", "parent", "place",
+    "point", "put", "remove", "rename", "render", "resize", "rotate", "save", "scale", "scatter", "set", "shade", "smooth", "spin", "subdivide",
+    "switch", "tag", "triangulate", "turn", "unwrap", "use",
+];
+
+/// The instructions in a goal, in order: split at `;`, at "then" (after a comma or
+/// "and", or alone), and at "and" or a comma followed by an instruction verb that has
+/// words after it. A goal with one instruction is one clause, the goal itself.
+pub fn clauses(goal: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in goal.split(';') {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let mut current: Vec<&str> = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let bare = w.trim_end_matches(',').to_lowercase();
+            let comma = w.ends_with(',');
+            let next = words.get(i + 1).map(|n| n.trim_end_matches(',').to_lowercase());
+            let verb_follows = |at: usize| words.get(at).is_some_and(|v| VERBS.contains(&v.trim_end_matches(',').to_lowercase().as_str())) && at + 1 < words.len();
+            if bare == "then" || (bare == "and" && next.as_deref() == Some("then")) {
+                // "then", "and then": a boundary; the connective itself is dropped.
+                flush(&mut current, &mut out);
+                i += if bare == "and" { 2 } else { 1 };
+                continue;
+            }
+            if bare == "and" && verb_follows(i + 1) {
+                flush(&mut current, &mut out);
+                i += 1;
+                continue;
+            }
+            if comma && (verb_follows(i + 1) || next.as_deref() == Some("then")) {
+                current.push(w.trim_end_matches(','));
+                flush(&mut current, &mut out);
+            } else {
+                current.push(w);
+            }
+            i += 1;
+        }
+        flush(&mut current, &mut out);
+    }
+    if out.is_empty() {
+        out.push(goal.trim().to_string());
+    }
+    out
+}
+
+fn flush(current: &mut Vec<&str>, out: &mut Vec<String>) {
+    let text = current.join(" ");
+    let text = text.trim().trim_end_matches(',').trim();
+    if !text.is_empty() {
+        out.push(text.to_string());
+    }
+    current.clear();
 }
 
 /// Whether the goal asks for a picture.
@@ -109,11 +172,25 @@ pub fn step(registry: &dyn Registry, description: &str, hint: &str, args: Value)
     Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, missing: vec![], status: StepStatus::Pending, result: None })
 }
 
+/// What later steps can refer to: the scene's names plus the objects earlier steps
+/// named, and the object of the last step ("it").
+#[derive(Default)]
+struct Context {
+    names: Vec<super::args::SceneObject>,
+    subject: Option<String>,
+}
+
 /// A step for a piece of the goal, its arguments filled from the words.
-fn routed(registry: &dyn Registry, text: &str, hint: &str, scene: &[String]) -> Result<PlanStep, PlanError> {
+fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &mut Context) -> Result<PlanStep, PlanError> {
     let mut s = step(registry, text, hint, Value::Object(Default::default()))?;
     if let Some(schema) = registry.input_schema(&s.tool_hint) {
-        let filled = super::args::fill(&schema, text, scene);
+        let filled = super::args::fill(&schema, text, &context.names, context.subject.as_deref());
+        if let Some(subject) = filled.subject() {
+            if !context.names.iter().any(|o| o.name == subject) {
+                context.names.push(subject.as_str().into());
+            }
+            context.subject = Some(subject);
+        }
         s.args = Value::Object(filled.args);
         s.missing = filled.missing;
     }
@@ -135,15 +212,16 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     if request.profile != Profile::PowerUser {
         steps.push(step(registry, "Inspect the current scene", INSPECT_KEY, serde_json::json!({}))?);
     }
-    let main = pick(goal).unwrap_or_else(|| INSPECT_KEY.to_string());
-    let main = routed(registry, goal, &main, request.scene)?;
-    if main.tool_hint != INSPECT_KEY || steps.is_empty() {
-        steps.push(main);
-    }
-    for text in request.custom_steps {
+    let mut context = Context { names: request.scene.to_vec(), subject: None };
+    for text in clauses(goal).iter().chain(request.custom_steps) {
         let key = pick(text).unwrap_or_else(|| INSPECT_KEY.to_string());
-        steps.push(routed(registry, text, &key, request.scene)?);
+        let s = routed(registry, text, &key, &mut context)?;
+        // An instruction that routes nowhere adds no second inspection.
+        if s.tool_hint != INSPECT_KEY || !steps.iter().any(|p| p.tool_hint == INSPECT_KEY) {
+            steps.push(s);
+        }
     }
+
     if request.profile == Profile::Forensic {
         steps.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
     }
@@ -185,9 +263,34 @@ mod tests {
             Some("no.such".into())
         } else if t.contains("material") {
             Some("scene.set_material".into())
+        } else if t.contains("inspect") {
+            Some("scene.object_info".into())
         } else {
             None
         }
+    }
+
+    #[test]
+    fn goals_are_cut_into_instructions() {
+        let c = |g: &str| clauses(g);
+        assert_eq!(c("add a red cube"), ["add a red cube"]);
+        assert_eq!(c("join the cube and a sphere"), ["join the cube and a sphere"]);
+        assert_eq!(c("add a cube called Box and make it shiny, then frame it"), ["add a cube called Box", "make it shiny", "frame it"]);
+        assert_eq!(c("add a cube; delete the light"), ["add a cube", "delete the light"]);
+        assert_eq!(c("add a sphere, move it up and then render"), ["add a sphere", "move it up", "render"]);
+        assert_eq!(c("point the camera at the cube from the front right, above"), ["point the camera at the cube from the front right, above"]);
+        assert_eq!(c("add a cube and light"), ["add a cube and light"], "a verb with nothing after it is a noun");
+        assert_eq!(c("  "), [""]);
+    }
+
+    #[test]
+    fn each_instruction_is_a_step_and_it_is_the_object_before() {
+        let reg = FakeRegistry::default();
+        let scene = ["Cube".into()];
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube called Box, then inspect it", scene: &scene, ..Default::default() }).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "scene.object_info"], "{steps:#?}");
+        assert_eq!(steps[2].args, serde_json::json!({ "name": "Box" }), "it = the Box the step before made");
+        assert!(steps[2].missing.is_empty());
     }
 
     fn plan(goal: &str, profile: Profile, max: Option<usize>, custom: &[String]) -> Result<Vec<PlanStep>, PlanError> {
@@ -214,7 +317,7 @@ mod tests {
     #[test]
     fn steps_carry_the_arguments_the_words_give_and_name_what_is_missing() {
         let reg = FakeRegistry::default();
-        let scene = ["Cube".to_string()];
+        let scene = ["Cube".into()];
         let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube called Box", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(steps[1].args, serde_json::json!({ "type": "cube", "name": "Box" }));
         assert!(steps[1].missing.is_empty());

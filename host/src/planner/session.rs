@@ -30,14 +30,24 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    /// The code a client sees (the MCP contract's codes for a failed step).
     pub fn code(&self) -> &'static str {
         match self {
-            SessionError::NoGoal => "no_goal",
-            SessionError::NoStep(_) => "no_step",
-            SessionError::AlreadyDone(_) => "already_done",
-            SessionError::NotDone(_) => "not_done",
-            SessionError::Plan(_) => "plan_failed",
+            SessionError::NoGoal => "NO_GOAL",
+            SessionError::NoStep(_) => "NO_STEP",
+            SessionError::AlreadyDone(_) => "ALREADY_DONE",
+            SessionError::NotDone(_) => "NOT_DONE",
+            SessionError::Plan(_) => "PLAN_FAILED",
             SessionError::Act(e) => e.code(),
+        }
+    }
+
+    /// The error body a client sees: a failed step answers exactly what
+    /// `execute_capability` would (schema errors, the availability state, the app's code).
+    pub fn body(&self) -> Value {
+        match self {
+            SessionError::Act(e) => e.body(),
+            other => json!({ "code": other.code(), "message": other.to_string() }),
         }
     }
 }
@@ -90,7 +100,7 @@ impl Session {
     /// A fresh plan for the session's goal (replaces the old one).
     pub fn plan(&mut self, registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, max_steps: Option<usize>, custom_steps: &[String]) -> Result<&[PlanStep], SessionError> {
         let goal = self.goal.clone().ok_or(SessionError::NoGoal)?;
-        let scene = super::scene_names(registry);
+        let scene = super::scene_objects(registry);
         let request = PlanRequest { goal: &goal, profile: self.profile, max_steps, custom_steps, scene: &scene };
         self.steps = build(registry, pick, &request)?;
         self.deltas.clear();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "16904aebd74d9f58dcdd2fe9d15629d3ce0c16ce5a1e9349b1369b1c836f364c";
+pub const CATALOG_SHA256: &str = "fec58a5ea9f1b1cb48dbbcf22aec646f5a6f959e71d8e6b263868a9b16a51cd6";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -65,6 +65,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("geometry_graph_info", Effect::Read),
     ("get_object_info", Effect::Read),
     ("get_scene_info", Effect::Read),
+    ("get_world_info", Effect::Read),
     ("ghost_copy", Effect::Mutate),
     ("image_stats", Effect::Read),
     ("import_file", Effect::Mutate),
@@ -1073,7 +1074,7 @@ pub fn geometry_graph_info(params: &GeometryGraphInfoParams) -> Result<GeometryG
     crate::bridge::send::<GeometryGraphInfo>(params)
 }
 
-/// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts, keyframes.
+/// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts and smooth faces, rigid body, asset mark, keyframes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GetObjectInfo;
 
@@ -1086,7 +1087,7 @@ impl Command for GetObjectInfo {
     type Result = GetObjectInfoResult;
 }
 
-/// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts, keyframes.
+/// One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts and smooth faces, rigid body, asset mark, keyframes.
 pub fn get_object_info(params: &GetObjectInfoParams) -> Result<GetObjectInfoResult, BridgeError> {
     crate::bridge::send::<GetObjectInfo>(params)
 }
@@ -1107,6 +1108,24 @@ impl Command for GetSceneInfo {
 /// The scene at a glance: counts by type, collections, frame range, render engine, and one page of objects (filter by type, collection or name pattern).
 pub fn get_scene_info(params: &GetSceneInfoParams) -> Result<GetSceneInfoResult, BridgeError> {
     crate::bridge::send::<GetSceneInfo>(params)
+}
+
+/// The world as it looks: none, a flat colour, a vertical gradient, a sky or an HDRI, with its colours (linear), strength, sky sun angles in degrees and HDRI file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GetWorldInfo;
+
+impl Command for GetWorldInfo {
+    const SERVER: &'static str = SERVER;
+    const NAME: &'static str = "get_world_info";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = GetWorldInfoParams;
+    type Result = GetWorldInfoResult;
+}
+
+/// The world as it looks: none, a flat colour, a vertical gradient, a sky or an HDRI, with its colours (linear), strength, sky sun angles in degrees and HDRI file name.
+pub fn get_world_info(params: &GetWorldInfoParams) -> Result<GetWorldInfoResult, BridgeError> {
+    crate::bridge::send::<GetWorldInfo>(params)
 }
 
 /// Make a translucent 'what-if' copy of a mesh: its own mesh data, one see-through material in place of all slots, the source's animation kept or dropped.
@@ -5322,6 +5341,33 @@ pub struct GetObjectInfoResultMesh {
     pub edges: i64,
     pub faces: i64,
     pub uv_layers: Vec<String>,
+    /// Faces shaded smooth
+    pub smooth_faces: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum GetObjectInfoResultRigidBodyType {
+    #[serde(rename = "ACTIVE")]
+    Active,
+    #[serde(rename = "PASSIVE")]
+    Passive,
+}
+
+/// Present when the object is a rigid body
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetObjectInfoResultRigidBody {
+    pub r#type: GetObjectInfoResultRigidBodyType,
+    pub mass: f64,
+    pub shape: String,
+    pub enabled: bool,
+    pub kinematic: bool,
+}
+
+/// Present when the object is marked as an asset
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetObjectInfoResultAsset {
+    pub tags: Vec<String>,
+    pub description: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -5378,6 +5424,12 @@ pub struct GetObjectInfoResult {
     pub material_details: Vec<GetObjectInfoResultMaterialDetailsItem>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mesh: Option<GetObjectInfoResultMesh>,
+    /// Present when the object is a rigid body
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rigid_body: Option<GetObjectInfoResultRigidBody>,
+    /// Present when the object is marked as an asset
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asset: Option<GetObjectInfoResultAsset>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub light: Option<GetObjectInfoResultLight>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -5512,6 +5564,70 @@ pub struct GetSceneInfoResult {
     pub objects: Vec<GetSceneInfoResultObjectsItem>,
     pub page: GetSceneInfoResultPage,
     pub filter: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetWorldInfoParams {
+}
+
+impl JsonSchema for GetWorldInfoParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GetWorldInfoParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum GetWorldInfoResultMode {
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "color")]
+    Color,
+    #[serde(rename = "gradient")]
+    Gradient,
+    #[serde(rename = "sky")]
+    Sky,
+    #[serde(rename = "hdri")]
+    Hdri,
+    #[serde(rename = "other")]
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetWorldInfoResultGradient {
+    pub bottom: Vec3,
+    pub top: Vec3,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetWorldInfoResultSky {
+    pub sky_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun_elevation_degrees: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun_rotation_degrees: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetWorldInfoResultHdri {
+    pub image: Option<String>,
+    pub file: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetWorldInfoResult {
+    pub world: Option<String>,
+    pub mode: GetWorldInfoResultMode,
+    pub strength: Option<f64>,
+    pub color: Option<[f64; 3]>,
+    pub gradient: Option<GetWorldInfoResultGradient>,
+    pub sky: Option<GetWorldInfoResultSky>,
+    pub hdri: Option<GetWorldInfoResultHdri>,
+    pub nodes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

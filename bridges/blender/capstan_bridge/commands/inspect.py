@@ -6,6 +6,7 @@ Every answer is bounded whatever the scene holds: the scene summary lists at mos
 reported, so an agent never receives an unbounded answer.
 """
 
+import array
 import fnmatch
 
 import bpy
@@ -167,7 +168,7 @@ def _constraint(c):
 
 @command(
     effect="read",
-    summary="One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts, keyframes.",
+    summary="One object: transform, dimensions, parent and children, collections, modifiers, constraints, materials, mesh counts and smooth faces, rigid body, asset mark, keyframes.",
     params=s.obj({"name": OBJECT}, required=("name",)),
     result=s.obj(
         dict(SUMMARY["properties"], **{
@@ -185,8 +186,15 @@ def _constraint(c):
                 "name": s.string(), "base_color": s.ref("rgba"), "metallic": s.number(), "roughness": s.number(),
                 "emission_color": s.array(s.number()), "emission_strength": s.number(),
             }, required=("name",)), max_items=MAX_LISTED),
-            "mesh": s.obj({"vertices": s.integer(0), "edges": s.integer(0), "faces": s.integer(0), "uv_layers": s.array(s.string())},
-                          required=("vertices", "edges", "faces", "uv_layers")),
+            "mesh": s.obj({"vertices": s.integer(0), "edges": s.integer(0), "faces": s.integer(0), "uv_layers": s.array(s.string()),
+                           "smooth_faces": s.integer(0, description="Faces shaded smooth")},
+                          required=("vertices", "edges", "faces", "uv_layers", "smooth_faces")),
+            "rigid_body": s.obj({"type": s.enum(("ACTIVE", "PASSIVE")), "mass": s.number(), "shape": s.string(), "enabled": s.boolean(),
+                                 "kinematic": s.boolean()},
+                                required=("type", "mass", "shape", "enabled", "kinematic"),
+                                description="Present when the object is a rigid body"),
+            "asset": s.obj({"tags": s.array(s.string(), max_items=MAX_LISTED), "description": s.string()},
+                           required=("tags", "description"), description="Present when the object is marked as an asset"),
             "light": s.obj({"type": s.string(), "energy": s.number(), "color": s.ref("vec3"), "size": s.number()},
                            required=("type", "energy", "color")),
             "camera": s.obj({
@@ -223,7 +231,7 @@ def get_object_info(ctx, params):
     info["material_details"] = [_material_info(m) for m in getattr(data, "materials", []) if m is not None][:MAX_LISTED] if data else []
     if obj.type == "MESH":
         info["mesh"] = {"vertices": len(data.vertices), "edges": len(data.edges), "faces": len(data.polygons),
-                        "uv_layers": [u.name for u in data.uv_layers][:8]}
+                        "uv_layers": [u.name for u in data.uv_layers][:8], "smooth_faces": _smooth_faces(data)}
     elif obj.type == "LIGHT":
         info["light"] = {"type": data.type, "energy": round(data.energy, 5), "color": rounded(data.color)}
         if data.type == "AREA":
@@ -241,9 +249,22 @@ def get_object_info(ctx, params):
                 "fstop": round(dof.aperture_fstop, 5),
             },
         }
+    rb = obj.rigid_body
+    if rb is not None:
+        info["rigid_body"] = {"type": rb.type, "mass": round(rb.mass, 5), "shape": rb.collision_shape, "enabled": rb.enabled,
+                              "kinematic": rb.kinematic}
+    if obj.asset_data is not None:
+        info["asset"] = {"tags": [t.name for t in obj.asset_data.tags][:MAX_LISTED], "description": obj.asset_data.description}
     info["keyframes"] = keyframes_of(obj, MAX_LISTED, MAX_KEYS_PER_CHANNEL)
     info["custom_properties"] = {k: _jsonable(obj[k]) for k in list(obj.keys())[:32] if not k.startswith("_")}
     return info
+
+
+def _smooth_faces(mesh):
+    """How many faces are shaded smooth, read in one pass (no Python loop over faces)."""
+    flags = array.array("b", bytes(len(mesh.polygons)))
+    mesh.polygons.foreach_get("use_smooth", flags)
+    return sum(flags)
 
 
 def _jsonable(value):

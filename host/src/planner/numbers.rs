@@ -1,0 +1,204 @@
+//! Numbers in a goal's words, and which numeric argument each one gives.
+//!
+//! A number fills a numeric property only when a word naming that property stands
+//! next to it (at most two words away): "an 85mm lens" gives `lens: 85`, "1.8 m tall"
+//! gives `height: 1.8`, "a two-lane road" gives `lanes: 2`, "three times" gives
+//! `count: 3`. The property is named by its own name (plural or not), its last word
+//! (`spin_frames` by "frames"), or a few fixed synonyms ([`SYNONYMS`]). A number two
+//! properties could take goes to neither, a value outside the property's declared range
+//! is not filled, and an integer property takes only a whole number: a filled number is
+//! always one the words say, for a property they name.
+
+use serde_json::{Map, Value};
+
+/// Words that name a property other than by its own name.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("count", &["times", "copies", "copy", "instances"]),
+    ("height", &["tall", "high"]),
+    ("length", &["long"]),
+    ("frame_end", &["long"]),
+    ("width", &["wide"]),
+    ("spacing", &["apart"]),
+    ("energy", &["watts", "watt", "w"]),
+    ("lens", &["mm", "millimetre", "millimetres", "millimeter", "millimeters"]),
+    ("samples", &["samples", "spp"]),
+    ("degrees", &["degrees", "deg"]),
+    ("segments", &["segments", "sides"]),
+];
+
+const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("zero", 0.0),
+    ("one", 1.0),
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("twenty", 20.0),
+    ("hundred", 100.0),
+];
+
+/// Unit suffixes a number may carry in one token ("85mm", "2m", "90deg").
+const UNITS: &[&str] = &["mm", "cm", "km", "m", "deg", "px", "w", "s", "%"];
+
+/// One number of the words: where it stands and the unit word it carried, if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    pub at: usize,
+    pub value: f64,
+    pub unit: Option<String>,
+}
+
+fn parse(token: &str) -> Option<(f64, Option<String>)> {
+    if let Some((_, v)) = NUMBER_WORDS.iter().find(|(w, _)| *w == token) {
+        return Some((*v, None));
+    }
+    if let Ok(v) = token.parse::<f64>() {
+        return v.is_finite().then_some((v, None));
+    }
+    let unit = UNITS.iter().find(|u| token.ends_with(**u))?;
+    let v = token[..token.len() - unit.len()].parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some((v, Some(unit.to_string())))
+}
+
+/// The numbers in lower-case words; "two-lane" is the number two with the word "lane".
+pub fn numbers(lw: &[String]) -> Vec<Number> {
+    let mut out = Vec::new();
+    for (at, w) in lw.iter().enumerate() {
+        if let Some((value, unit)) = parse(w) {
+            out.push(Number { at, value, unit });
+        } else if let Some((head, tail)) = w.split_once('-')
+            && let Some((value, None)) = parse(head)
+        {
+            out.push(Number { at, value, unit: Some(tail.to_string()) });
+        }
+    }
+    out
+}
+
+fn singular(w: &str) -> &str {
+    w.strip_suffix('s').filter(|s| !s.is_empty()).unwrap_or(w)
+}
+
+/// How strongly a word names a property: 2 its whole name, 1 its last word or a synonym.
+fn names(key: &str, word: &str) -> u8 {
+    let word = singular(word);
+    if singular(key) == word {
+        return 2;
+    }
+    let last = key.rsplit('_').next().unwrap_or(key);
+    let synonym = SYNONYMS.iter().any(|(k, ws)| *k == key && ws.iter().any(|s| singular(s) == word));
+    u8::from(key.contains('_') && singular(last) == word || synonym)
+}
+
+/// Fill numeric properties of `props` (by name: its schema branches) from the words.
+pub fn fill(props: &[(&String, Vec<&Value>)], lw: &[String], args: &mut Map<String, Value>) {
+    let found = numbers(lw);
+    // (number index, property, strength, distance) for every naming word near a number.
+    let mut claims: Vec<(usize, &String, u8, usize)> = Vec::new();
+    for (n, number) in found.iter().enumerate() {
+        let mut near: Vec<(usize, &str)> = (number.at.saturating_sub(2)..=(number.at + 2).min(lw.len().saturating_sub(1)))
+            .filter(|&i| i != number.at)
+            .map(|i| (i.abs_diff(number.at), lw[i].as_str()))
+            .collect();
+        if let Some(unit) = &number.unit {
+            near.push((0, unit.as_str()));
+        }
+        for (key, branches) in props {
+            if args.contains_key(key.as_str()) || !branches.iter().any(|b| numeric(b)) {
+                continue;
+            }
+            let best = near.iter().map(|(d, w)| (names(key, w), *d)).filter(|(s, _)| *s > 0).max_by_key(|(s, d)| (*s, std::cmp::Reverse(*d)));
+            if let Some((strength, distance)) = best {
+                claims.push((n, key, strength, distance));
+            }
+        }
+    }
+    for (n, number) in found.iter().enumerate() {
+        let mine: Vec<_> = claims.iter().filter(|c| c.0 == n).collect();
+        let Some(top) = mine.iter().map(|c| (c.2, std::cmp::Reverse(c.3))).max() else { continue };
+        let winners: Vec<_> = mine.iter().filter(|c| (c.2, std::cmp::Reverse(c.3)) == top).collect();
+        let [winner] = winners.as_slice() else { continue };
+        let key = winner.1;
+        if args.contains_key(key.as_str()) {
+            continue;
+        }
+        let branches = &props.iter().find(|(k, _)| *k == key).expect("claimed from props").1;
+        if let Some(value) = fits(branches, number.value) {
+            args.insert(key.clone(), value);
+        }
+    }
+}
+
+fn numeric(schema: &Value) -> bool {
+    let is = |t: &str| t == "number" || t == "integer";
+    match schema.get("type") {
+        Some(Value::String(t)) => is(t),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(is),
+        _ => false,
+    }
+}
+
+/// The number as the property takes it, or None when its type or range refuses it.
+fn fits(branches: &[&Value], value: f64) -> Option<Value> {
+    let schema = branches.iter().find(|b| numeric(b))?;
+    let integer = match schema.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
+        _ => false,
+    };
+    let below = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value < m);
+    let above = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value > m);
+    let at_or_below = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value <= m);
+    if below("minimum") || above("maximum") || at_or_below("exclusiveMinimum") {
+        return None;
+    }
+    if integer {
+        return (value.fract() == 0.0).then(|| Value::from(value as i64));
+    }
+    serde_json::Number::from_f64(value).map(Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(schema: Value, text: &str) -> Map<String, Value> {
+        let lw: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(',').to_lowercase()).collect();
+        let props: Vec<(&String, Vec<&Value>)> = schema["properties"].as_object().unwrap().iter().map(|(k, v)| (k, vec![v])).collect();
+        let mut args = Map::new();
+        fill(&props, &lw, &mut args);
+        args
+    }
+
+    #[test]
+    fn a_number_fills_the_property_a_word_beside_it_names() {
+        let camera = json!({ "properties": { "lens": { "type": ["number", "null"], "minimum": 1, "maximum": 5000 }, "location": { "type": "array" } } });
+        assert_eq!(Value::Object(run(camera.clone(), "use an 85mm lens")), json!({ "lens": 85.0 }));
+        assert_eq!(Value::Object(run(camera, "use a lens of 9000")), json!({}), "out of range");
+        let figure = json!({ "properties": { "height": { "type": "number" }, "name": { "type": "string" } } });
+        assert_eq!(run(figure, "a pedestrian 1.8 m tall")["height"], json!(1.8));
+        let road = json!({ "properties": { "lanes": { "type": "integer" }, "length": { "type": "number" } } });
+        assert_eq!(Value::Object(run(road, "a two-lane road, 40 metres long")), json!({ "lanes": 2, "length": 40.0 }));
+        let dup = json!({ "properties": { "count": { "type": "integer", "minimum": 1 } } });
+        assert_eq!(run(dup.clone(), "duplicate the cube three times")["count"], json!(3));
+        assert_eq!(Value::Object(run(dup, "duplicate it 2.5 times")), json!({}), "an integer takes whole numbers");
+    }
+
+    #[test]
+    fn a_number_two_properties_could_take_goes_to_neither() {
+        let spin = json!({ "properties": { "frames": { "type": "integer" }, "start_frame": { "type": "integer" } } });
+        assert_eq!(Value::Object(run(spin, "spin it once every 96 frames")), json!({ "frames": 96 }), "the whole name wins");
+        let ends = json!({ "properties": { "start_frame": { "type": "integer" }, "end_frame": { "type": "integer" } } });
+        assert_eq!(Value::Object(run(ends, "at frame 120")), json!({}), "both name it as strongly");
+        let plain = json!({ "properties": { "size": { "type": "number" } } });
+        assert_eq!(Value::Object(run(plain, "add a cube at x 2")), json!({}), "nothing names size");
+    }
+}

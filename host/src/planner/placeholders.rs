@@ -1,0 +1,118 @@
+//! `$added` in an expectation: the object the judged calls added, whatever they named it.
+//!
+//! A goal rarely names what it makes ("add a torus"), so an expectation that must hold
+//! for any agent cannot name it either. `$added` stands for the one object the calls
+//! added, `$added:TYPE` for the one added object of a Blender type (`MESH`, `LIGHT`,
+//! `CAMERA`, `CURVE`, `FONT`, `ARMATURE`, `EMPTY`, ...). Any string of an expectation
+//! that is exactly such a placeholder is replaced (an object name, a constraint's
+//! object or support, a read's argument). None added, or more than one that fits, is
+//! not a guess: the check fails with the count.
+
+use super::Registry;
+use crate::delta::SceneDelta;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+const PREFIX: &str = "$added";
+
+/// The added objects' types, read once (only when a placeholder needs them).
+pub struct Added<'a> {
+    registry: &'a dyn Registry,
+    names: Vec<String>,
+    types: Option<BTreeMap<String, String>>,
+}
+
+impl<'a> Added<'a> {
+    pub fn new(registry: &'a dyn Registry, delta: Option<&SceneDelta>) -> Added<'a> {
+        Added { registry, names: delta.map(|d| d.objects.added.iter().cloned().collect()).unwrap_or_default(), types: None }
+    }
+
+    fn types(&mut self) -> &BTreeMap<String, String> {
+        if self.types.is_none() {
+            let mut types = BTreeMap::new();
+            for name in &self.names {
+                let args = json!({ "name": name }).to_string();
+                let ty = self.registry.check("scene.object_info", &args).ok().and_then(|()| self.registry.call_checked("scene.object_info", &args).ok());
+                if let Some(ty) = ty.and_then(|out| out.result["type"].as_str().map(str::to_uppercase)) {
+                    types.insert(name.clone(), ty);
+                }
+            }
+            self.types = Some(types);
+        }
+        self.types.as_ref().expect("just filled")
+    }
+
+    /// The name a placeholder stands for.
+    fn resolve(&mut self, placeholder: &str) -> Result<String, String> {
+        let wanted = placeholder.strip_prefix(PREFIX).and_then(|rest| if rest.is_empty() { Some(None) } else { rest.strip_prefix(':').map(Some) });
+        let Some(wanted) = wanted else { return Err(format!("{placeholder:?} is not a placeholder ($added or $added:TYPE)")) };
+        let fits: Vec<String> = match wanted {
+            None => self.names.clone(),
+            Some(ty) => {
+                let ty = ty.to_uppercase();
+                self.types().iter().filter(|(_, t)| **t == ty).map(|(n, _)| n.clone()).collect()
+            }
+        };
+        match fits.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(format!("cannot measure: {placeholder} stands for the one object added, and none was ({} added in all)", self.names.len())),
+            many => Err(format!("cannot measure: {placeholder} stands for one object, and {} fit ({})", many.len(), many.join(", "))),
+        }
+    }
+
+    /// `value` with every placeholder string replaced.
+    pub fn substitute(&mut self, value: &Value) -> Result<Value, String> {
+        Ok(match value {
+            Value::String(s) if s.starts_with(PREFIX) => Value::String(self.resolve(s)?),
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.substitute(v)).collect::<Result<_, _>>()?),
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| Ok((k.clone(), self.substitute(v)?))).collect::<Result<_, String>>()?),
+            other => other.clone(),
+        })
+    }
+}
+
+/// `value` with every placeholder replaced by a plain object name: for checking an
+/// expectation's arguments against a schema before anything was added.
+pub fn stand_in(value: &Value) -> Value {
+    match value {
+        Value::String(s) if s.starts_with(PREFIX) => Value::String("Added".into()),
+        Value::Array(items) => Value::Array(items.iter().map(stand_in).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), stand_in(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Whether a value holds a placeholder anywhere.
+pub fn has_placeholder(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.starts_with(PREFIX),
+        Value::Array(items) => items.iter().any(has_placeholder),
+        Value::Object(map) => map.values().any(has_placeholder),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::fake::FakeRegistry;
+
+    #[test]
+    fn added_stands_for_the_one_object_added() {
+        let reg = FakeRegistry::default();
+        reg.answer("scene.object_info", json!({ "type": "MESH" }));
+        let mut d = SceneDelta::default();
+        d.objects.added.insert("Torus".into());
+        let mut added = Added::new(&reg, Some(&d));
+        let e = json!({ "kind": "property", "object": "$added", "path": "type", "nested": ["$added:mesh", 1] });
+        assert_eq!(added.substitute(&e).unwrap(), json!({ "kind": "property", "object": "Torus", "path": "type", "nested": ["Torus", 1] }));
+        assert!(added.substitute(&json!("$added:LIGHT")).unwrap_err().contains("none was"));
+        assert!(added.substitute(&json!("$addedx")).is_err());
+        d.objects.added.insert("Ring".into());
+        let mut two = Added::new(&reg, Some(&d));
+        assert!(two.substitute(&json!("$added")).unwrap_err().contains("2 fit (Ring, Torus)"));
+        let mut none = Added::new(&reg, None);
+        assert!(none.substitute(&json!("$added")).unwrap_err().contains("none was (0 added"));
+        assert!(has_placeholder(&e) && !has_placeholder(&json!({ "object": "Cube" })));
+    }
+}
