@@ -146,8 +146,9 @@ impl TaskReport {
         }
         for c in self.critique.iter().flat_map(|c| &c.checks).filter(|c| !c.passed) {
             let kind = c.expectation["kind"].as_str().unwrap_or("check");
-            let measured = if c.measured.is_null() { String::new() } else { format!(" (measured {})", short(&c.measured.to_string(), 160)) };
-            out.push(format!("{kind}: {}{measured}", c.reason.as_deref().unwrap_or("failed")));
+            let reason = c.reason.as_deref().unwrap_or("failed");
+            let measured = if c.measured.is_null() || reason.contains("measured") { String::new() } else { format!(" (measured {})", short(&c.measured.to_string(), 160)) };
+            out.push(format!("{kind}: {reason}{measured}"));
         }
         out.extend(self.side_effects.iter().map(|s| format!("side effect: {s}")));
         if self.ended_on_error {

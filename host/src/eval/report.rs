@@ -1,6 +1,7 @@
 //! `--report DIR`: `report.json`, `report.md` (one table row per task and the totals)
 //! and `contact-sheet.png`, each task's final picture framed green (passed), red
-//! (failed) or orange (error), made by `scripts/contact_sheet.py` under Blender's Python.
+//! (failed) or orange (error; a blank tile when there is no picture), made by
+//! `scripts/contact_sheet.py` under Blender's Python.
 //!
 //! Security reasoning: files are written only inside DIR, under names built from task
 //! ids that [`Suite::parse`](super::Suite::parse) restricted to `[A-Za-z0-9._-]`; the
@@ -38,9 +39,21 @@ pub fn markdown(report: &SuiteReport) -> String {
     out
 }
 
+/// A dark 128x96 PNG: the tile of a task that has no picture.
+fn blank_tile() -> Vec<u8> {
+    let (w, h) = (128u32, 96u32);
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let written = enc.write_header().and_then(|mut writer| writer.write_image_data(&[30, 30, 32, 255].repeat((w * h) as usize)));
+    debug_assert!(written.is_ok(), "a fixed-size PNG encodes");
+    out
+}
+
 /// A PNG with a coloured frame (3 px) round it.
 pub fn framed(png: &[u8], status: Status) -> Result<Vec<u8>, String> {
-    let (w, h, mut rgba) = crate::planner::critique::decode_png(png)?;
+    let (w, h, mut rgba) = crate::planner::picture::decode_png(png)?;
     let colour = match status {
         Status::Passed => [40, 200, 60, 255],
         Status::Failed => [220, 40, 40, 255],
@@ -79,8 +92,10 @@ pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>)
     let renders = dir.join("renders");
     let mut pictures = Vec::new();
     for (i, t) in report.tasks.iter().enumerate() {
-        let Some(png) = &t.thumbnail else { continue };
-        let Ok(bytes) = framed(png, t.status) else { continue };
+        // A task with no picture (an error, or a scene that could not be pictured) still
+        // gets its cell: a blank tile in its frame colour, so the sheet lists every task.
+        let png = t.thumbnail.clone().unwrap_or_else(blank_tile);
+        let Ok(bytes) = framed(&png, t.status) else { continue };
         std::fs::create_dir_all(&renders).map_err(|e| format!("{}: {e}", renders.display()))?;
         let path = renders.join(format!("{:03}-{}.png", i + 1, t.id));
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -103,7 +118,12 @@ pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>)
         if !output.status.success() || !out.exists() {
             return Err(format!("contact sheet failed: {}", String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()));
         }
+        // The script names the task of each cell (row, column, picture) beside the sheet.
+        let cells = out.with_extension("txt");
         written.push(out);
+        if cells.exists() {
+            written.push(cells);
+        }
     }
     Ok(written)
 }

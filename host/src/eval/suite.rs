@@ -18,6 +18,8 @@ pub const MAX_TASKS: usize = 10_000;
 pub const MAX_CALLS: usize = 256;
 /// The most assertions one task may hold.
 pub const MAX_ASSERTIONS: usize = 64;
+/// The scene-level settings domains a delta reports (`may_change_settings`).
+pub const SETTINGS_DOMAINS: &[&str] = &["render", "world", "scene"];
 
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -129,6 +131,31 @@ fn problem(t: &Task) -> Option<String> {
     if let Some(i) = t.assertions.iter().position(|a| a.comparison().is_some_and(|c| c.is_empty())) {
         return Some(format!("assertion {}: give equals, at_least or at_most", i + 1));
     }
+    if let Some((i, p)) = t.assertions.iter().enumerate().find_map(|(i, a)| a.problem().map(|p| (i, p))) {
+        return Some(format!("assertion {}: {p}", i + 1));
+    }
+    if let Some(d) = t.may_change_settings.iter().find(|d| !SETTINGS_DOMAINS.contains(&d.as_str())) {
+        return Some(format!("may_change_settings: {d:?} is not a settings domain ({})", SETTINGS_DOMAINS.join(", ")));
+    }
+    None
+}
+
+/// The first assertion or call of a raw task that does not parse, named by its place
+/// (serde's own message does not say which element of a list it came from).
+fn pinpoint(raw: &Value) -> Option<String> {
+    let each = |field: &str| raw.get(field).and_then(Value::as_array).into_iter().flatten().enumerate();
+    for (i, a) in each("assertions") {
+        if let Err(e) = serde_json::from_value::<Expectation>(a.clone()) {
+            return Some(format!("assertion {}: {e}", i + 1));
+        }
+    }
+    for field in ["setup", "trajectory"] {
+        for (i, c) in each(field) {
+            if let Err(e) = serde_json::from_value::<Call>(c.clone()) {
+                return Some(format!("{field} call {}: {e}", i + 1));
+            }
+        }
+    }
     None
 }
 
@@ -149,7 +176,8 @@ impl Suite {
         for (i, raw) in outer.tasks.into_iter().enumerate() {
             let written_id = raw.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
             let goal = raw.get("goal").and_then(Value::as_str).unwrap_or_default().to_string();
-            let parsed = serde_json::from_value::<Task>(raw).map_err(|e| e.to_string()).and_then(|t| match problem(&t) {
+            let pinpointed = pinpoint(&raw);
+            let parsed = serde_json::from_value::<Task>(raw).map_err(|e| pinpointed.unwrap_or_else(|| e.to_string())).and_then(|t| match problem(&t) {
                 Some(p) => Err(p),
                 None => Ok(t),
             });
@@ -213,6 +241,11 @@ mod tests {
             (r#"{"id": "a", "goal": " ", "assertions": [{"kind": "object_exists", "name": "C"}]}"#, "empty goal"),
             (r#"{"id": "a", "goal": "g", "trajectory": [{"key": "k", "args": [1]}], "assertions": [{"kind": "object_exists", "name": "C"}]}"#, "JSON object"),
             (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "property", "object": "C", "path": "x"}]}"#, "equals, at_least"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "C"}, {"kind": "read", "capability": "x"}]}"#, "assertion 2: missing field `path`"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "visual", "size": 100000}]}"#, "assertion 1: size 100000"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "property", "object": "C", "path": "x", "equals": 0, "tolerance": -1}]}"#, "tolerance -1"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "$added.1"}]}"#, "$added or $added:TYPE"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "C"}], "may_change_settings": ["rendr"]}"#, "not a settings domain"),
         ] {
             let suite = Suite::parse(&one(task)).unwrap();
             let entry = &suite.tasks[0];

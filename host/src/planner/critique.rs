@@ -8,20 +8,17 @@
 //!
 //! Security reasoning: the critic calls only capabilities the registry marks as not
 //! mutating (checked before each call), through the same checked path as any call, so
-//! judging cannot change the scene. The picture it decodes comes from a pack: it is
-//! size-capped, decoded with the `png` crate's limits, and only pixel statistics leave
-//! this module.
+//! judging cannot change the scene. Pictures are decoded only in [`super::picture`].
 
 use super::Registry;
+use super::path::at_path;
+use super::picture::picture;
 use crate::delta::SceneDelta;
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// Numbers compare within this unless an expectation gives its own tolerance.
 pub const DEFAULT_TOLERANCE: f64 = 1e-3;
-/// The largest decoded picture the visual check accepts.
-const MAX_PNG_BYTES: usize = 4 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -117,7 +114,7 @@ impl Comparison<'_> {
         if let Some(expected) = self.equals
             && !matches(measured, expected, self.tolerance)
         {
-            why.push(format!("expected {expected} (tolerance {})", self.tolerance));
+            why.push(if has_number(expected) { format!("expected {expected} (tolerance {})", self.tolerance) } else { format!("expected {expected}") });
         }
         if self.at_least.is_some() || self.at_most.is_some() {
             match measured.as_f64() {
@@ -281,8 +278,8 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
         },
         Expectation::Delta { added, removed, added_type, only_changed } => check_delta(registry, e, delta, *added, *removed, added_type.as_deref(), only_changed.as_deref()),
         Expectation::Visual { camera, size } => {
-            let size = size.unwrap_or(64).clamp(16, 256);
-            let mut args = json!({ "width": size, "height": size, "samples": 2 });
+            let (width, height) = frame_size(registry, size.unwrap_or(64).clamp(16, 256));
+            let mut args = json!({ "width": width, "height": height, "samples": 2 });
             if let Some(c) = camera {
                 args["camera"] = json!(c);
             }
@@ -304,6 +301,44 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
                 Err(m) => fail(e, Value::Null, m),
             }
         }
+    }
+}
+
+/// The picture's size: `longest` on its longer side, in the render's own aspect (so the
+/// subject is judged in the frame the final picture will have); square when the render
+/// settings cannot be read.
+fn frame_size(registry: &dyn Registry, longest: u32) -> (u32, u32) {
+    let resolution = read(registry, "scene.info", json!({ "limit": 1 })).ok().and_then(|r| {
+        let res = r["render"]["resolution"].as_array()?.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()?;
+        match res.as_slice() {
+            [w, h] if *w >= 1.0 && *h >= 1.0 => Some((*w, *h)),
+            _ => None,
+        }
+    });
+    let Some((w, h)) = resolution else { return (longest, longest) };
+    let short = |a: f64, b: f64| ((f64::from(longest) * a / b).round() as u32).clamp(16, longest);
+    if w >= h { (longest, short(h, w)) } else { (short(w, h), longest) }
+}
+
+impl Expectation {
+    /// What is wrong with the expectation itself, before anything is measured: a picture
+    /// size outside 16-256, a negative tolerance, a malformed `$added` placeholder.
+    pub fn problem(&self) -> Option<String> {
+        let tolerance = match self {
+            Expectation::Property { tolerance, .. } | Expectation::Read { tolerance, .. } | Expectation::Material { tolerance, .. } => *tolerance,
+            _ => None,
+        };
+        if let Some(t) = tolerance
+            && !(t.is_finite() && t >= 0.0)
+        {
+            return Some(format!("tolerance {t}: a finite number, 0 or more"));
+        }
+        if let Expectation::Visual { size: Some(size), .. } = self
+            && !(16..=256).contains(size)
+        {
+            return Some(format!("size {size}: 16 to 256 pixels"));
+        }
+        super::placeholders::malformed(&serde_json::to_value(self).unwrap_or(Value::Null))
     }
 }
 
@@ -369,90 +404,26 @@ fn measure_at(e: &Expectation, answer: &Value, path: &str, absent: &str) -> Chec
     match at_path(answer, path) {
         Some(v) => match cmp.violation(&v) {
             None => pass(e, v),
-            Some(why) => fail(e, v, why),
+            Some(why) => fail(e, v, format!("{path}: {why}")),
         },
         None => fail(e, Value::Null, format!("cannot measure: {absent}")),
     }
-}
-
-/// A value in a JSON answer by a dotted path: `location.2`, `light.energy`,
-/// `objects[name=Cube].location.0` (the first element of an array whose field equals
-/// the text), `keyframes.#` (the length of an array or object).
-pub fn at_path(value: &Value, path: &str) -> Option<Value> {
-    let parts = segments(path);
-    let mut current = value;
-    for (i, segment) in parts.iter().enumerate() {
-        current = match segment {
-            // A length is a number: nothing can follow it.
-            Segment::Length if i + 1 == parts.len() => {
-                return match current {
-                    Value::Array(items) => Some(Value::from(items.len())),
-                    Value::Object(map) => Some(Value::from(map.len())),
-                    _ => None,
-                };
-            }
-            Segment::Length => return None,
-            Segment::Select { field, equals } => current.as_array()?.iter().find(|item| item.get(field).is_some_and(|v| text_equals(v, equals)))?,
-            Segment::Key(key) => match current {
-                Value::Array(items) => items.get(key.parse::<usize>().ok()?)?,
-                Value::Object(map) => map.get(*key)?,
-                _ => return None,
-            },
-        };
-    }
-    Some(current.clone())
-}
-
-fn text_equals(v: &Value, text: &str) -> bool {
-    match v {
-        Value::String(s) => s == text,
-        // A number or boolean written as text: `[n=7]`, `[enabled=true]`.
-        other => serde_json::from_str::<Value>(text).is_ok_and(|v| v == *other),
-    }
-}
-
-enum Segment<'a> {
-    Key(&'a str),
-    Select { field: &'a str, equals: &'a str },
-    Length,
-}
-
-/// The path's parts: dots separate them except inside `[...]` (a selected name may
-/// hold dots: `objects[name=Cube.001]`).
-fn segments(path: &str) -> Vec<Segment<'_>> {
-    let mut out = Vec::new();
-    let mut rest = path;
-    while !rest.is_empty() {
-        if let Some(inner) = rest.strip_prefix('[') {
-            let Some(end) = inner.find(']') else {
-                out.push(Segment::Key(rest));
-                break;
-            };
-            let body = &inner[..end];
-            match body.split_once('=') {
-                Some((field, equals)) => out.push(Segment::Select { field, equals }),
-                None => out.push(Segment::Key(body)),
-            }
-            rest = inner[end + 1..].trim_start_matches('.');
-            continue;
-        }
-        let end = rest.find(['.', '[']).unwrap_or(rest.len());
-        let part = &rest[..end];
-        if part == "#" {
-            out.push(Segment::Length);
-        } else if !part.is_empty() {
-            out.push(Segment::Key(part));
-        }
-        rest = rest[end..].strip_prefix('.').unwrap_or(&rest[end..]);
-    }
-    out
 }
 
 fn compare(e: &Expectation, measured: &Value, expected: &Value, tolerance: f64) -> Check {
     if matches(measured, expected, tolerance) {
         pass(e, measured.clone())
     } else {
-        fail(e, measured.clone(), format!("measured {measured}, expected {expected} (tolerance {tolerance})"))
+        let tolerance = if has_number(expected) { format!(" (tolerance {tolerance})") } else { String::new() };
+        fail(e, measured.clone(), format!("measured {measured}, expected {expected}{tolerance}"))
+    }
+}
+
+fn has_number(v: &Value) -> bool {
+    match v {
+        Value::Number(_) => true,
+        Value::Array(items) => items.iter().any(has_number),
+        _ => false,
     }
 }
 
@@ -470,161 +441,10 @@ pub fn matches(measured: &Value, expected: &Value, tolerance: f64) -> bool {
     }
 }
 
-/// Pixel statistics of a small render.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PictureStats {
-    pub width: u32,
-    pub height: u32,
-    /// The share of pixels that differ from the background (the border's commonest colour).
-    pub foreground: f64,
-    /// Standard deviation of luminance, 0..255.
-    pub luminance_std: f64,
-    /// The foreground's bounding box `[x0, y0, x1, y1]` (inclusive), if any.
-    pub bbox: Option<[u32; 4]>,
-}
-
-/// At least this share of pixels must be foreground for "not empty".
-pub const MIN_FOREGROUND: f64 = 0.005;
-/// A pixel is foreground when a channel differs from the background by more than this
-/// (out of 255): above a small render's noise, below grey-on-grey contrast.
-pub const FOREGROUND_DIFFERENCE: f64 = 10.0;
-/// Luminance spread below this is "uniform".
-pub const MIN_LUMINANCE_STD: f64 = 2.0;
-
-impl PictureStats {
-    pub fn not_empty(&self) -> bool {
-        self.foreground >= MIN_FOREGROUND
-    }
-    pub fn not_uniform(&self) -> bool {
-        self.luminance_std >= MIN_LUMINANCE_STD
-    }
-    pub fn subject_inside(&self) -> bool {
-        self.bbox.is_some_and(|[x0, y0, x1, y1]| x0 > 0 && y0 > 0 && x1 + 1 < self.width && y1 + 1 < self.height)
-    }
-}
-
-fn picture(result: &Value) -> Result<PictureStats, String> {
-    let image = &result["image"];
-    let data = image["data"].as_str().or_else(|| result["image_base64"].as_str()).ok_or("cannot measure: the preview has no image data")?;
-    if data.len() > MAX_PNG_BYTES / 3 * 4 + 4 {
-        return Err("cannot measure: the preview is too large".into());
-    }
-    let bytes = base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| format!("cannot measure: the preview is not base64: {e}"))?;
-    let (w, h, rgba) = decode_png(&bytes)?;
-    Ok(analyse(w, h, &rgba))
-}
-
-/// RGBA8 pixels of a PNG.
-pub fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16 | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().map_err(|e| format!("cannot measure: not a PNG: {e}"))?;
-    let size = reader.output_buffer_size().ok_or("cannot measure: the PNG is too large")?;
-    if size > 64 * 1024 * 1024 {
-        return Err("cannot measure: the PNG is too large".into());
-    }
-    let mut buf = vec![0; size];
-    let info = reader.next_frame(&mut buf).map_err(|e| format!("cannot measure: PNG decoding failed: {e}"))?;
-    buf.truncate(info.buffer_size());
-    let channels = info.color_type.samples();
-    let rgba: Vec<u8> = match channels {
-        4 => buf,
-        2 => buf.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
-        3 => buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-        1 => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        n => return Err(format!("cannot measure: {n} channels")),
-    };
-    Ok((info.width, info.height, rgba))
-}
-
-/// Statistics of RGBA8 pixels (`w * h * 4` bytes).
-pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
-    let px = |x: u32, y: u32| -> [u8; 4] {
-        let i = ((y * w + x) * 4) as usize;
-        [rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]
-    };
-    // The background: the commonest (quantised) border colour.
-    let mut counts: std::collections::HashMap<[u8; 4], usize> = std::collections::HashMap::new();
-    let mut border = Vec::new();
-    for x in 0..w {
-        border.push(px(x, 0));
-        border.push(px(x, h - 1));
-    }
-    for y in 0..h {
-        border.push(px(0, y));
-        border.push(px(w - 1, y));
-    }
-    for p in &border {
-        *counts.entry(p.map(|c| c / 16)).or_default() += 1;
-    }
-    let mode = counts.into_iter().max_by_key(|(k, n)| (*n, *k)).map(|(k, _)| k).unwrap_or([0; 4]);
-    let members: Vec<&[u8; 4]> = border.iter().filter(|p| p.map(|c| c / 16) == mode).collect();
-    let mut bg = [0f64; 4];
-    for p in &members {
-        for c in 0..4 {
-            bg[c] += f64::from(p[c]) / members.len() as f64;
-        }
-    }
-    let (mut fg, mut sum, mut sum2) = (0usize, 0f64, 0f64);
-    let mut bbox: Option<[u32; 4]> = None;
-    for y in 0..h {
-        for x in 0..w {
-            let p = px(x, y);
-            let lum = 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
-            sum += lum;
-            sum2 += lum * lum;
-            let differs = (0..4).any(|c| (f64::from(p[c]) - bg[c]).abs() > FOREGROUND_DIFFERENCE);
-            if differs {
-                fg += 1;
-                bbox = Some(match bbox {
-                    None => [x, y, x, y],
-                    Some([x0, y0, x1, y1]) => [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
-                });
-            }
-        }
-    }
-    let n = f64::from(w) * f64::from(h);
-    let mean = sum / n;
-    PictureStats { width: w, height: h, foreground: fg as f64 / n, luminance_std: (sum2 / n - mean * mean).max(0.0).sqrt(), bbox }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::planner::fake::FakeRegistry;
-
-    fn image(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
-        (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).flat_map(|(x, y)| f(x, y)).collect()
-    }
-
-    #[test]
-    fn pictures_empty_uniform_centred_and_cut() {
-        let grey = image(32, 32, |_, _| [80, 80, 80, 255]);
-        let s = analyse(32, 32, &grey);
-        assert!(!s.not_empty() && !s.not_uniform() && !s.subject_inside());
-        let centred = image(32, 32, |x, y| if (10..20).contains(&x) && (8..24).contains(&y) { [220, 30, 30, 255] } else { [80, 80, 80, 255] });
-        let s = analyse(32, 32, &centred);
-        assert!(s.not_empty() && s.not_uniform() && s.subject_inside(), "{s:?}");
-        assert_eq!(s.bbox, Some([10, 8, 19, 23]));
-        let cut = image(32, 32, |x, _| if x < 12 { [220, 30, 30, 255] } else { [80, 80, 80, 255] });
-        let s = analyse(32, 32, &cut);
-        assert!(s.not_empty() && !s.subject_inside(), "{s:?}");
-    }
-
-    #[test]
-    fn png_round_trip() {
-        let mut bytes = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut bytes, 4, 2);
-            enc.set_color(png::ColorType::Rgb);
-            let mut w = enc.write_header().unwrap();
-            w.write_image_data(&[1u8; 24]).unwrap();
-        }
-        let (w, h, rgba) = decode_png(&bytes).unwrap();
-        assert_eq!((w, h, rgba.len()), (4, 2, 32));
-        assert_eq!(&rgba[..4], &[1, 1, 1, 255]);
-        assert!(decode_png(b"not a png").is_err());
-    }
 
     #[test]
     fn values_compare_with_tolerance_and_prefixes() {
@@ -633,16 +453,6 @@ mod tests {
         assert!(!matches(&json!([1.0]), &json!([]), 1e-3));
         assert!(matches(&json!("MESH"), &json!("mesh"), 0.0));
         assert!(!matches(&json!(null), &json!(0), 1.0));
-        assert_eq!(at_path(&json!({"location": [0, 1, 2]}), "location.2"), Some(json!(2)));
-        assert_eq!(at_path(&json!({"location": [0, 1, 2]}), "location.9"), None);
-        let scene = json!({ "objects": [{ "name": "Cube", "location": [1, 2, 3] }, { "name": "Cube.001", "location": [4, 5, 6], "n": 7 }] });
-        assert_eq!(at_path(&scene, "objects[name=Cube.001].location.1"), Some(json!(5)));
-        assert_eq!(at_path(&scene, "objects[name=Cube].location"), Some(json!([1, 2, 3])));
-        assert_eq!(at_path(&scene, "objects[n=7].name"), Some(json!("Cube.001")));
-        assert_eq!(at_path(&scene, "objects[name=Lamp]"), None);
-        assert_eq!(at_path(&scene, "objects.#"), Some(json!(2)));
-        assert_eq!(at_path(&scene, "objects.0.#"), Some(json!(2)));
-        assert_eq!(at_path(&scene, "objects.0.name.#"), None);
     }
 
     #[test]
@@ -700,8 +510,8 @@ mod tests {
         assert!(critique(&reg, &[read("config.film_transparent", Some(json!(true)), None, None), read("config.samples", None, Some(32.0), Some(64.0))], None).passed);
         let c = critique(&reg, &[read("config.samples", None, Some(128.0), None), read("config.film_transparent", None, Some(1.0), None), read("config.nope", Some(json!(1)), None, None)], None);
         assert_eq!(c.checks.iter().map(|k| k.reason.clone().unwrap_or_default()).collect::<Vec<_>>(), [
-            "measured 64: below 128".to_string(),
-            "measured true: not a number".to_string(),
+            "config.samples: measured 64: below 128".to_string(),
+            "config.film_transparent: measured true: not a number".to_string(),
             "cannot measure: render.audit answered no config.nope".to_string(),
         ]);
         let calls = reg.count();

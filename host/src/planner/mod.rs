@@ -24,6 +24,8 @@ pub mod act;
 pub mod args;
 pub mod critique;
 pub mod numbers;
+pub mod path;
+pub mod picture;
 pub mod placeholders;
 pub mod plan;
 pub mod session;
@@ -144,6 +146,7 @@ pub(crate) mod fake {
         ("spatial.assert", "spatial", false),
         ("material.list", "material", false),
         ("inspect.viewport", "inspect", false),
+        ("workflow.product_hero", "workflow", true),
     ];
 
     impl FakeRegistry {
@@ -175,6 +178,7 @@ pub(crate) mod fake {
                     "required": ["type"]
                 })),
                 "scene.object_info" => Some(serde_json::json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] })),
+                "workflow.product_hero" => Some(serde_json::json!({ "properties": { "auto_render": { "type": "boolean" }, "object_name": { "type": "string" } } })),
                 _ => None,
             }
         }

@@ -15,6 +15,35 @@ use std::collections::BTreeMap;
 
 const PREFIX: &str = "$added";
 
+/// Blender's object types, as `$added:TYPE` may name them.
+pub const OBJECT_TYPES: &[&str] = &[
+    "MESH", "CURVE", "SURFACE", "META", "FONT", "CURVES", "POINTCLOUD", "VOLUME", "GREASEPENCIL", "ARMATURE", "LATTICE", "EMPTY", "LIGHT",
+    "LIGHT_PROBE", "CAMERA", "SPEAKER",
+];
+
+/// The type a placeholder names (None: any), or why it is not a placeholder.
+fn parse(placeholder: &str) -> Result<Option<String>, String> {
+    match placeholder.strip_prefix(PREFIX) {
+        Some("") => Ok(None),
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(ty) if OBJECT_TYPES.contains(&ty.to_uppercase().as_str()) => Ok(Some(ty.to_uppercase())),
+            Some(ty) => Err(format!("{placeholder:?}: {ty:?} is not a Blender object type ({})", OBJECT_TYPES.join(", "))),
+            None => Err(format!("{placeholder:?} is not a placeholder: write $added or $added:TYPE")),
+        },
+        None => Err(format!("{placeholder:?} is not a placeholder")),
+    }
+}
+
+/// The first malformed placeholder in a value, described.
+pub fn malformed(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if s.starts_with(PREFIX) => parse(s).err(),
+        Value::Array(items) => items.iter().find_map(malformed),
+        Value::Object(map) => map.values().find_map(malformed),
+        _ => None,
+    }
+}
+
 /// The added objects' types, read once (only when a placeholder needs them).
 pub struct Added<'a> {
     registry: &'a dyn Registry,
@@ -44,18 +73,13 @@ impl<'a> Added<'a> {
 
     /// The name a placeholder stands for.
     fn resolve(&mut self, placeholder: &str) -> Result<String, String> {
-        let wanted = placeholder.strip_prefix(PREFIX).and_then(|rest| if rest.is_empty() { Some(None) } else { rest.strip_prefix(':').map(Some) });
-        let Some(wanted) = wanted else { return Err(format!("{placeholder:?} is not a placeholder ($added or $added:TYPE)")) };
-        let fits: Vec<String> = match wanted {
+        let fits: Vec<String> = match parse(placeholder)? {
             None => self.names.clone(),
-            Some(ty) => {
-                let ty = ty.to_uppercase();
-                self.types().iter().filter(|(_, t)| **t == ty).map(|(n, _)| n.clone()).collect()
-            }
+            Some(ty) => self.types().iter().filter(|(_, t)| **t == ty).map(|(n, _)| n.clone()).collect(),
         };
         match fits.as_slice() {
             [one] => Ok(one.clone()),
-            [] => Err(format!("cannot measure: {placeholder} stands for the one object added, and none was ({} added in all)", self.names.len())),
+            [] => Err(format!("cannot measure: {placeholder} stands for the one object added, and none fits ({} added in all)", self.names.len())),
             many => Err(format!("cannot measure: {placeholder} stands for one object, and {} fit ({})", many.len(), many.join(", "))),
         }
     }
@@ -106,13 +130,16 @@ mod tests {
         let mut added = Added::new(&reg, Some(&d));
         let e = json!({ "kind": "property", "object": "$added", "path": "type", "nested": ["$added:mesh", 1] });
         assert_eq!(added.substitute(&e).unwrap(), json!({ "kind": "property", "object": "Torus", "path": "type", "nested": ["Torus", 1] }));
-        assert!(added.substitute(&json!("$added:LIGHT")).unwrap_err().contains("none was"));
+        assert!(added.substitute(&json!("$added:LIGHT")).unwrap_err().contains("none fits"));
         assert!(added.substitute(&json!("$addedx")).is_err());
+        assert!(malformed(&json!({ "a": ["$added:BANANA"] })).unwrap().contains("not a Blender object type"));
+        assert!(malformed(&json!("$added.1")).unwrap().contains("write $added or $added:TYPE"));
+        assert_eq!(malformed(&json!(["$added", "$added:light", "Cube"])), None);
         d.objects.added.insert("Ring".into());
         let mut two = Added::new(&reg, Some(&d));
         assert!(two.substitute(&json!("$added")).unwrap_err().contains("2 fit (Ring, Torus)"));
         let mut none = Added::new(&reg, None);
-        assert!(none.substitute(&json!("$added")).unwrap_err().contains("none was (0 added"));
+        assert!(none.substitute(&json!("$added")).unwrap_err().contains("none fits (0 added"));
         assert!(has_placeholder(&e) && !has_placeholder(&json!({ "object": "Cube" })));
     }
 }

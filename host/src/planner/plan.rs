@@ -226,8 +226,16 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         steps.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
     }
     let mut steps = if wants_render(goal) {
-        // The finish is reserved: no render or audit step in the middle (no duplicates).
+        // The finish is reserved: no render or audit step in the middle (no duplicates),
+        // and a chain that would render on its own (a workflow's `auto_render`) leaves the
+        // picture to the finish, so the plan renders once, after the audit.
         steps.retain(|s| s.tool_hint != RENDER_KEY && s.tool_hint != AUDIT_KEY);
+        for s in &mut steps {
+            let renders_itself = registry.input_schema(&s.tool_hint).is_some_and(|schema| schema["properties"]["auto_render"]["type"] == "boolean");
+            if renders_itself && let Some(args) = s.args.as_object_mut() {
+                args.insert("auto_render".into(), Value::Bool(false));
+            }
+        }
         let mut finish = vec![
             step(registry, "Audit the render settings before the final output", AUDIT_KEY, serde_json::json!({}))?,
             step(registry, "Render the final output", RENDER_KEY, serde_json::json!({}))?,
@@ -255,7 +263,9 @@ mod tests {
 
     fn pick(text: &str) -> Option<String> {
         let t = text.to_lowercase();
-        if t.contains("render") {
+        if t.contains("hero") {
+            Some("workflow.product_hero".into())
+        } else if t.contains("render") {
             Some("scene.render".into())
         } else if t.contains("cube") || t.contains("add") {
             Some("add_object".into()) // an alias: the plan must hold the canonical key
@@ -357,6 +367,13 @@ mod tests {
         }
         let ids: Vec<_> = plan("render a cube", Profile::Default, Some(4), &custom).unwrap().into_iter().map(|s| s.step_id).collect();
         assert_eq!(ids, ["step_1", "step_2", "step_3", "step_4"]);
+    }
+
+    #[test]
+    fn a_chain_that_renders_itself_leaves_the_picture_to_the_finish() {
+        let steps = plan("a product hero shot", Profile::Default, None, &[]).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "workflow.product_hero", "render.audit", "scene.render"]);
+        assert_eq!(steps[1].args["auto_render"], false, "one render, after the audit");
     }
 
     #[test]

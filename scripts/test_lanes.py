@@ -1,0 +1,115 @@
+"""Run every test binary of the workspace, built once, in parallel lanes.
+
+    python3 scripts/test_lanes.py [--lanes N]
+
+Most of the suite waits: on a headless Blender, on a child process, on a socket. One
+binary after another leaves the machine idle, so the binaries run in N lanes (default
+2), longest first (durations measured on a 2-core machine, below; an unknown binary is
+taken as long). Each binary keeps what `cargo test` gives it: its own process, its
+package folder as the working directory, its tests in parallel threads, and the state
+it shares between its own tests (one Blender per binary). Output is printed per binary
+when it ends, so lanes do not interleave. Doctests are not here (`cargo test --doc`).
+
+Exit status: 0 when every binary passed, 1 otherwise (every binary still runs).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+# Seconds each binary took in two lanes on the 2-core machine (scripts/test); a
+# binary not listed is scheduled as if it took UNKNOWN.
+MEASURED = {
+    "python_exec": 174, "packs_new": 164, "blender": 120, "mcp": 102, "store": 86, "hostile": 76, "mcp_http": 74,
+    "conformance": 71, "eval": 70, "runtime": 55, "foreign_packs": 43, "contracts": 34, "routing": 30, "workflows": 30,
+    "capstan (lib)": 30, "cli": 26, "planner": 25, "soak": 20, "concurrency": 18, "runtime_file_trust": 15, "fuzz_corpus": 11,
+}
+UNKNOWN = 120
+
+
+def test_binaries():
+    """(name, executable, package folder) of every test target, building what is missing."""
+    out = subprocess.run(
+        ["cargo", "test", "--workspace", "--locked", "--no-run", "--message-format=json-render-diagnostics"],
+        check=True, stdout=subprocess.PIPE, text=True,
+    ).stdout
+    found = []
+    for line in out.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") != "compiler-artifact" or not msg.get("executable") or not msg["profile"]["test"]:
+            continue
+        target = msg["target"]
+        name = target["name"] if "test" in target["kind"] else "%s (%s)" % (target["name"], "+".join(target["kind"]))
+        found.append((name, msg["executable"], os.path.dirname(msg["manifest_path"])))
+    return found
+
+
+def runtime_env():
+    """The environment cargo gives a test: the toolchain's and the build's shared
+    libraries on the loader's path (a proc-macro crate's tests link libstd dynamically)."""
+    rustc = lambda *args: subprocess.run(["rustc", *args], check=True, stdout=subprocess.PIPE, text=True).stdout
+    sysroot = rustc("--print", "sysroot").strip()
+    host = next(line.split(":", 1)[1].strip() for line in rustc("-vV").splitlines() if line.startswith("host:"))
+    env = dict(os.environ)
+    paths = [os.path.join(sysroot, "lib", "rustlib", host, "lib"), os.path.join(sysroot, "lib")]
+    paths += [env["LD_LIBRARY_PATH"]] if env.get("LD_LIBRARY_PATH") else []
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
+    return env
+
+
+def run_lanes(binaries, lanes):
+    env = runtime_env()
+    queue = sorted(binaries, key=lambda b: -MEASURED.get(b[0], UNKNOWN))
+    lock = threading.Lock()
+    failed = []
+
+    def worker():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                name, exe, cwd = queue.pop(0)
+            started = time.monotonic()
+            proc = subprocess.run([exe], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+            took = time.monotonic() - started
+            with lock:
+                status = "ok" if proc.returncode == 0 else "FAILED (exit %d)" % proc.returncode
+                print("== %s: %s in %.0f s" % (name, status, took), flush=True)
+                if proc.returncode != 0:
+                    failed.append(name)
+                    print(proc.stdout, flush=True)
+                else:
+                    # The summary lines only: the full output of a passing binary is noise.
+                    for line in proc.stdout.splitlines():
+                        if line.startswith("test result:") or "ignored" in line and line.startswith("test "):
+                            print("   " + line, flush=True)
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, lanes))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return failed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lanes", type=int, default=2)
+    args = parser.parse_args()
+    binaries = test_binaries()
+    if not binaries:
+        print("no test binaries found", file=sys.stderr)
+        return 1
+    started = time.monotonic()
+    failed = run_lanes(binaries, args.lanes)
+    print("== %d test binaries in %.0f s, %d failed%s" % (len(binaries), time.monotonic() - started, len(failed),
+                                                          (": " + ", ".join(failed)) if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
