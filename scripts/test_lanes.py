@@ -16,6 +16,7 @@ Exit status: 0 when every binary passed, 1 otherwise (every binary still runs).
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -29,6 +30,8 @@ MEASURED = {
     "capstan (lib)": 30, "cli": 26, "planner": 25, "soak": 20, "concurrency": 18, "runtime_file_trust": 15, "fuzz_corpus": 11,
 }
 UNKNOWN = 120
+# One binary that runs longer than this is stopped and fails (the whole run has 90 min).
+TIMEOUT_S = 30 * 60
 
 
 def test_binaries():
@@ -55,6 +58,8 @@ def runtime_env():
     sysroot = rustc("--print", "sysroot").strip()
     host = next(line.split(":", 1)[1].strip() for line in rustc("-vV").splitlines() if line.startswith("host:"))
     env = dict(os.environ)
+    # As cargo does for a test it runs: the cargo that runs the suite.
+    env.setdefault("CARGO", shutil.which("cargo") or "cargo")
     paths = [os.path.join(sysroot, "lib", "rustlib", host, "lib"), os.path.join(sysroot, "lib")]
     paths += [env["LD_LIBRARY_PATH"]] if env.get("LD_LIBRARY_PATH") else []
     env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
@@ -74,7 +79,12 @@ def run_lanes(binaries, lanes):
                     return
                 name, exe, cwd = queue.pop(0)
             started = time.monotonic()
-            proc = subprocess.run([exe], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+            try:
+                proc = subprocess.run([exe], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                      errors="replace", timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired as e:
+                out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+                proc = subprocess.CompletedProcess([exe], 124, out + "\n(stopped after %d s)" % TIMEOUT_S)
             took = time.monotonic() - started
             with lock:
                 status = "ok" if proc.returncode == 0 else "FAILED (exit %d)" % proc.returncode

@@ -41,9 +41,12 @@ def test_planner_surface_lists_its_five_tools_and_sessions_are_per_connection(ca
             create = next(st for st in plan_a["plan"] if st["tool_hint"] == "scene.create_object")
             gated = await a.call_tool("planner_act", {"step_id": create["step_id"]})
             bad_args = await a.call_tool("planner_act", {"step_id": create["step_id"], "tool_args": {"type": "teapot"}})
-            return names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args
+            # Every planner tool's arguments are checked against its declared schema.
+            flood = await a.call_tool("planner_critique", {"step_id": "step_1", "expectations": [{"kind": "visual"}] * 40})
+            extra = await a.call_tool("planner_plan", {"max_steps": 3, "surprise": True})
+            return names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args, flood, extra
 
-    names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args = asyncio.run(go())
+    names, set_a, plan_b, status_b, bad_profile, create, gated, bad_args, flood, extra = asyncio.run(go())
     assert names == PLANNER_TOOLS
     assert set_a["goal"] == "add a cube called Crate"
     assert plan_b.is_error and plan_b.structured_content["error"]["code"] == "NO_GOAL"
@@ -56,6 +59,8 @@ def test_planner_surface_lists_its_five_tools_and_sessions_are_per_connection(ca
     refused = bad_args.structured_content["error"]
     assert bad_args.is_error and refused["code"] == "INVALID_CAPABILITY_ARGUMENTS", refused
     assert "teapot" in refused["message"], refused
+    for r in (flood, extra):
+        assert r.is_error and r.structured_content["error"]["code"] == "INVALID_TOOL_ARGUMENTS", r.structured_content
 
 
 def test_plan_act_and_critique_against_real_blender(capstan_bin, blender_home):

@@ -118,10 +118,10 @@ fn print_table(result: &SuiteReport) {
     println!("{}", HEADER.join("\t"));
     for t in &result.tasks {
         let row: Vec<String> = summary_row(t).iter().map(|c| crate::control_chars::escape(c).into_owned()).collect();
-        println!("{}", row.join("\t"));
+        println!("{}", crate::redact::redact(&row.join("\t")));
         if t.status != Status::Passed {
             for reason in t.reasons() {
-                println!("  {}", crate::control_chars::escape(&reason));
+                println!("  {}", crate::redact::redact(&crate::control_chars::escape(&reason)));
             }
         }
     }

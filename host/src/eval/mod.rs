@@ -12,11 +12,14 @@
 //! Security reasoning: a suite is data. Its tool calls go through the same checked
 //! path as any client's ([`Runtime::check`](crate::runtime::Runtime::check), sandbox,
 //! gate), by canonical key or alias resolved by the registry; its assertions are the
-//! critic's read-only expectations (a mutating capability is refused as a measurement
-//! before the task runs). A suite cannot name a bridge command, run Python outside the
-//! capabilities, or write outside the report folder it was given (file names there are
-//! made from task ids restricted to `[A-Za-z0-9._-]`). A suite file is bounded
-//! ([`suite::MAX_SUITE_BYTES`], [`suite::MAX_TASKS`], [`suite::MAX_CALLS`]).
+//! critic's expectations, measured only with capabilities that do not change the scene
+//! (a mutating one is refused before the task runs). Like any client's calls, a
+//! trajectory's (and a measurement's: `io.export`, `io.save` do not change the scene)
+//! may write files into Blender's session output folder, nowhere else. A suite cannot
+//! name a bridge command or run Python outside the capabilities; the report is written
+//! only into the folder given, under names made from task ids restricted to
+//! `[A-Za-z0-9._-]`. A suite file is bounded ([`suite::MAX_SUITE_BYTES`],
+//! [`suite::MAX_TASKS`], [`suite::MAX_CALLS`]).
 
 pub mod metrics;
 pub mod report;

@@ -87,7 +87,7 @@ pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>)
     std::fs::write(&path, crate::redact::redact(&json).as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     written.push(path);
     let path = dir.join("report.md");
-    std::fs::write(&path, markdown(report)).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, crate::redact::redact(&markdown(report)).as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     written.push(path);
     let renders = dir.join("renders");
     let mut pictures = Vec::new();
@@ -95,7 +95,7 @@ pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>)
         // A task with no picture (an error, or a scene that could not be pictured) still
         // gets its cell: a blank tile in its frame colour, so the sheet lists every task.
         let png = t.thumbnail.clone().unwrap_or_else(blank_tile);
-        let Ok(bytes) = framed(&png, t.status) else { continue };
+        let Ok(bytes) = framed(&png, t.status).or_else(|_| framed(&blank_tile(), t.status)) else { continue };
         std::fs::create_dir_all(&renders).map_err(|e| format!("{}: {e}", renders.display()))?;
         let path = renders.join(format!("{:03}-{}.png", i + 1, t.id));
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;

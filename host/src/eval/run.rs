@@ -104,23 +104,20 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
         return Err(format!("the expected family {f:?} is not one any pack declares ({})", families.names().collect::<Vec<_>>().join(", ")));
     }
     for (i, a) in task.assertions.iter().enumerate() {
-        let measured_by = match a {
-            Expectation::Read { capability, .. } => capability.as_str(),
-            Expectation::Spatial { .. } => "spatial.assert",
+        for key in a.measured_with() {
+            match (registry.resolve(key), registry.describe(key)) {
+                (Resolution::Canonical, Some((_, false))) => {}
+                (Resolution::Canonical, Some((_, true))) => return Err(format!("assertion {}: {key} changes the scene; only a read-only capability can measure", i + 1)),
+                _ => return Err(format!("assertion {}: no read-only capability {key:?} to measure with (a canonical key is needed)", i + 1)),
+            }
+        }
+        let (key, args) = match a {
+            Expectation::Read { capability, args, .. } => (capability.as_str(), args.clone()),
+            Expectation::Spatial { constraints } => ("spatial.assert", json!({ "constraints": constraints })),
             _ => continue,
         };
-        match (registry.resolve(measured_by), registry.describe(measured_by)) {
-            (Resolution::Canonical, Some((_, false))) => {}
-            (Resolution::Canonical, Some((_, true))) => return Err(format!("assertion {}: {measured_by} changes the scene; only a read-only capability can measure", i + 1)),
-            _ => return Err(format!("assertion {}: no read-only capability {measured_by:?} to measure with (a canonical key is needed)", i + 1)),
-        }
-        let args = match a {
-            Expectation::Read { args, .. } => args.clone(),
-            Expectation::Spatial { constraints } => json!({ "constraints": constraints }),
-            _ => unreachable!("only read and spatial assertions get here"),
-        };
         let args = crate::planner::placeholders::stand_in(&args);
-        registry.check(measured_by, &args.to_string()).map_err(|e| format!("assertion {}: {e}", i + 1))?;
+        registry.check(key, &args.to_string()).map_err(|e| format!("assertion {}: {e}", i + 1))?;
     }
     Ok(())
 }

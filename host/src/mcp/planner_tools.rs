@@ -4,10 +4,14 @@
 //!
 //! Each MCP connection has its own [`Session`] (held by its `CapstanServer`), so two
 //! clients never share a plan. `planner_act` runs the step like `execute_capability`:
-//! the key is resolved and the arguments validated before any sandbox or bridge work;
-//! anything but a quick read runs on a blocking thread so the session keeps answering.
+//! the key is resolved and the arguments validated before any sandbox or bridge work,
+//! then the app gate answers as it does for `execute_capability`. Every planner tool's
+//! arguments are checked against its declared schema first, and the session's work runs
+//! on a blocking thread: a long step holds its own session (the connection's other
+//! planner calls wait for it) but never the server's async workers.
 
 use super::handler::{Core, error_result, ok_result};
+use crate::report::ErrorCode;
 use crate::planner::act::ActRequest;
 use crate::planner::critique::Expectation;
 use crate::planner::plan::Profile;
@@ -40,7 +44,7 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             PLAN,
-            "A deterministic plan for the goal: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with render.audit and scene.render.",
+            "A deterministic plan for the goal, one step per instruction in it: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names; \"it\" is the step before's object), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with render.audit and scene.render.",
             schema(json!({ "type": "object", "properties": {
                 "max_steps": { "type": "integer", "minimum": 1, "maximum": 16 },
                 "custom_steps": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 500 }, "maxItems": 16 }
@@ -59,7 +63,7 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             CRITIQUE,
-            "Check a done step against typed expectations measured in the scene (object_exists, object_absent, property, material, spatial, delta, visual); a failure adds a diagnostic step {step_id}_fix_N.",
+            "Check a done step against typed expectations measured in the scene: object_exists, object_absent, property (a path of scene.object_info, with equals / at_least / at_most), read (a path of any read-only capability's answer), material, spatial (spatial.assert constraints), delta, visual (a small render: not empty, not uniform, subject inside the frame). `$added` / `$added:TYPE` stand for the object the step added. Nothing passes by default; a failure adds a diagnostic step {step_id}_fix_N.",
             schema(json!({ "type": "object", "properties": {
                 "step_id": { "type": "string", "minLength": 1, "maxLength": 64 },
                 "expectations": { "type": "array", "items": { "type": "object" }, "minItems": 1, "maxItems": 32 }
@@ -117,78 +121,117 @@ fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
     session.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Each planner tool's input schema, compiled once: a call is checked against the
+/// schema it declares (lengths, counts, types, no unknown fields) before anything runs.
+static VALIDATORS: std::sync::LazyLock<Vec<(String, jsonschema::Validator)>> = std::sync::LazyLock::new(|| {
+    tools()
+        .into_iter()
+        .map(|t| {
+            let schema = Value::Object((*t.input_schema).clone());
+            let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(&schema).expect("the planner tools' schemas compile");
+            (t.name.to_string(), validator)
+        })
+        .collect()
+});
+
+/// Why a planner tool's arguments do not fit its schema (None: they fit).
+fn schema_errors(name: &str, args: &Map<String, Value>) -> Option<String> {
+    let (_, validator) = VALIDATORS.iter().find(|(n, _)| n == name)?;
+    let value = Value::Object(args.clone());
+    if validator.is_valid(&value) {
+        return None;
+    }
+    let errors: Vec<String> = validator.iter_errors(&value).take(8).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    Some(errors.join("; "))
+}
+
+/// Run a session operation off the async worker: it may wait for the session's lock
+/// (held while one of its steps runs) or for Blender.
+async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T, CallToolResult> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("{what} ended abnormally: {e}") })))
+}
+
 /// One planner tool call (None: not a planner tool).
 pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+    if ![SET_GOAL, PLAN, ACT, CRITIQUE, STATUS].contains(&name) {
+        return None;
+    }
+    if let Some(errors) = schema_errors(name, args) {
+        return Some(bad(format!("{name}: {errors}")));
+    }
+    let text = |k: &str| args.get(k).and_then(Value::as_str).map(String::from);
     Some(match name {
         SET_GOAL => {
-            let Some(goal) = args.get("goal").and_then(Value::as_str) else { return Some(bad("goal must be a string")) };
-            let profile = match args.get("profile").and_then(Value::as_str).map(str::parse::<Profile>).transpose() {
+            let goal = text("goal").unwrap_or_default();
+            let profile = match text("profile").map(|p| p.parse::<Profile>()).transpose() {
                 Ok(p) => p.unwrap_or_default(),
                 Err(e) => return Some(bad(e.to_string())),
             };
-            if let Err(e) = lock(&session).set_goal(goal, profile) {
-                return Some(bad(e.to_string()));
+            let (g, s) = (goal.clone(), session.clone());
+            match blocking("setting the goal", move || lock(&s).set_goal(&g, profile)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Some(bad(e.to_string())),
+                Err(r) => return Some(r),
             }
-            let (family, key) = crate::planner::pick(&core.families, &core.index, goal);
+            let (family, key) = crate::planner::pick(&core.families, &core.index, &goal);
             ok_result(json!({ "goal": goal.trim(), "profile": profile, "routing_preview": { "family": family, "key": key }, "next": "Call planner_plan." }))
         }
         PLAN => {
             let max_steps = args.get("max_steps").and_then(Value::as_u64).map(|n| n as usize);
-            let custom: Vec<String> = match args.get("custom_steps") {
-                None => vec![],
-                Some(v) => match serde_json::from_value(v.clone()) {
-                    Ok(c) => c,
-                    Err(_) => return Some(bad("custom_steps must be a list of strings")),
-                },
-            };
-            // Planning reads the scene's names (one read-only bridge call): off the worker.
+            let custom: Vec<String> = args.get("custom_steps").and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default();
+            // Planning reads the scene's names (one read-only bridge call).
             let run = move || {
                 let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
                 let mut s = lock(&session);
                 let steps = s.plan(&Gated(&core), &pick, max_steps, &custom)?.to_vec();
-                Ok::<_, crate::planner::session::SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
+                Ok::<_, SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
             };
-            match tokio::task::spawn_blocking(run).await {
+            match blocking("planning", run).await {
                 Ok(Ok(doc)) => ok_result(doc),
                 Ok(Err(e)) => session_error(&e),
-                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("planning ended abnormally: {e}") })),
+                Err(r) => r,
             }
         }
         ACT => {
-            let Some(step_id) = args.get("step_id").and_then(Value::as_str).map(String::from) else { return Some(bad("step_id must be a string")) };
-            let request = ActRequest {
-                tool_name: args.get("tool_name").and_then(Value::as_str).map(String::from),
-                tool_args: args.get("tool_args").cloned(),
-                dry_run: args.get("dry_run").and_then(Value::as_bool).unwrap_or(false),
-            };
-            let id = step_id.clone();
-            let run = move || lock(&session).act(&Gated(&core), &step_id, &request);
-            match tokio::task::spawn_blocking(run).await {
+            let step_id = text("step_id").unwrap_or_default();
+            let request = ActRequest { tool_name: text("tool_name"), tool_args: args.get("tool_args").cloned(), dry_run: args.get("dry_run").and_then(Value::as_bool).unwrap_or(false) };
+            let (id, gate) = (step_id.clone(), core.clone());
+            match blocking("the step", move || lock(&session).act(&Gated(&gate), &step_id, &request)).await {
                 Ok(Ok(mut doc)) => {
                     let images = super::images::take(&mut doc);
                     let mut r = ok_result(doc);
                     r.content.extend(images);
                     r
                 }
-                Ok(Err(e)) => step_error(&e, &id),
-                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("the step ended abnormally: {e}") })),
+                Ok(Err(e)) => {
+                    // As execute_capability: an app found gone is asked again next time.
+                    if e.code() == ErrorCode::AppUnavailable.as_str() {
+                        core.availability.invalidate();
+                    }
+                    step_error(&e, &id)
+                }
+                Err(r) => r,
             }
         }
         CRITIQUE => {
-            let Some(step_id) = args.get("step_id").and_then(Value::as_str).map(String::from) else { return Some(bad("step_id must be a string")) };
+            let step_id = text("step_id").unwrap_or_default();
             let expectations: Vec<Expectation> = match args.get("expectations").map(|v| serde_json::from_value(v.clone())) {
                 Some(Ok(e)) => e,
                 Some(Err(e)) => return Some(bad(format!("expectations: {e}"))),
                 None => return Some(bad("expectations are required")),
             };
-            let run = move || lock(&session).critique(&Gated(&core), &step_id, &expectations);
-            match tokio::task::spawn_blocking(run).await {
+            if let Some((i, p)) = expectations.iter().enumerate().find_map(|(i, e)| e.problem().map(|p| (i, p))) {
+                return Some(bad(format!("expectation {}: {p}", i + 1)));
+            }
+            match blocking("the critique", move || lock(&session).critique(&Gated(&core), &step_id, &expectations)).await {
                 Ok(Ok(record)) => ok_result(serde_json::to_value(&record).unwrap_or(Value::Null)),
                 Ok(Err(e)) => session_error(&e),
-                Err(e) => error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("the critique ended abnormally: {e}") })),
+                Err(r) => r,
             }
         }
-        STATUS => ok_result(lock(&session).status()),
-        _ => return None,
+        _ => match blocking("the status", move || lock(&session).status()).await {
+            Ok(doc) => ok_result(doc),
+            Err(r) => r,
+        },
     })
 }

@@ -183,9 +183,13 @@ fn choose_enum(values: &[String], lw: &[String]) -> Option<String> {
 /// The word after "called" / "named" (and "to", for a rename), in its own case.
 fn new_name(original: &[String], rename: bool) -> Option<String> {
     let lw = lower(original);
-    let cues: &[&str] = if rename { &["called", "named", "to"] } else { &["called", "named"] };
-    // "called X" / "named X" first; "to X" only for a rename, and never "to the ...".
-    let at = lw.iter().position(|w| *w == "called" || *w == "named").or_else(|| lw.iter().position(|w| cues.contains(&w.as_str())))?;
+    // "called X" / "named X"; "to X" only when the words ask for a rename ("rename the
+    // cube to Box", not "scale the cube to 2"), and never "to the ...".
+    let asks_rename = rename && lw.iter().any(|w| w == "rename" || w == "renamed");
+    let at = lw
+        .iter()
+        .position(|w| *w == "called" || *w == "named")
+        .or_else(|| if asks_rename { lw.iter().position(|w| w == "to") } else { None })?;
     original
         .get(at + 1)
         .filter(|w| !FILLERS.contains(&w.to_lowercase().as_str()) && w.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)))
@@ -202,12 +206,14 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
     let original = words(text);
     let lw = lower(&original);
     let mut found = mentions(&original, scene);
-    if found.is_empty()
-        && let Some(subject) = subject
+    // "it" is the step before's object, in the first role, when the words name nothing
+    // there themselves ("put it on the table": it, then the table).
+    if let Some(subject) = subject
+        && found.iter().all(|m| m.secondary && m.name != subject)
         && lw.iter().any(|w| PRONOUNS.contains(&w.as_str()))
     {
         let kind = scene.iter().find(|o| o.name == subject).map(|o| o.kind.clone()).unwrap_or_default();
-        found.push(Mention { name: subject.to_string(), kind, secondary: false });
+        found.insert(0, Mention { name: subject.to_string(), kind, secondary: false });
     }
     let mut filled = Filled::default();
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return filled };
@@ -358,6 +364,15 @@ mod tests {
         assert_eq!(Value::Object(fill(&uv, "add a second UV map to the cube", &scene(), None).args), json!({ "object": "Cube" }), "no new name \"the\"");
         let view = json!({ "properties": { "camera": { "type": "string" } } });
         assert!(fill(&view, "look at the big box", &scene(), None).args.is_empty(), "a mesh is not a camera");
+    }
+
+    #[test]
+    fn to_is_a_new_name_only_in_a_rename_and_it_keeps_the_first_role() {
+        let modify = json!({ "properties": { "name": { "description": "The object to change", "type": "string" }, "new_name": { "type": ["string", "null"] } }, "required": ["name"] });
+        assert!(fill(&modify, "scale the cube to 2", &scene(), None).args.get("new_name").is_none());
+        let place = json!({ "properties": { "object": { "type": "string" }, "target": { "type": "string" } }, "required": ["object", "target"] });
+        let f = fill(&place, "put it on the big box", &scene(), Some("Mug"));
+        assert_eq!(Value::Object(f.args), json!({ "object": "Mug", "target": "Big Box" }));
     }
 
     #[test]

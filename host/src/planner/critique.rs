@@ -243,7 +243,10 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
         },
         Expectation::ObjectAbsent { name } => {
             // Measured from the object list (a failing lookup could fail for other reasons).
-            match read(registry, "scene.info", json!({ "name": name, "limit": 1 })) {
+            // The filter is a glob: the name's own `*`, `?` and `[` are escaped, so it
+            // matches that name only.
+            let exact: String = name.chars().map(|c| if matches!(c, '*' | '?' | '[') { format!("[{c}]") } else { c.to_string() }).collect();
+            match read(registry, "scene.info", json!({ "name": exact, "limit": 200 })) {
                 Ok(r) => match r["objects"].as_array() {
                     Some(objs) if objs.iter().all(|o| o["name"] != json!(name)) => pass(e, json!({ "found": false })),
                     Some(_) => fail(e, json!({ "found": true }), format!("{name} is in the scene")),
@@ -321,6 +324,24 @@ fn frame_size(registry: &dyn Registry, longest: u32) -> (u32, u32) {
 }
 
 impl Expectation {
+    /// The capabilities this expectation measures with (all must exist and not mutate).
+    pub fn measured_with(&self) -> Vec<&str> {
+        let placeholders = super::placeholders::has_placeholder(&serde_json::to_value(self).unwrap_or(Value::Null));
+        let mut keys = match self {
+            Expectation::Spatial { .. } => vec!["spatial.assert"],
+            Expectation::ObjectExists { .. } | Expectation::Property { .. } => vec!["scene.object_info"],
+            Expectation::ObjectAbsent { .. } => vec!["scene.info"],
+            Expectation::Read { capability, .. } => vec![capability.as_str()],
+            Expectation::Material { .. } => vec!["material.list"],
+            Expectation::Delta { added_type, .. } => if added_type.is_some() { vec!["scene.object_info"] } else { vec![] },
+            Expectation::Visual { .. } => vec!["inspect.viewport", "scene.info"],
+        };
+        if placeholders && !keys.contains(&"scene.object_info") {
+            keys.push("scene.object_info");
+        }
+        keys
+    }
+
     /// What is wrong with the expectation itself, before anything is measured: a picture
     /// size outside 16-256, a negative tolerance, a malformed `$added` placeholder.
     pub fn problem(&self) -> Option<String> {

@@ -156,11 +156,13 @@ fn fits(branches: &[&Value], value: f64) -> Option<Value> {
     let below = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value < m);
     let above = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value > m);
     let at_or_below = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value <= m);
-    if below("minimum") || above("maximum") || at_or_below("exclusiveMinimum") {
+    let at_or_above = |k: &str| schema.get(k).and_then(Value::as_f64).is_some_and(|m| value >= m);
+    if below("minimum") || above("maximum") || at_or_below("exclusiveMinimum") || at_or_above("exclusiveMaximum") {
         return None;
     }
     if integer {
-        return (value.fract() == 0.0).then(|| Value::from(value as i64));
+        // Only whole numbers an i64 holds exactly (no saturation to a value never said).
+        return (value.fract() == 0.0 && value.abs() <= 9_007_199_254_740_992.0).then(|| Value::from(value as i64));
     }
     serde_json::Number::from_f64(value).map(Value::Number)
 }

@@ -21,7 +21,10 @@ pub const AUDIT_KEY: &str = "render.audit";
 pub const RENDER_KEY: &str = "scene.render";
 pub const MAX_STEPS: usize = 16;
 pub const DEFAULT_MAX_STEPS: usize = 8;
-const RENDER_WORDS: &[&str] = &["render", "image", "picture", "photo", "product shot", "packshot", "hero shot", "still"];
+/// Words (whole) and phrases that ask for a picture. "image" counts unless it names an
+/// image plane or texture; "still" is left out ("keep it still").
+const RENDER_WORDS: &[&str] = &["render", "rendered", "rendering", "image", "picture", "photo", "photograph", "packshot"];
+const RENDER_PHRASES: &[&str] = &["product shot", "hero shot", "beauty shot"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -153,7 +156,11 @@ fn flush(current: &mut Vec<&str>, out: &mut Vec<String>) {
 /// Whether the goal asks for a picture.
 pub fn wants_render(goal: &str) -> bool {
     let goal = goal.to_lowercase();
-    RENDER_WORDS.iter().any(|w| goal.contains(w))
+    let words: Vec<&str> = goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let word_asks = words.iter().enumerate().any(|(i, w)| {
+        RENDER_WORDS.contains(w) && !(*w == "image" && words.get(i + 1).is_some_and(|n| ["plane", "planes", "texture", "textures"].contains(n)))
+    });
+    word_asks || RENDER_PHRASES.iter().any(|p| goal.contains(p))
 }
 
 /// A hint made canonical (an alias mapped), or the error naming it.
@@ -222,13 +229,16 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         }
     }
 
+    // The tail is reserved like the render finish: max_steps cuts the middle first.
+    let mut tail = Vec::new();
     if request.profile == Profile::Forensic {
-        steps.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
+        tail.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
     }
-    let mut steps = if wants_render(goal) {
-        // The finish is reserved: no render or audit step in the middle (no duplicates),
-        // and a chain that would render on its own (a workflow's `auto_render`) leaves the
-        // picture to the finish, so the plan renders once, after the audit.
+    let renders = wants_render(goal) || steps.iter().any(|s| s.tool_hint == RENDER_KEY || s.tool_hint == AUDIT_KEY);
+    if renders {
+        // No render or audit step in the middle (no duplicates), and a chain that would
+        // render on its own (a workflow's `auto_render`) leaves the picture to the
+        // finish, so the plan renders once, after the audit.
         steps.retain(|s| s.tool_hint != RENDER_KEY && s.tool_hint != AUDIT_KEY);
         for s in &mut steps {
             let renders_itself = registry.input_schema(&s.tool_hint).is_some_and(|schema| schema["properties"]["auto_render"]["type"] == "boolean");
@@ -236,20 +246,16 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
                 args.insert("auto_render".into(), Value::Bool(false));
             }
         }
-        let mut finish = vec![
-            step(registry, "Audit the render settings before the final output", AUDIT_KEY, serde_json::json!({}))?,
-            step(registry, "Render the final output", RENDER_KEY, serde_json::json!({}))?,
-        ];
-        if max_steps < finish.len() {
-            finish.drain(..finish.len() - max_steps);
-        }
-        steps.truncate(max_steps - finish.len());
-        steps.extend(finish);
-        steps
-    } else {
-        steps.truncate(max_steps);
-        steps
-    };
+        tail.push(step(registry, "Audit the render settings before the final output", AUDIT_KEY, serde_json::json!({}))?);
+        tail.push(step(registry, "Render the final output", RENDER_KEY, serde_json::json!({}))?);
+    }
+    // Below the tail's length, its last steps stay (the render before the audit before
+    // the forensic inspection).
+    if max_steps < tail.len() {
+        tail.drain(..tail.len() - max_steps);
+    }
+    steps.truncate(max_steps - tail.len());
+    steps.extend(tail);
     for (i, s) in steps.iter_mut().enumerate() {
         s.step_id = format!("step_{}", i + 1);
     }
@@ -370,6 +376,15 @@ mod tests {
     }
 
     #[test]
+    fn a_render_routed_from_any_instruction_is_the_finish_and_words_count_whole() {
+        let custom: Vec<String> = vec!["render it".into(), "render it again".into()];
+        let steps = plan("add a cube", Profile::Default, None, &custom).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "render.audit", "scene.render"]);
+        assert!(!wants_render("add an image plane of the logo") && !wants_render("keep it still") && !wants_render("make it photoreal"));
+        assert!(wants_render("an image of the bottle") && wants_render("a product shot") && wants_render("Render it"));
+    }
+
+    #[test]
     fn a_chain_that_renders_itself_leaves_the_picture_to_the_finish() {
         let steps = plan("a product hero shot", Profile::Default, None, &[]).unwrap();
         assert_eq!(hints(&steps), ["scene.info", "workflow.product_hero", "render.audit", "scene.render"]);
@@ -382,6 +397,9 @@ mod tests {
         assert_eq!(plan("add a cube", Profile::Default, Some(3), &custom).unwrap().len(), 3);
         let steps = plan("add a cube", Profile::Forensic, None, &[]).unwrap();
         assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "scene.info"]);
+        // The inspection after is reserved: the cap cuts the middle.
+        let steps = plan("add a cube", Profile::Forensic, Some(2), &[]).unwrap();
+        assert_eq!(steps.iter().map(|s| s.description.as_str()).collect::<Vec<_>>(), ["Inspect the current scene", "Inspect the scene after the forensic changes"]);
         // An unclear goal is one inspection, not two.
         assert_eq!(hints(&plan("hmm", Profile::Default, None, &[]).unwrap()), ["scene.info"]);
     }

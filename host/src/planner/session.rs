@@ -52,6 +52,10 @@ impl SessionError {
     }
 }
 
+/// The most steps a plan grows to with diagnostic steps (a client critiquing in a loop
+/// cannot grow a session without bound).
+pub const MAX_PLAN_STEPS: usize = 64;
+
 #[derive(Debug, Clone, Serialize)]
 pub struct CritiqueRecord {
     pub step_id: String,
@@ -144,7 +148,8 @@ impl Session {
     }
 
     /// Critique a done step. On failure a diagnostic step `{step_id}_fix_{n}` (n unique
-    /// in the session) is inserted right after it.
+    /// in the session) is inserted right after it, while the plan holds fewer than
+    /// [`MAX_PLAN_STEPS`] steps (after that the critique says so instead of growing it).
     pub fn critique(&mut self, registry: &dyn Registry, step_id: &str, expectations: &[Expectation]) -> Result<CritiqueRecord, SessionError> {
         let i = self.index(step_id)?;
         if self.steps[i].status != StepStatus::Done {
@@ -160,7 +165,7 @@ impl Session {
         };
         let result = critique(registry, expectations, delta);
         let mut fix_step = None;
-        if !result.passed {
+        if !result.passed && self.steps.len() < MAX_PLAN_STEPS {
             self.fixes += 1;
             let base = step_id.split("_fix_").next().unwrap_or(step_id);
             let mut fix = step(registry, &format!("Inspect the scene to diagnose why {step_id} fell short"), super::plan::INSPECT_KEY, json!({}))?;
