@@ -1,10 +1,12 @@
 """Package the add-on both ways:
 
-- `capstan_bridge-<version>-extension.zip`: a Blender 4.2+ extension (files at the
+- `capstan_bridge-<version>-extension.zip`: a Blender extension (files at the
   zip root, with blender_manifest.toml); install with Preferences > Get Extensions >
   Install from Disk, or `blender --command extension install-file`.
 - `capstan_bridge-<version>-legacy.zip`: a legacy add-on (a `capstan_bridge/` folder
   with bl_info); install with Preferences > Add-ons > Install.
+
+Both need Blender 4.5 LTS or newer (tested on 4.5 LTS and 5.2 LTS).
 
     python3 package.py [OUT_DIR]        # default: ../../target/addon
 """

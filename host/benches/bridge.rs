@@ -23,7 +23,7 @@ fn bridge_overhead(c: &mut Criterion) {
     };
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
-    let _blender = launch(&home, &install, &LaunchOptions { background: true, port: None }).expect("Blender launches");
+    let _blender = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).expect("Blender launches");
     let client = Arc::new(HttpBridgeClient::for_home(&home));
     let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
     rt.load_all(&home);

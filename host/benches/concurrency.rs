@@ -44,7 +44,7 @@ fn throughput(c: &mut Criterion) {
     };
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
-    let _blender = launch(&home, &install, &LaunchOptions { background: true, port: None }).expect("Blender launches");
+    let _blender = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).expect("Blender launches");
     let server = http_mcp::HttpMcpServer::start(tmp.path());
     let most = *CLIENT_COUNTS.iter().max().unwrap();
 

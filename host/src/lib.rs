@@ -10,6 +10,7 @@
 //! - keys to calls: [`runtime`]; where packs come from: [`packs`]
 //! - the command line: [`cli`]
 //! - file access under `CAPSTAN_HOME` (names cannot leave their folder): [`confined`]
+//! - the kernel's wall around a launched app (Landlock, seccomp, privileges): [`containment`]
 
 pub mod apps;
 pub mod availability;
@@ -19,8 +20,10 @@ pub mod checker;
 pub mod cli;
 pub mod conformance;
 pub mod confined;
+pub mod containment;
 pub mod control_chars;
 pub mod delta;
+pub mod echo;
 pub mod engine;
 pub mod eval;
 pub mod fsutil;

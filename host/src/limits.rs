@@ -56,6 +56,41 @@ pub const HTTP_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub const HTTP_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const HTTP_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
+/// `capstan serve --http`: MCP sessions open at once (a new one beyond it is refused
+/// with 503 naming the bound; `--max-sessions`), and how long a session may sit with
+/// nothing in flight before it is closed (`--session-idle-timeout`). A session costs a
+/// server instance and its tasks even with no connection open, so neither the
+/// connection cap nor the idle connection timeout bounds them.
+pub const HTTP_MAX_SESSIONS: usize = 256;
+pub const HTTP_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// What the MCP tools accept from a client, and how much of it an error quotes back
+/// (mcp/handler.rs, mcp/planner_tools.rs, crate::echo). Each bound is declared in the
+/// tool's input schema too (`maxLength`), and a value over it is refused with an error
+/// that names the bound.
+pub mod tool_inputs {
+    /// A goal (`router_set_goal`, `planner_set_goal`), in characters.
+    pub const MAX_GOAL_CHARS: usize = 2000;
+    /// A search query (`search_capabilities`), in characters.
+    pub const MAX_QUERY_CHARS: usize = 500;
+    /// A family name (`search_capabilities`), in characters.
+    pub const MAX_FAMILY_CHARS: usize = 32;
+    /// A capability key (`get_capability_schema`, `execute_capability`), in characters.
+    pub const MAX_KEY_CHARS: usize = 64;
+    /// How much of a caller's value an error quotes (the rest is counted, not shown).
+    pub const MAX_ECHOED_CHARS: usize = 200;
+    /// Any one string of an error body, whatever produced it (the last layer).
+    pub const MAX_ERROR_TEXT_CHARS: usize = 4096;
+    /// Schema errors listed for one call's arguments (the rest are counted).
+    pub const MAX_SCHEMA_ERRORS: usize = 16;
+}
+
+/// `capstan eval --report DIR`: the contact sheet Blender made in its private temporary
+/// folder, and the index of its cells, are read back at most this large before they
+/// are written into DIR.
+pub const EVAL_CONTACT_SHEET_MAX_BYTES: u64 = 256 * 1024 * 1024;
+pub const EVAL_CONTACT_SHEET_INDEX_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
 /// Per-call limits of one capability execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct CallLimits {

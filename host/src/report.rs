@@ -108,7 +108,7 @@ pub fn error_json(e: &CallError) -> Value {
         }
     };
     // What changed before the failure is reported, not dropped.
-    if let CallError::Fault { delta: Some(delta), .. } | CallError::Pack { delta: Some(delta), .. } | CallError::Workflow { delta: Some(delta), .. } = e {
+    if let Some(delta) = e.delta() {
         error["delta"] = delta.to_json();
     }
     error

@@ -120,6 +120,14 @@ impl CallError {
             _ => None,
         }
     }
+
+    /// What the call changed before it failed (kept, not dropped), when it got that far.
+    pub fn delta(&self) -> Option<&SceneDelta> {
+        match self {
+            CallError::Fault { delta, .. } | CallError::Pack { delta, .. } | CallError::Workflow { delta, .. } => delta.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// A successful call.

@@ -48,7 +48,7 @@ fn launch_detached(home: CapstanHome) -> (CapstanHome, u16) {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let install = locate::probe(&blender_path().unwrap()).expect("CAPSTAN_TEST_BLENDER is a Blender");
-        let running = launch(&home, &install, &LaunchOptions { background: true, port: None }).expect("Blender launches");
+        let running = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).expect("Blender launches");
         let port = running.port;
         tx.send((home, port)).unwrap();
         let _keep: RunningBlender = running;
@@ -232,7 +232,8 @@ fn render_settings_and_render_write_the_requested_png() {
     let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
     assert_eq!((w, h), (64, 48));
-    assert!(path.starts_with(shared().unwrap().home.root().join("output")), "{}", path.display());
+    // The instance's own output folder (CAPSTAN_HOME/instances/<id>/output).
+    assert!(path.starts_with(shared().unwrap().home.root().join("instances")) && path.parent().unwrap().ends_with("output"), "{}", path.display());
 }
 
 #[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
@@ -290,7 +291,7 @@ fn the_token_appears_in_no_output() {
 fn own_blender(path: &std::path::Path, dir: &std::path::Path) -> (RunningBlender, Runtime) {
     let home = CapstanHome::at(dir);
     let install = locate::probe(path).unwrap();
-    let running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let running = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).unwrap();
     let client = Arc::new(HttpBridgeClient::for_home(&home));
     let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client).unwrap();
     rt.load_all(&home);
@@ -454,8 +455,14 @@ fn doctor_and_search_follow_blender_stopped_running_and_without_its_runtime_file
     let dir = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(dir.path());
     std::fs::create_dir_all(dir.path().join("blender")).unwrap();
-    std::os::unix::fs::symlink(venv, capstan::blender::provision::venv_dir(&home)).unwrap();
-    capstan::blender::provision::write_version_probe(&home).unwrap();
+    // At the place its line's provisioned venv lives, so the packs' declared locations find it.
+    let line = capstan::blender::line::BlenderLine::of_version(&locate::probe(&path).unwrap().version).expect("a tested LTS line");
+    std::os::unix::fs::symlink(venv, capstan::blender::provision::venv_dir(&home, line)).unwrap();
+    capstan::blender::provision::write_version_probe(&home, line).unwrap();
+    // `capstan blender provision` would reuse this venv as it is (never re-create it).
+    let python = capstan::blender::provision::venv_python(&home, line);
+    assert_eq!(capstan::blender::provision::provisioned(&home, line), Some(python.clone()));
+    assert_eq!(locate::find(&home, None).map(|found| found.path).ok(), Some(python), "the provisioned Blender is the one found");
 
     let (code, doc) = doctor(dir.path());
     assert_eq!(code, 1, "{doc}");
@@ -464,7 +471,7 @@ fn doctor_and_search_follow_blender_stopped_running_and_without_its_runtime_file
     assert_eq!(searched_state(dir.path()).as_deref(), Some("app_not_running"));
 
     let install = locate::probe(&path).unwrap();
-    let mut running = launch(&home, &install, &LaunchOptions { background: true, port: None }).unwrap();
+    let mut running = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).unwrap();
     let (code, doc) = doctor(dir.path());
     assert_eq!(code, 0, "{doc}");
     assert_eq!(doc["healthy"], true);
@@ -490,7 +497,7 @@ fn capabilities_the_running_add_on_cannot_serve_are_hidden_and_named() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
     let install = locate::probe(&blender_path().unwrap()).unwrap();
-    let options = LaunchOptions { background: true, port: None };
+    let options = LaunchOptions { background: true, ..Default::default() };
     let _blender = capstan::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier")]).unwrap();
     let mut c = raw_mcp::RawClient::start(tmp.path(), true);
     let tools = c.request("tools/list", json!({}));

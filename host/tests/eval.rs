@@ -97,6 +97,8 @@ fn a_small_suite_runs_for_real_and_false_assertions_fail() {
     let report_dir = tmp.path().join("report");
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
+    // Someone planted links in the report folder to a file and a folder outside it.
+    let (victim, victim_dir) = plant_links(tmp.path(), &report_dir);
     let out = capstan(&home, &blender, &["eval", "--suite", suite_path.to_str().unwrap(), "--json", "--report", report_dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Two tasks cannot run: the run says so in its exit status, after running the rest.
@@ -167,6 +169,58 @@ fn a_small_suite_runs_for_real_and_false_assertions_fail() {
     assert!(sheet.starts_with(b"\x89PNG"));
     let json_file: Value = serde_json::from_slice(&std::fs::read(report_dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(json_file["totals"]["passed"], 2);
+    links_were_replaced_not_followed(&report_dir, &victim, &victim_dir);
+}
+
+/// Every name the report writes planted in `report_dir` as a link to a file (or, for
+/// `renders`, a folder) outside it; the file and the folder.
+fn plant_links(tmp: &std::path::Path, report_dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let victim = tmp.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let victim_dir = tmp.join("victim-dir");
+    std::fs::create_dir_all(&victim_dir).unwrap();
+    std::fs::create_dir_all(report_dir).unwrap();
+    #[cfg(unix)]
+    {
+        for name in ["report.json", "report.md", "contact-sheet.png", "contact-sheet.txt", ".contact_sheet.py"] {
+            std::os::unix::fs::symlink(&victim, report_dir.join(name)).unwrap();
+        }
+        std::os::unix::fs::symlink(&victim_dir, report_dir.join("renders")).unwrap();
+    }
+    (victim, victim_dir)
+}
+
+fn links_were_replaced_not_followed(report_dir: &std::path::Path, victim: &std::path::Path, victim_dir: &std::path::Path) {
+    assert_eq!(std::fs::read_to_string(victim).unwrap(), "precious", "the link's target is unchanged");
+    assert_eq!(std::fs::read_dir(victim_dir).unwrap().count(), 0, "nothing was written into the linked folder");
+    for name in ["report.json", "report.md", "contact-sheet.png", "contact-sheet.txt", "renders"] {
+        assert!(!std::fs::symlink_metadata(report_dir.join(name)).unwrap().file_type().is_symlink(), "{name} was replaced");
+    }
+    let sheet_index = std::fs::read_to_string(report_dir.join("contact-sheet.txt")).unwrap();
+    assert!(sheet_index.starts_with("row\tcolumn\trender\n"), "{sheet_index}");
+    assert!(!report_dir.join(".contact_sheet.py").exists() || std::fs::symlink_metadata(report_dir.join(".contact_sheet.py")).unwrap().file_type().is_symlink(), "the script is not written into the report folder");
+}
+
+/// The report writer alone, with a real Blender making the contact sheet: it is made in a
+/// private temporary folder, and links planted in the report folder are replaced.
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_report_replaces_planted_links_and_makes_its_contact_sheet_elsewhere() {
+    use capstan::eval::metrics::{Status, SuiteReport, TaskReport};
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let install = capstan::blender::locate::probe(std::path::Path::new(&blender)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let report_dir = tmp.path().join("report");
+    let (victim, victim_dir) = plant_links(tmp.path(), &report_dir);
+    let mut passed = TaskReport::blank("cube", "add a cube", "trajectory");
+    passed.status = Status::Passed;
+    let report = SuiteReport::new(vec![passed, TaskReport::blank("broken", "do the impossible", "trajectory")]);
+    let written = capstan::eval::report::write(&report_dir, &report, Some(&install)).unwrap();
+    assert_eq!(written.len(), 6, "{written:?}");
+    assert!(std::fs::read(report_dir.join("contact-sheet.png")).unwrap().starts_with(b"\x89PNG"));
+    let index = std::fs::read_to_string(report_dir.join("contact-sheet.txt")).unwrap();
+    assert!(index.contains("001-cube.png") && index.contains("002-broken.png"), "{index}");
+    links_were_replaced_not_followed(&report_dir, &victim, &victim_dir);
 }
 
 /// The shipped suite is a release gate: every task's trajectory passes its assertions in

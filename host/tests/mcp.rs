@@ -119,7 +119,7 @@ async fn search_schema_and_execute_work_and_every_error_has_its_code() {
 #[cfg(unix)]
 fn fake_installed_blender(home: &Path, version: &str) {
     use std::os::unix::fs::PermissionsExt;
-    let bin = home.join("blender/bpy-5.0.1/bin");
+    let bin = home.join("blender/bpy-5.2.4/bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::write(bin.join("blender"), format!("#!/bin/sh\necho 'Blender {version}'\n")).unwrap();
     std::fs::set_permissions(bin.join("blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -138,7 +138,7 @@ async fn guided_state(home: &Path) -> Value {
 async fn each_broken_link_of_the_chain_has_its_own_state() {
     // Installed, nothing running for this home: app_not_running.
     let home = tempfile::tempdir().unwrap();
-    fake_installed_blender(home.path(), "5.0.1");
+    fake_installed_blender(home.path(), "5.2.4");
     let line = guided_state(home.path()).await;
     assert_eq!(line["state"], "app_not_running", "{line}");
     assert!(line["user_action"].as_str().unwrap().contains("capstan blender launch"));
@@ -159,10 +159,10 @@ async fn each_broken_link_of_the_chain_has_its_own_state() {
     let system = ["/usr/bin/blender", "/usr/local/bin/blender", "/snap/bin/blender"];
     if !system.iter().any(|p| Path::new(p).exists()) {
         let old = tempfile::tempdir().unwrap();
-        fake_installed_blender(old.path(), "3.4.1");
+        fake_installed_blender(old.path(), "4.2.9");
         let line = guided_state(old.path()).await;
         assert_eq!(line["state"], "version_too_old", "{line}");
-        assert_eq!((line["app"]["version"].as_str(), line["app"]["required"].as_str()), (Some("3.4.1"), Some("4.2")));
+        assert_eq!((line["app"]["version"].as_str(), line["app"]["required"].as_str()), (Some("4.2.9"), Some("4.5")));
     }
 }
 
@@ -170,7 +170,7 @@ async fn each_broken_link_of_the_chain_has_its_own_state() {
 async fn an_unavailable_app_is_a_state_and_its_tools_are_hidden() {
     let home = tempfile::tempdir().unwrap();
     #[cfg(unix)]
-    fake_installed_blender(home.path(), "5.0.1");
+    fake_installed_blender(home.path(), "5.2.4");
     let c = client(home.path(), false).await;
     let r = call(&c, "search_capabilities", json!({ "query": "add a cube" })).await;
     let s = structured(&r);
@@ -282,4 +282,63 @@ async fn a_running_server_picks_up_installs_and_removals_and_says_so() {
     tokio::time::timeout(std::time::Duration::from_secs(20), watcher.0.notified()).await.expect("list_changed after the removal");
     assert!(!names(c.list_all_tools().await.unwrap()).iter().any(|n| n.starts_with("hello__")));
     c.cancel().await.unwrap();
+}
+
+/// Oversized inputs: a 4 MB goal is refused on both goal tools with an error that names
+/// the bound (and the session keeps no goal), and an error about a megabyte value quotes
+/// only a preview of it (capability arguments, search, planner schemas).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_megabyte_goal_is_refused_naming_the_bound_and_errors_quote_only_a_preview() {
+    let home = tempfile::tempdir().unwrap();
+    let bridge = StubBridge::start(home.path());
+    let c = client(home.path(), false).await;
+    let huge = "g".repeat(4 * 1024 * 1024);
+    let answer_size = |r: &CallToolResult| serde_json::to_string(r).unwrap().len();
+
+    let r = call(&c, "router_set_goal", json!({ "goal": huge })).await;
+    assert_eq!(error_code(&r), "INVALID_TOOL_ARGUMENTS");
+    let error = &structured(&r)["error"];
+    assert_eq!(error["limit"]["argument"], "goal", "{error}");
+    assert_eq!(error["limit"]["max_chars"], 2000);
+    assert_eq!(error["limit"]["chars"], 4 * 1024 * 1024);
+    assert!(error["message"].as_str().unwrap().contains("the most accepted is 2000"), "{error}");
+    assert!(answer_size(&r) < 4096, "the refusal is {} bytes", answer_size(&r));
+    let status = call(&c, "router_get_status", json!({})).await;
+    assert_eq!(structured(&status)["goal"], Value::Null, "a refused goal is not kept");
+    // The bound itself is accepted.
+    let r = call(&c, "router_set_goal", json!({ "goal": "g".repeat(2000) })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+
+    let r = call(&c, "search_capabilities", json!({ "query": huge })).await;
+    assert_eq!(error_code(&r), "INVALID_TOOL_ARGUMENTS");
+    assert_eq!(structured(&r)["error"]["limit"]["max_chars"], 500);
+    let r = call(&c, "execute_capability", json!({ "key": huge, "arguments": {} })).await;
+    assert_eq!(structured(&r)["error"]["limit"]["max_chars"], 64);
+    assert!(answer_size(&r) < 4096);
+
+    // A schema error about a megabyte value: a preview and the value's size, not the value.
+    let before = bridge.bridge_requests();
+    let r = call(&c, "execute_capability", json!({ "key": "scene.create_object", "arguments": { "type": "t".repeat(1024 * 1024) } })).await;
+    assert_eq!(error_code(&r), "INVALID_CAPABILITY_ARGUMENTS");
+    let errors = structured(&r)["error"]["errors"].to_string();
+    assert!(errors.contains("ttt") && errors.contains("(1048578 bytes)"), "{errors}");
+    assert!(answer_size(&r) < 8192, "the refusal is {} bytes", answer_size(&r));
+    assert_eq!(bridge.bridge_requests(), before);
+    c.cancel().await.unwrap();
+
+    // The planner's goal tool refuses alike; its other schema errors quote a preview.
+    let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
+        c.env("CAPSTAN_HOME", home.path()).args(["serve", "--planner"]);
+    });
+    let p = ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("capstan serve --planner starts");
+    let r = call(&p, "planner_set_goal", json!({ "goal": huge })).await;
+    assert_eq!(error_code(&r), "INVALID_TOOL_ARGUMENTS");
+    assert_eq!(structured(&r)["error"]["limit"]["max_chars"], 2000);
+    assert!(answer_size(&r) < 4096);
+    let r = call(&p, "planner_plan", json!({ "custom_steps": ["s".repeat(1024 * 1024)] })).await;
+    assert_eq!(error_code(&r), "INVALID_TOOL_ARGUMENTS");
+    let message = structured(&r)["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("is longer than 500 characters") && message.contains("(1048578 bytes)"), "{message}");
+    assert!(answer_size(&r) < 4096, "the refusal is {} bytes", answer_size(&r));
+    p.cancel().await.unwrap();
 }

@@ -23,9 +23,15 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(home: &Path) -> HttpServer {
+        HttpServer::start_with(home, &[])
+    }
+
+    /// A server started with more `serve` arguments.
+    fn start_with(home: &Path, extra: &[&str]) -> HttpServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_capstan"))
             .env("CAPSTAN_HOME", home)
             .args(["serve", "--http", "127.0.0.1:0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -94,6 +100,47 @@ impl HttpServer {
         assert_eq!(status, 200, "{messages:?}");
         let tools = messages.iter().find_map(|m| m["result"]["tools"].as_array().cloned()).unwrap_or_else(|| panic!("{messages:?}"));
         tools.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    }
+
+    /// A new session (initialize, then initialized); its id.
+    fn open_session(&self) -> String {
+        let (status, session, messages) = self.post(None, "", &serde_json::from_str::<Value>(INITIALIZE).unwrap());
+        assert_eq!(status, 200, "{messages:?}");
+        let session = session.expect("a session id");
+        let (status, _, _) = self.post(Some(&session), "", &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        assert_eq!(status, 202);
+        session
+    }
+
+    /// tools/list on `session`: the status and the raw answer.
+    fn list_tools(&self, session: &str) -> (u16, String) {
+        self.on_session("POST", session, &json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/list" }).to_string())
+    }
+
+    /// One request on `session` (a POST or a DELETE); the status and the raw answer.
+    fn on_session(&self, method: &str, session: &str, body: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(
+            s,
+            "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\nMcp-Session-Id: {session}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.token,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        (answer.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0), answer)
+    }
+
+    /// Open `session`'s standalone event stream (GET) and keep it open: the status line.
+    fn open_event_stream(&self, session: &str) -> (TcpStream, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(s, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\nMcp-Session-Id: {session}\r\nAccept: text/event-stream\r\n\r\n", self.token).unwrap();
+        let mut status = String::new();
+        BufReader::new(s.try_clone().unwrap()).read_line(&mut status).unwrap();
+        (s, status)
     }
 
     fn pid(&self) -> u32 {
@@ -331,4 +378,103 @@ fn running_out_of_file_descriptors_backs_off_instead_of_spinning() {
     // And a well-behaved client still gets in.
     let (status, _, messages) = server.post(None, "", &serde_json::from_str::<Value>(INITIALIZE).unwrap());
     assert_eq!(status, 200, "{messages:?}");
+}
+
+/// The body of a refusal (the JSON after the head).
+fn refusal_body(answer: &str) -> Value {
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    serde_json::from_str(body.trim()).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+/// Sessions are capped: beyond `--max-sessions`, initialize is refused with 503 and a
+/// body naming the bound, before any session (or server instance) is made; closing one
+/// makes room. With the default cap, 3,000 initializes leave at most 256 sessions.
+#[test]
+fn sessions_beyond_the_cap_are_refused_naming_the_bound() {
+    let home = tempfile::tempdir().unwrap();
+    let server = HttpServer::start_with(home.path(), &["--max-sessions", "3"]);
+    let sessions: Vec<String> = (0..3).map(|_| server.open_session()).collect();
+    let (status, answer) = server.request("POST", "/mcp", Some(&server.token), INITIALIZE);
+    assert_eq!(status, 503, "{answer}");
+    assert!(!answer.to_ascii_lowercase().contains("mcp-session-id:"), "no session was made: {answer}");
+    let body = refusal_body(&answer);
+    assert_eq!(body["error"]["code"], "TOO_MANY_SESSIONS", "{body}");
+    assert_eq!(body["error"]["limit"]["max_sessions"], 3, "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("at most 3 MCP sessions") && message.contains("--max-sessions"), "{message}");
+    // The open ones keep working; closing one makes room for a new one.
+    assert_eq!(server.list_tools(&sessions[0]).0, 200);
+    let (status, answer) = server.on_session("DELETE", &sessions[1], "");
+    assert!(status == 200 || status == 202 || status == 204, "{answer}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut reopened = server.request("POST", "/mcp", Some(&server.token), INITIALIZE);
+    while reopened.0 == 503 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        reopened = server.request("POST", "/mcp", Some(&server.token), INITIALIZE);
+    }
+    assert_eq!(reopened.0, 200, "{}", reopened.1);
+}
+
+/// 3,000 initializes (from eight clients at once) against the default cap: exactly the
+/// cap's worth of sessions open, every other one refused naming the bound.
+#[test]
+fn three_thousand_initializes_leave_at_most_the_default_cap_of_sessions() {
+    let home = tempfile::tempdir().unwrap();
+    let server = Arc::new(HttpServer::start(home.path()));
+    let cap = capstan::limits::HTTP_MAX_SESSIONS;
+    let clients: Vec<_> = (0..8)
+        .map(|_| {
+            let server = server.clone();
+            std::thread::spawn(move || {
+                let (mut opened, mut refused) = (0usize, 0usize);
+                for _ in 0..375 {
+                    let (status, answer) = server.request("POST", "/mcp", Some(&server.token), INITIALIZE);
+                    match status {
+                        200 => opened += 1,
+                        503 => {
+                            let body = refusal_body(&answer);
+                            assert_eq!(body["error"]["code"], "TOO_MANY_SESSIONS", "{body}");
+                            assert_eq!(body["error"]["limit"]["max_sessions"], capstan::limits::HTTP_MAX_SESSIONS);
+                            refused += 1;
+                        }
+                        _ => panic!("{answer}"),
+                    }
+                }
+                (opened, refused)
+            })
+        })
+        .collect();
+    let (opened, refused) = clients.into_iter().map(|c| c.join().unwrap()).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+    assert_eq!((opened, refused), (cap, 3000 - cap));
+}
+
+/// Idle sessions expire: with `--session-idle-timeout 2`, a session with nothing in
+/// flight is closed after two seconds (a request naming it then gets 404 naming the
+/// timeout) and its slot is free again; an open event stream counts as in flight.
+#[test]
+fn idle_sessions_expire_and_free_their_slot_but_an_open_stream_keeps_one() {
+    let home = tempfile::tempdir().unwrap();
+    let server = HttpServer::start_with(home.path(), &["--max-sessions", "2", "--session-idle-timeout", "2"]);
+    let streaming = server.open_session();
+    let (stream, status_line) = server.open_event_stream(&streaming);
+    assert!(status_line.starts_with("HTTP/1.1 200"), "{status_line}");
+    let idle = server.open_session();
+    assert_eq!(server.request("POST", "/mcp", Some(&server.token), INITIALIZE).0, 503, "both slots are taken");
+
+    std::thread::sleep(Duration::from_millis(4500));
+    let (status, answer) = server.list_tools(&idle);
+    assert_eq!(status, 404, "{answer}");
+    let body = refusal_body(&answer);
+    assert_eq!(body["error"]["code"], "SESSION_EXPIRED", "{body}");
+    assert_eq!(body["error"]["limit"]["session_idle_timeout_s"], 2);
+    assert!(body["error"]["message"].as_str().unwrap().contains("--session-idle-timeout"), "{body}");
+    assert_eq!(server.list_tools(&streaming).0, 200, "a session with an open stream is not idle");
+    // The expired one's slot is free again.
+    let fresh = server.open_session();
+    assert_eq!(server.list_tools(&fresh).0, 200);
+
+    // Once its stream is closed, the other one expires too.
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(4500));
+    assert_eq!(server.list_tools(&streaming).0, 404);
 }

@@ -341,6 +341,79 @@ fn a_scaffolded_pack_builds_installs_and_runs_in_real_blender_and_a_socket_impor
     scaffold_cases_pass(&home, NS);
 }
 
+/// Building someone else's Rust pack runs its build code natively, before any sandbox
+/// exists: the scaffold as generated (only the SDK's own macros and build scripts)
+/// builds without asking; a pack with its own `build.rs` (here one that writes a file
+/// outside its target folder), its own procedural macro or cargo configuration in its
+/// folder is refused, naming each, before cargo compiles anything, unless
+/// `--trust-build-code` is given.
+#[test]
+fn build_code_beyond_the_sdk_is_refused_unless_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let parent = tmp.path().join("src");
+    let outside = tmp.path().join("outside");
+    for d in [&home, &parent, &outside] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let out = capstan(&home, &["packs", "new", "trust-demo", "--dir", parent.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    let dir = parent.join("trust-demo");
+    let build = |extra: &[&str]| {
+        let mut args = vec!["packs", "build", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        capstan(&home, &args)
+    };
+    let out = build(&["--json"]);
+    assert_eq!(out.code, 0, "the SDK's own build code is allowed: {}", out.text());
+    assert_eq!(out.json()["validation"]["valid"], true);
+
+    // A build script that writes outside the pack's target folder.
+    let marker = outside.join("ran.txt");
+    std::fs::write(dir.join("build.rs"), format!("fn main() {{ std::fs::write({:?}, \"build.rs ran\").unwrap(); }}\n", marker.to_str().unwrap())).unwrap();
+    let out = build(&["--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    let refused = out.json();
+    assert_eq!(refused["built"], false);
+    assert_eq!(refused["error"]["code"], "untrusted_build_code", "{refused}");
+    assert_eq!(refused["error"]["found"], json!([{ "what": "trust-demo 0.1.0", "source": "this pack", "kind": "build_script" }]), "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("--trust-build-code"), "{refused}");
+    assert!(!marker.exists(), "the build script did not run");
+    let out = build(&[]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    assert!(out.stderr.contains("trust-demo 0.1.0 (this pack) has a build script (build.rs)") && out.stderr.contains("--trust-build-code"), "{}", out.text());
+    assert!(!marker.exists());
+    // Trusted: it builds, and the build script ran as the user (which is what the flag accepts).
+    let out = build(&["--trust-build-code", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.text());
+    assert!(out.stderr.contains("--trust-build-code: building") && out.stderr.contains("trust-demo 0.1.0"), "{}", out.text());
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "build.rs ran");
+    std::fs::remove_file(&marker).unwrap();
+    std::fs::remove_file(dir.join("build.rs")).unwrap();
+
+    // A procedural macro of the pack's own: refused by name before anything compiles.
+    let cargo_toml = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    std::fs::create_dir_all(dir.join("evil-macro/src")).unwrap();
+    std::fs::write(dir.join("evil-macro/Cargo.toml"), "[package]\nname = \"evil-macro\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n").unwrap();
+    std::fs::write(dir.join("evil-macro/src/lib.rs"), "compile_error!(\"never compiled\");\n").unwrap();
+    std::fs::write(dir.join("Cargo.toml"), cargo_toml.replacen("[dependencies]\n", "[dependencies]\nevil-macro = { path = \"evil-macro\" }\n", 1)).unwrap();
+    let out = build(&["--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    let found = out.json()["error"]["found"].clone();
+    let macro_dir = std::fs::canonicalize(dir.join("evil-macro")).unwrap();
+    assert_eq!(found, json!([{ "what": "evil-macro 0.1.0", "source": format!("path {}", macro_dir.display()), "kind": "proc_macro" }]), "{}", out.text());
+    std::fs::write(dir.join("Cargo.toml"), &cargo_toml).unwrap();
+
+    // Cargo configuration in the pack folder can name programs for cargo to run.
+    std::fs::create_dir(dir.join(".cargo")).unwrap();
+    std::fs::write(dir.join(".cargo/config.toml"), format!("[build]\nrustc-wrapper = {:?}\n", outside.join("wrapper.sh").to_str().unwrap())).unwrap();
+    let out = build(&["--json"]);
+    assert_eq!(out.code, 1, "{}", out.text());
+    let found = &out.json()["error"]["found"];
+    assert_eq!((found[0]["kind"].as_str(), found[0]["source"].as_str()), (Some("cargo_config"), Some("this pack")), "{found}");
+    assert!(found[0]["what"].as_str().unwrap().ends_with(".cargo/config.toml"), "{found}");
+}
+
 /// `packs new demo-pack --lang python|js`, the scaffold's own unit tests, `packs build`,
 /// `packs install`, then the guided MCP session and the conformance cases in Blender.
 fn foreign_scaffold_end_to_end(lang: &str, unit_tests: &[&str], entry: &str, tool: &str) {

@@ -24,7 +24,10 @@ async fn expert(home: &Path, allow_exec: bool) -> RunningService<RoleClient, ()>
 /// add-on's containment is proven on its own.
 async fn expert_with(home: &Path, allow_exec: bool, unchecked: bool) -> RunningService<RoleClient, ()> {
     let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
-        c.env("CAPSTAN_HOME", home).env_remove("CAPSTAN_ALLOW_EXEC").env_remove("CAPSTAN_TEST_UNCHECKED_PYTHON").args(["serve", "--expert"]);
+        // The stub bridges here are not launched by capstan, so they carry no containment
+        // record: the operator's consent stands in for the OS layer (tests/containment.rs
+        // tests the refusal without it, and the wall itself).
+        c.env("CAPSTAN_HOME", home).env_remove("CAPSTAN_ALLOW_EXEC").env_remove("CAPSTAN_TEST_UNCHECKED_PYTHON").env("CAPSTAN_ALLOW_UNCONFINED_EXEC", "1").args(["serve", "--expert"]);
         if allow_exec {
             c.env("CAPSTAN_ALLOW_EXEC", "1");
         }
@@ -282,6 +285,17 @@ fn check_python_agrees_with_the_corpus_through_the_component() {
         assert_eq!(doc["allowed"], false);
         let f = &doc["findings"][0];
         assert!(f["rule"].is_string() && f["message"].is_string() && f["line"].as_u64() >= Some(1) && f["column"].as_u64() >= Some(1), "{f}");
+        // The component names the rule the snippet's first line expects, as the native
+        // corpus test does (`# expect: rule[,rule]`: any one of them).
+        let source = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<&str> = source.lines().next().and_then(|l| l.strip_prefix("# expect: ")).unwrap_or_else(|| panic!("{} has no `# expect:` line", path.display())).split(',').map(str::trim).collect();
+        let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().filter_map(|f| f["rule"].as_str()).collect();
+        assert!(expected.iter().any(|r| rules.contains(r)), "{}: expected one of {expected:?}, got {rules:?}", path.display());
+    }
+    // The independent red-team set is rejected through the component too.
+    for path in corpus("hostile-redteam") {
+        let (code, doc) = run(&path);
+        assert_eq!((code, &doc["allowed"]), (Some(1), &json!(false)), "{}: {doc}", path.display());
     }
     // The deepest inputs the nesting pre-scan admits: the parser's recursion at the
     // limit fits the guest's stack, so each ends in a verdict, not a checker fault.

@@ -330,9 +330,9 @@ fn the_official_packs_are_catalog_entries() {
     assert_eq!(core["version"], loaded["version"]);
 
     // Installing an official pack checks its digest and app, and writes nothing.
-    let provisioned = home.join("blender/bpy-5.0.1/bin");
+    let provisioned = home.join("blender/bpy-4.5.15/bin");
     std::fs::create_dir_all(&provisioned).unwrap();
-    std::fs::write(provisioned.join("blender"), "#!/bin/sh\necho 'Blender 5.0.1'\n").unwrap();
+    std::fs::write(provisioned.join("blender"), "#!/bin/sh\necho 'Blender 4.5.15'\n").unwrap();
     std::fs::set_permissions(provisioned.join("blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
     let (code, doc, text) = capstan(&home, &["packs", "install", "blender-core", "--json"]);
     assert_eq!(code, 0, "{text}");

@@ -13,9 +13,9 @@ bl_info = {
     "name": "capstan bridge",
     "author": "capstan",
     "version": (0, 1, 0),
-    "blender": (4, 2, 0),
+    "blender": (4, 5, 0),
     "location": "Runs in the background; see the system console",
-    "description": "Loopback bridge that lets capstan (an MCP host) drive Blender safely",
+    "description": "Loopback bridge that lets capstan (an MCP host) drive Blender safely (tested on Blender 4.5 LTS and 5.2 LTS)",
     "category": "System",
 }
 

@@ -28,6 +28,7 @@ import threading
 import traceback
 
 from . import command, executor, http_server, paths, protocol, runtime_file, schema
+from .containment import runner
 from .errors import PROTOCOL_CODES, CommandError
 
 
@@ -58,12 +59,16 @@ def _env_flag(name):
 
 
 class Bridge:
-    def __init__(self, port=None, runtime_path=None, output_dir=None, debug=False):
+    def __init__(self, port=None, runtime_path=None, output_dir=None, debug=False, handed=None, publish=True):
         self.port = port
-        self.runtime_path = runtime_path or runtime_file.default_path()
+        self.publish = publish
+        self.runtime_path = (runtime_path or runtime_file.default_path()) if publish else None
         self.output_dir = output_dir
         self.debug = debug
-        self.token = secrets.token_urlsafe(32)
+        # `handed`: what the capstan that launched this Blender passed through inherited
+        # descriptors (handover.py): the listening socket and the secrets.
+        self.handed = handed
+        self.token = handed.token if handed is not None else secrets.token_urlsafe(32)
         without = [c for c in os.environ.get("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "").split(",") if c]
         self.commands = command.discover(without=without)
         self.catalog_sha256 = command.catalog_sha256(self.commands)
@@ -95,13 +100,20 @@ class Bridge:
         self.session = Session(undo=not bpy.app.background or _env_flag("CAPSTAN_BRIDGE_UNDO"))
         self.output_dir = self.output_dir or paths.session_output_dir()
         paths.configure_read_roots()
-        self.server = http_server.bind(self, self.port)
+        if self.handed is not None and self.handed.listener is not None:
+            self.server = http_server.bind(self, listen_sock=self.handed.listener)
+        else:
+            self.server = http_server.bind(self, self.port)
         self.port = self.server.server_address[1]
         thread = threading.Thread(target=self.server.serve_forever, name="capstan-bridge-http", daemon=True)
         thread.start()
-        runtime_file.write(self.runtime_path, self.port, self.token, self.app_version)
+        if self.publish:
+            runtime_file.write(self.runtime_path, self.port, self.token, self.app_version)
         atexit.register(self.stop)
-        sys.stderr.write("capstan bridge listening on http://127.0.0.1:%d (runtime file %s)\n" % (self.port, self.runtime_path))
+        where = "runtime file %s" % self.runtime_path if self.publish else "runtime record kept by the capstan that launched it"
+        sys.stderr.write("capstan bridge listening on http://127.0.0.1:%d (%s)\n" % (self.port, where))
+        if runner.unguarded():
+            sys.stderr.write("capstan bridge: WARNING: CAPSTAN_TEST_UNGUARDED=1: execute_python runs scripts WITHOUT the runtime guard (a test switch)\n")
         sys.stderr.flush()
 
     def start_gui(self):
@@ -146,7 +158,8 @@ class Bridge:
             server.close_connections()
             server.shutdown()
             server.server_close()
-            runtime_file.remove(self.runtime_path, self.token)
+            if self.publish:
+                runtime_file.remove(self.runtime_path, self.token)
         if self._timer is not None:
             import bpy
 
@@ -168,6 +181,11 @@ class Bridge:
             "commands": sorted(self.commands),
             "undo": bool(self.session and self.session.undo),
             "verify": self.verify,
+            # The add-on's own layer of execute_python (the OS layers are capstan's record).
+            "layers": {
+                "guard": not runner.unguarded(),
+                "exec_forbidden": bool(self.handed is not None and self.handed.exec_forbidden),
+            },
         }
 
     def handle_request(self, body):

@@ -80,7 +80,8 @@ def read_roots(output_dir):
     return tuple(first + [r for r in _configured_roots if r not in first])
 
 
-def _inside(path, root):
+def inside(path, root):
+    """Whether the real path `path` is `root` or lies under it (both already resolved)."""
     return path == root or os.path.commonpath([path, root]) == root
 
 
@@ -100,7 +101,7 @@ def readable(output_dir, path, extensions=()):
         raise PathRefused("%r is not one of %s" % (path, ", ".join(extensions)))
     real = os.path.realpath(path)
     roots = read_roots(output_dir)
-    if not any(_inside(real, root) for root in roots):
+    if not any(inside(real, root) for root in roots):
         raise PathRefused("%r is outside the read roots (the session output directory and %s)" % (path, READ_ROOTS_ENV))
     if not os.path.isfile(real):
         raise InputMissing("no file at %r" % path)

@@ -8,6 +8,13 @@ import pytest
 
 from capstan_bridge import paths
 
+# Names that differ between the two tested Blender lines (4.5 LTS and 5.2 LTS).
+BLENDER_5 = bpy.app.version >= (5, 0, 0)
+# A factor socket's name: "Fac" in 4.5 (its identifier in both), "Factor" from 5.0.
+FACTOR = "Factor" if BLENDER_5 else "Fac"
+# EEVEE's engine id: BLENDER_EEVEE_NEXT in 4.2-4.5, BLENDER_EEVEE again from 5.0.
+EEVEE = "BLENDER_EEVEE" if BLENDER_5 else "BLENDER_EEVEE_NEXT"
+
 
 @pytest.fixture
 def fresh(client):

@@ -1,6 +1,7 @@
-"""The bridge under hostile load: a capped number of connection threads (the excess
-gets 503 from one overflow thread, which keeps answering /ping), and a deadline on
-reading a whole request however slowly its bytes arrive."""
+"""The bridge under hostile load: a capped number of request threads, held only by
+authorised requests in progress (the excess gets 503 `busy`, token-less requests get
+401, and /ping keeps answering, all from the one front-door thread), and deadlines on
+reading a request head and a whole request however slowly their bytes arrive."""
 
 import json
 import socket
@@ -50,25 +51,41 @@ def small_cap(monkeypatch, bridge):
     return 4
 
 
-def test_connections_beyond_the_cap_get_503_from_one_thread_and_ping_still_answers(bridge, small_cap):
+def _hold_a_request_thread(bridge):
+    """An authorised request whose body never completes: it holds one request thread
+    until the socket closes (or REQUEST_READ_SECONDS pass)."""
+    s = _connect(bridge)
+    s.sendall(("POST /bridge HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 100\r\n\r\n{" % bridge.token).encode())
+    return s
+
+
+def _post(bridge, token, name):
+    s = _connect(bridge)
+    body = json.dumps({"id": name, "command": "create_object", "params": {"type": "cube", "name": name}})
+    auth = "Authorization: Bearer %s\r\n" % token if token else ""
+    s.sendall(("POST /bridge HTTP/1.1\r\nHost: x\r\n%sContent-Length: %d\r\n\r\n%s" % (auth, len(body), body)).encode())
+    return s
+
+
+def test_requests_beyond_the_cap_get_503_token_less_ones_401_and_ping_still_answers(bridge, small_cap):
     threads_before = threading.active_count()
-    idle = [_connect(bridge) for _ in range(small_cap)]
+    held = [_hold_a_request_thread(bridge) for _ in range(small_cap)]
     assert _wait_for(lambda: bridge.server.open_connections() == small_cap)
-    # Fifty more connections without a token, each sending a command: no thread each.
-    flood = []
-    for i in range(50):
-        s = _connect(bridge)
-        body = json.dumps({"id": "f%d" % i, "command": "create_object", "params": {"type": "cube", "name": "Flood%d" % i}})
-        s.sendall(("POST /bridge HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)).encode())
-        flood.append(s)
+    # Fifty connections without a token, each sending a command: 401, no thread each.
+    flood = [_post(bridge, None, "Flood%d" % i) for i in range(50)]
     for s in flood:
         reply = _read_all(s)
-        assert reply.startswith(b"HTTP/1.1 503"), reply[:80]
-        assert json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "busy"
+        assert reply.startswith(b"HTTP/1.1 401"), reply[:80]
+        assert json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "unauthorized"
         s.close()
     assert threading.active_count() <= threads_before + small_cap, "a thread per connection"
+    # An authorised request past the cap: 503 busy.
+    s = _post(bridge, bridge.token, "PastTheCap")
+    reply = _read_all(s)
+    assert reply.startswith(b"HTTP/1.1 503"), reply[:80]
+    assert json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "busy"
 
-    # /ping still answers (on the overflow thread) while the cap is hit, and only with the token.
+    # /ping still answers (on the front door) while the cap is hit, and only with the token.
     s = _connect(bridge)
     s.sendall(_ping_request(bridge.token))
     reply = _read_all(s)
@@ -78,21 +95,20 @@ def test_connections_beyond_the_cap_get_503_from_one_thread_and_ping_still_answe
     s.sendall(_ping_request("wrong-" + "x" * 40))
     assert _read_all(s).startswith(b"HTTP/1.1 401")
 
-    for s in idle:
+    for s in held:
         s.close()
     assert _wait_for(lambda: bridge.server.open_connections() == 0)
 
 
-def test_nothing_sent_past_the_cap_runs(client, bridge, small_cap):
+def test_nothing_sent_past_the_cap_or_without_the_token_runs(client, bridge, small_cap):
     before = [o["name"] for o in client.ok("get_scene_info")["objects"]]
     assert _wait_for(lambda: bridge.server.open_connections() == 0)
-    idle = [_connect(bridge) for _ in range(small_cap)]
+    held = [_hold_a_request_thread(bridge) for _ in range(small_cap)]
     assert _wait_for(lambda: bridge.server.open_connections() == small_cap)
-    s = _connect(bridge)
-    body = json.dumps({"id": "x", "command": "create_object", "params": {"type": "cube", "name": "PastTheCap"}})
-    s.sendall(("POST /bridge HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s" % (bridge.token, len(body), body)).encode())
-    assert _read_all(s).startswith(b"HTTP/1.1 503")
-    for c in idle:
+    assert _read_all(_post(bridge, bridge.token, "PastTheCap")).startswith(b"HTTP/1.1 503")
+    assert _read_all(_post(bridge, None, "NoToken")).startswith(b"HTTP/1.1 401")
+    assert _read_all(_post(bridge, "wrong-" + "x" * 40, "WrongToken")).startswith(b"HTTP/1.1 401")
+    for c in held:
         c.close()
     assert _wait_for(lambda: bridge.server.open_connections() == 0)
     after = [o["name"] for o in client.ok("get_scene_info")["objects"]]
@@ -100,7 +116,7 @@ def test_nothing_sent_past_the_cap_runs(client, bridge, small_cap):
 
 
 def test_a_request_trickled_byte_by_byte_is_cut_off_at_the_deadline(bridge, monkeypatch):
-    monkeypatch.setattr(protocol, "REQUEST_READ_SECONDS", 1.0)
+    monkeypatch.setattr(protocol, "FIRST_HEAD_SECONDS", 1.0)
     s = _connect(bridge)
     head = ("GET /ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nX-Padding: %s\r\n\r\n" % (bridge.token, "p" * 200)).encode()
     started = time.monotonic()

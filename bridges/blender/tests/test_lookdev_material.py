@@ -7,7 +7,7 @@ import bpy
 import pytest
 
 from capstan_bridge import paths
-from lookdev_support import error_code, fresh, no_changes, png_pixels, read_root, write_image  # noqa: F401
+from lookdev_support import EEVEE, FACTOR, error_code, fresh, no_changes, png_pixels, read_root, write_image  # noqa: F401
 
 BASE = dict(color1=[0.9, 0.9, 0.9, 1], color2=[0.1, 0.1, 0.1, 1], scale=2, roughness=0.3, ior=1.5, density=0.2, emission_strength=4)
 
@@ -88,7 +88,9 @@ def test_shader_graph_edits_and_info(fresh):
     build(fresh, "G", "glass")
     r = fresh.ok("shader_graph_edit", material="G", op="add_node", node_type="ShaderNodeTexNoise", name="Grain", location=[-300, 0])
     assert r["node"] == "Grain" and r["delta"]["datablocks"]["materials"]["changed"] == ["G"]
-    fresh.ok("shader_graph_edit", material="G", op="connect", from_node="Grain", from_socket="Fac", to_node="Principled BSDF", to_socket="Roughness")
+    # Named in the other Blender line's words: "Fac" (5.0's identifier), "Factor" (4.5's alias of 5.0's name).
+    other = "Fac" if FACTOR == "Factor" else "Factor"
+    fresh.ok("shader_graph_edit", material="G", op="connect", from_node="Grain", from_socket=other, to_node="Principled BSDF", to_socket="Roughness")
     tree = bpy.data.materials["G"].node_tree
     assert tree.nodes["Principled BSDF"].inputs["Roughness"].links[0].from_node.name == "Grain"
     fresh.ok("shader_graph_edit", material="G", op="set_input", node="Grain", input="Scale", value=12.5)
@@ -100,7 +102,7 @@ def test_shader_graph_edits_and_info(fresh):
     assert tree.nodes["M"].operation == "MULTIPLY"
     info = fresh.ok("shader_graph_info", material="G")
     assert "delta" not in info
-    assert {"from_node": "Grain", "from_socket": "Factor", "to_node": "Principled BSDF", "to_socket": "Roughness"} in info["links"]
+    assert {"from_node": "Grain", "from_socket": FACTOR, "to_node": "Principled BSDF", "to_socket": "Roughness"} in info["links"]
     grain = next(n for n in info["nodes"] if n["name"] == "Grain")
     assert grain["type"] == "ShaderNodeTexNoise" and any(i["name"] == "Scale" and i["value"] == 12.5 for i in grain["inputs"])
     fresh.ok("shader_graph_edit", material="G", op="disconnect", to_node="Principled BSDF", to_socket="Roughness")
@@ -209,14 +211,14 @@ def test_image_texture_drives_bsdf_inputs(fresh, read_root):
 
 def test_bake_writes_a_non_uniform_png_and_restores_settings(fresh):
     sc = bpy.context.scene
-    sc.render.engine = "BLENDER_EEVEE"
+    sc.render.engine = EEVEE
     build(fresh, "Bk", "marble", scale=4)
     fresh.ok("assign_material", object="Cube", material="Bk")
     r = fresh.ok("bake_texture", object="Cube", bake_type="diffuse", width=32, height=32, samples=1, margin=2, filename="cube_diffuse.png")
     assert r["delta"]["datablocks"]["images"]["added"] == ["cube_diffuse"]
     assert r["delta"]["datablocks"]["materials"]["changed"] == ["Bk"]
     assert r["delta"]["settings"] == [], "engine and samples restored"
-    assert sc.render.engine == "BLENDER_EEVEE"
+    assert sc.render.engine == EEVEE
     w, h, px = png_pixels(r["path"])
     assert (w, h) == (32, 32)
     reds = px[0::4]

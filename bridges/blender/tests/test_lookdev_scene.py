@@ -9,7 +9,7 @@ import pytest
 from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Vector
 
-from lookdev_support import error_code, fresh, png_pixels, read_root, write_image  # noqa: F401
+from lookdev_support import FACTOR, error_code, fresh, png_pixels, read_root, write_image  # noqa: F401
 
 
 def forward(obj):
@@ -73,7 +73,7 @@ def test_hdri_from_a_read_root(fresh, read_root):
     assert mapping.inputs["Rotation"].default_value[2] == pytest.approx(math.radians(90))
     r = fresh.ok("set_world_hdri", path=hdr, background_visible=False)
     assert "datablocks" not in r["delta"] or "images" not in r["delta"]["datablocks"] or not r["delta"]["datablocks"]["images"]["added"]
-    assert ("LIGHT_PATH", "MIX_SHADER", "Factor") in world_links() and ("MIX_SHADER", "OUTPUT_WORLD", "Surface") in world_links()
+    assert ("LIGHT_PATH", "MIX_SHADER", FACTOR) in world_links() and ("MIX_SHADER", "OUTPUT_WORLD", "Surface") in world_links()
 
 
 def test_hdri_refuses_paths_outside_and_other_types(fresh, read_root, tmp_path):

@@ -56,6 +56,18 @@ def test_a_boolean_difference_cuts_the_bounding_box(client):
     assert r["after"]["faces"] >= 6
 
 
+def test_the_fast_boolean_solver_is_named_in_either_blender_lines_words(client):
+    # 5.0 renamed the solver item FAST to FLOAT: both names set it on 4.5 LTS and 5.2 LTS.
+    own = "FLOAT" if bpy.app.version >= (5, 0, 0) else "FAST"
+    cube(client, "ESolver")
+    cube(client, "ESolverCutter", location=[30, 0, 0])
+    for given in ("FAST", "FLOAT"):
+        client.ok("add_modifier", object="ESolver", type="BOOLEAN", name=given, properties={"object": "ESolverCutter", "solver": given})
+        assert bpy.data.objects["ESolver"].modifiers[given].solver == own
+    doc = client.call("add_modifier", object="ESolver", type="BOOLEAN", properties={"solver": "QUICK"})
+    assert doc["error"]["code"] == "invalid_params" and "QUICK" in doc["error"]["message"]
+
+
 def test_extrude_inset_bevel_subdivide_on_a_cube(client):
     obj = cube(client, "EOps")
     r = client.ok("mesh_op", object="EOps", op="extrude", selection={"kind": "faces", "indices": [5]}, params={"offset": 1})

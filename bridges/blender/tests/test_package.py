@@ -20,7 +20,15 @@ def test_both_packages_are_built(tmp_path):
         assert "capstan_bridge/blender_manifest.toml" not in names
 
 
-def test_the_legacy_add_on_declares_blender_4_2():
+def test_both_packages_declare_blender_4_5_lts_and_the_versions_tested():
+    import tomllib
+
     import capstan_bridge
 
-    assert capstan_bridge.bl_info["blender"] == (4, 2, 0)
+    assert capstan_bridge.bl_info["blender"] == (4, 5, 0)
+    assert "tested on Blender 4.5 LTS and 5.2 LTS" in capstan_bridge.bl_info["description"]
+    path = os.path.join(os.path.dirname(capstan_bridge.__file__), "blender_manifest.toml")
+    with open(path, "rb") as f:
+        text = f.read()
+    assert tomllib.loads(text.decode())["blender_version_min"] == "4.5.0"
+    assert b"tested on 4.5 LTS and 5.2 LTS" in text

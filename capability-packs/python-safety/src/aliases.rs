@@ -10,8 +10,18 @@ use ruff_ast::Expr;
 impl Analyzer<'_> {
     /// Every dotted module path an expression may name: a chain of attributes on a
     /// module, an alias of one, or a literal `getattr` of either.
+    ///
+    /// A path through a module that re-exports `bpy` (`bpy_extras.object_utils.bpy`)
+    /// is the `bpy` module itself, so it is returned from there (`bpy.ops.render`): the
+    /// rules keyed on `bpy...` paths then see it under the name they know.
     pub fn resolve(&self, e: &Expr) -> Vec<Vec<String>> {
-        self.resolve_within(e, crate::analyze::MAX_DEPTH)
+        let mut paths = self.resolve_within(e, crate::analyze::MAX_DEPTH);
+        for path in &mut paths {
+            if let Some(i) = path.iter().skip(1).position(|p| p == "bpy") {
+                path.drain(..=i);
+            }
+        }
+        paths
     }
 
     /// Resolution follows at most `budget` links of a chain: a longer chain is deeper
@@ -29,8 +39,12 @@ impl Analyzer<'_> {
                 }
             }
             Expr::Attribute(a) => extend(self.resolve_within(&a.value, budget), nfkc(a.attr.as_str()).into()),
-            Expr::Call(c) => match crate::calls::literal_getattr(c) {
-                Some((base, name)) => extend(self.resolve_within(base, budget), nfkc(&name).into()),
+            // `getattr(x, "name")`, also with a loop variable over literals: each name.
+            Expr::Call(c) => match self.getattr_names(c) {
+                Some((base, names)) => {
+                    let bases = self.resolve_within(base, budget);
+                    names.into_iter().flat_map(|name| extend(bases.clone(), name)).collect()
+                }
                 None => Vec::new(),
             },
             _ => Vec::new(),

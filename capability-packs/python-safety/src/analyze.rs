@@ -15,6 +15,7 @@ use crate::source_map::SourceMap;
 use ruff_ast::{self as ast, Expr, ExprContext, InterpolatedStringElement, InterpolatedStringElements, Pattern, Stmt};
 use ruff_text_size::Ranged;
 use crate::census::Census;
+use crate::handles::Place;
 
 /// How deep the walk follows nested expressions and statements before rejecting.
 pub const MAX_DEPTH: usize = 100;
@@ -33,10 +34,12 @@ pub struct Analyzer<'a> {
     pub(crate) census: Census,
     pub(crate) depth: usize,
     pub(crate) too_deep: bool,
-    /// The next expression is the base of an attribute (`bpy` in `bpy.ops`).
-    pub(crate) as_base: bool,
-    /// The next expression is the value of a plain `NAME = value` (an alias).
-    pub(crate) alias_value: bool,
+    /// Where the next expression is used: the base of an attribute (`bpy` in
+    /// `bpy.ops`), a callee, the value of a plain `NAME = value` (an alias), ...
+    pub(crate) place: Place,
+    /// How many `try` and `with` blocks enclose this point of the current function
+    /// (a `yield` there leaves cleanup code for when the generator is collected).
+    pub(crate) cleanup_blocks: usize,
     /// Inside a class body (not yet inside one of its methods).
     pub(crate) in_class_body: bool,
     /// The next expression is the value of an annotated class attribute, the one place
@@ -72,8 +75,8 @@ impl<'a> Analyzer<'a> {
             census,
             depth: 0,
             too_deep: false,
-            as_base: false,
-            alias_value: false,
+            place: Place::Value,
+            cleanup_blocks: 0,
             in_class_body: false,
             field_default: false,
             field_call: false,
@@ -127,6 +130,9 @@ impl<'a> Analyzer<'a> {
                 }
                 f.decorator_list.iter().for_each(|d| self.expr(&d.expression));
                 self.binding(f.name.as_str(), at, Bind::Function);
+                if !f.decorator_list.is_empty() {
+                    self.census.decorated.insert(nfkc(f.name.as_str()).into());
+                }
                 self.parameters(&f.parameters, at);
                 self.opt(f.returns.as_deref());
                 if f.type_params.is_some() {
@@ -134,17 +140,20 @@ impl<'a> Analyzer<'a> {
                 }
                 let receivers = if self.in_class_body { method_receivers(f) } else { Vec::new() };
                 let was_class_body = std::mem::replace(&mut self.in_class_body, false);
+                let outer_cleanup = std::mem::take(&mut self.cleanup_blocks);
                 self.receivers.push(receivers);
                 self.stmts(&f.body);
                 self.receivers.pop();
+                self.cleanup_blocks = outer_cleanup;
                 self.in_class_body = was_class_body;
             }
             Stmt::ClassDef(c) => {
                 c.decorator_list.iter().for_each(|d| self.expr(&d.expression));
-                self.binding(c.name.as_str(), at, Bind::Other);
+                self.binding(c.name.as_str(), at, Bind::Class);
                 let (bases, keywords) = c.arguments.as_deref().map_or((&[][..], &[][..]), |a| (&a.args[..], &a.keywords[..]));
                 self.exprs(bases);
                 for base in bases {
+                    self.judge_base(base, at);
                     if let Some(what) = self.blender_base(base) {
                         self.report(Rule::BlenderPythonClass, at, format!("a subclass of {what} inherits Blender's Python methods (which evaluate strings and write files) and only works registered, which scripts may not do"));
                     }
@@ -162,7 +171,9 @@ impl<'a> Analyzer<'a> {
                     self.unsupported(at, "type parameters (Python 3.12)");
                 }
                 let was_class_body = std::mem::replace(&mut self.in_class_body, true);
+                let outer_cleanup = std::mem::take(&mut self.cleanup_blocks);
                 self.stmts(&c.body);
+                self.cleanup_blocks = outer_cleanup;
                 self.in_class_body = was_class_body;
             }
             Stmt::Return(r) => self.opt(r.value.as_deref()),
@@ -170,11 +181,15 @@ impl<'a> Analyzer<'a> {
             Stmt::Assign(a) => {
                 self.exprs(&a.targets);
                 let plain = a.targets.iter().all(|t| matches!(t, Expr::Name(_)));
-                self.alias_value = plain;
-                self.expr(&a.value);
-                self.alias_value = false;
+                self.expr_at(&a.value, if plain { Place::AliasValue } else { Place::Value });
                 if plain {
                     self.track_alias(&a.targets, &a.value);
+                    if self.collecting {
+                        self.track_node_names(&a.targets, &a.value);
+                        if !self.resolve(&a.value).is_empty() {
+                            a.targets.iter().for_each(|t| self.note_module_binding(t));
+                        }
+                    }
                 }
                 if let [Expr::Name(n)] = a.targets.as_slice() {
                     if self.depth == 1
@@ -233,7 +248,9 @@ impl<'a> Analyzer<'a> {
                     self.expr(&item.context_expr);
                     self.opt(item.optional_vars.as_deref());
                 }
+                self.cleanup_blocks += 1;
                 self.stmts(&w.body);
+                self.cleanup_blocks -= 1;
             }
             Stmt::Match(m) => {
                 self.expr(&m.subject);
@@ -247,7 +264,11 @@ impl<'a> Analyzer<'a> {
                 self.opt(r.exc.as_deref());
                 self.opt(r.cause.as_deref());
             }
-            Stmt::Try(t) => self.try_parts(&t.body, &t.handlers, &t.orelse, &t.finalbody),
+            Stmt::Try(t) => {
+                self.cleanup_blocks += 1;
+                self.try_parts(&t.body, &t.handlers, &t.orelse, &t.finalbody);
+                self.cleanup_blocks -= 1;
+            }
             Stmt::Assert(a) => {
                 self.expr(&a.test);
                 self.opt(a.msg.as_deref());
@@ -321,8 +342,7 @@ impl<'a> Analyzer<'a> {
 
     pub fn expr(&mut self, e: &Expr) {
         let at = e.range().start().into();
-        let as_base = std::mem::take(&mut self.as_base);
-        let alias_value = std::mem::take(&mut self.alias_value);
+        let place = std::mem::take(&mut self.place);
         // Only the annotated value itself may be the `field(...)` call, not a call
         // inside it (`(F := field())` would keep a handle on the Field).
         self.field_call = std::mem::take(&mut self.field_default) && matches!(e, Expr::Call(_));
@@ -333,8 +353,11 @@ impl<'a> Analyzer<'a> {
                 Expr::Call(_) => true,
                 _ => false,
             };
-            if !as_base && !alias_value && loads {
-                self.check_escape(e, at);
+            if loads {
+                if !matches!(place, Place::AttributeBase | Place::Callee | Place::AliasValue) {
+                    self.check_escape(e, at);
+                }
+                self.check_handle(e, place, at);
             }
             self.expr_inner(e, at);
         }
@@ -344,7 +367,12 @@ impl<'a> Analyzer<'a> {
     /// Visit `e` as the base of an attribute (`bpy` in `bpy.ops`), where a module
     /// value is being used by name rather than passed around.
     pub fn expr_as_base(&mut self, e: &Expr) {
-        self.as_base = true;
+        self.expr_at(e, Place::AttributeBase);
+    }
+
+    /// Visit `e` used at `place` (`handles.rs`).
+    pub fn expr_at(&mut self, e: &Expr, place: Place) {
+        self.place = place;
         self.expr(e);
     }
 
@@ -364,7 +392,9 @@ impl<'a> Analyzer<'a> {
                 if let Some(params) = &l.parameters {
                     self.parameters(params, at);
                 }
+                let outer_cleanup = std::mem::take(&mut self.cleanup_blocks);
                 self.expr(&l.body);
+                self.cleanup_blocks = outer_cleanup;
             }
             Expr::If(i) => {
                 self.expr(&i.test);
@@ -383,14 +413,26 @@ impl<'a> Analyzer<'a> {
             Expr::Generator(c) => self.comprehension(&[&c.elt], &c.generators),
             Expr::DictComp(c) => self.comprehension(&[&c.key, &c.value], &c.generators),
             Expr::Await(_) => self.unsupported(at, "await"),
-            Expr::Yield(y) => self.opt(y.value.as_deref()),
-            Expr::YieldFrom(y) => self.expr(&y.value),
+            Expr::Yield(y) => {
+                self.yield_in_cleanup(at);
+                self.opt(y.value.as_deref());
+            }
+            Expr::YieldFrom(y) => {
+                self.yield_in_cleanup(at);
+                self.expr(&y.value);
+            }
             Expr::Compare(c) => {
                 if self.collecting {
                     self.note_safe_reads_in(e);
                 }
                 self.expr(&c.left);
-                self.exprs(&c.comparators);
+                // Only the last operand of `k in X` is merely searched: in a chain
+                // (`a in X in b`) Python also hands `X` itself to `b.__contains__`.
+                let contained = matches!(c.ops.last(), Some(ast::CmpOp::In | ast::CmpOp::NotIn));
+                for (i, operand) in c.comparators.iter().enumerate() {
+                    let last = i + 1 == c.comparators.len();
+                    self.expr_at(operand, if last && contained { Place::Contained } else { Place::Value });
+                }
             }
             Expr::Call(c) => {
                 if self.collecting {
@@ -429,10 +471,11 @@ impl<'a> Analyzer<'a> {
                         }
                     }
                 }
-                self.expr(&s.value);
+                self.expr_at(&s.value, Place::SubscriptBase);
                 self.expr(&s.slice);
             }
-            Expr::Starred(s) => self.expr(&s.value),
+            // `[*x]`, `f(*x)`: the value is iterated, not handed over.
+            Expr::Starred(s) => self.expr_at(&s.value, Place::Iterated),
             Expr::Name(n) => match n.ctx {
                 ExprContext::Load => self.name(n.id.as_str(), at),
                 _ => self.binding(n.id.as_str(), at, Bind::Other),
@@ -466,7 +509,7 @@ impl<'a> Analyzer<'a> {
     /// A string constant that spells a dunder name can hand it to reflection; one that
     /// names a file-reading or file-writing node type creates that node.
     fn string_constant(&mut self, text: &str, at: usize) {
-        if blender::FILE_NODE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(text)) {
+        if blender::is_file_node_type(text) {
             self.report(Rule::BlenderFileAccess, at, format!("the node type \"{text}\" reads or writes files at a path of the script's choosing"));
         }
         let text = nfkc(text);
@@ -487,7 +530,7 @@ impl<'a> Analyzer<'a> {
             }
         }
         self.expr(target);
-        self.expr(iter);
+        self.expr_at(iter, Place::Iterated);
     }
 
     fn comprehension(&mut self, elts: &[&Expr], generators: &[ast::Comprehension]) {
@@ -555,6 +598,7 @@ impl<'a> Analyzer<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bind {
     Function,
+    Class,
     Parameter,
     /// `global` / `nonlocal`: declares, binds nothing.
     Declaration,

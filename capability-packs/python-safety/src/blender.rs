@@ -33,6 +33,42 @@ const OPS_CATEGORIES: &[(&str, Rule)] = &[
     ("render.play_rendered_anim", Rule::BlenderFileAccess),
     ("sequencer.export_subtitles", Rule::BlenderFileAccess),
     ("outliner.lib_operation", Rule::BlenderFileAccess),
+    // Operators that write (or read) a file by a name of their own or from the scene,
+    // with or without a path keyword: `anim.keying_set_export` writes a Python file
+    // (issue 26 planted `shlex.py` with it); `cycles.denoise_animation` rewrites the
+    // render output (`/tmp/` by default) and `cycles.merge_images` writes its output;
+    // bakes write caches and image sequences next to the .blend (`//`); proxies are
+    // written beside their source; asset operators write catalogs and asset files
+    // into asset libraries; `asset.open_containing_blend_file` starts another Blender.
+    ("anim.keying_set_export", Rule::BlenderFileAccess),
+    ("cycles.denoise_animation", Rule::BlenderFileAccess),
+    ("cycles.merge_images", Rule::BlenderFileAccess),
+    ("object.ocean_bake", Rule::BlenderFileAccess),
+    ("object.multires_external_save", Rule::BlenderFileAccess),
+    ("object.multires_external_pack", Rule::BlenderFileAccess),
+    ("dynamic_paint.bake", Rule::BlenderFileAccess),
+    ("sequencer.rebuild_proxy", Rule::BlenderFileAccess),
+    ("clip.rebuild_proxy", Rule::BlenderFileAccess),
+    ("clip.open", Rule::BlenderFileAccess),
+    ("asset.catalogs_save", Rule::BlenderFileAccess),
+    ("asset.bundle_install", Rule::BlenderFileAccess),
+    ("asset.open_containing_blend_file", Rule::BlenderFileAccess),
+    ("poselib.create_pose_asset", Rule::BlenderFileAccess),
+    ("paint.image_from_view", Rule::BlenderFileAccess),
+    ("node.add_import_node", Rule::BlenderFileAccess),
+    ("node.add_image", Rule::BlenderFileAccess),
+    ("node.add_file", Rule::BlenderFileAccess),
+    ("graph.sound_to_samples", Rule::BlenderFileAccess),
+    ("ed.lib_id_load_custom_preview", Rule::BlenderFileAccess),
+];
+
+/// Operator name prefixes (`category.prefix`) whose every operator writes or deletes
+/// files: the geometry-node and simulation bakes (their caches, in the bake directory
+/// next to the .blend), the brush asset operators (asset files in a library).
+const OPS_PREFIXES: &[(&str, Rule)] = &[
+    ("object.geometry_node_bake", Rule::BlenderFileAccess),
+    ("object.simulation_nodes_cache", Rule::BlenderFileAccess),
+    ("brush.asset_", Rule::BlenderFileAccess),
 ];
 
 /// Other dotted paths.
@@ -61,6 +97,9 @@ const PATHS: &[(&str, Rule)] = &[
     ("bpy.app.icons", Rule::BlenderFileAccess),
     ("bpy_extras.image_utils", Rule::BlenderFileAccess),
     ("addon_utils", Rule::BlenderPersistence),
+    // `bpy.path` helpers that list or probe directories of any path.
+    ("bpy.path.module_names", Rule::BlenderFileAccess),
+    ("bpy.path.resolve_ncase", Rule::BlenderFileAccess),
 ];
 
 /// Attribute names that mean the route wherever they appear.
@@ -138,6 +177,16 @@ const ATTRIBUTES: &[(&str, Rule)] = &[
     ("save_render", Rule::BlenderFileAccess),
     ("libraries", Rule::BlenderFileAccess),
     ("unpack_all", Rule::BlenderFileAccess),
+    // `image.pack()` reads the datablock's file into the .blend, and `packed_file.data`
+    // hands its bytes to the script; `reload()` reads a datablock's file again;
+    // `bpy.data.temp_data(filepath=...)` is a second Main whose libraries load .blend
+    // files; `pack_linked_ids_hierarchy` reads library files.
+    ("pack", Rule::BlenderFileAccess),
+    ("packed_file", Rule::BlenderFileAccess),
+    ("packed_files", Rule::BlenderFileAccess),
+    ("reload", Rule::BlenderFileAccess),
+    ("temp_data", Rule::BlenderFileAccess),
+    ("pack_linked_ids_hierarchy", Rule::BlenderFileAccess),
     // Instances of Blender's Python-defined classes: the operators that ran (their
     // `execute` evaluates its string properties again), and the property groups'
     // `register`/`unregister` (`scene.cycles.unregister()` removes Cycles' settings for
@@ -157,24 +206,42 @@ const ATTRIBUTES: &[(&str, Rule)] = &[
 /// `bpy.ops.render.*` calls that write frames to the output path.
 pub const RENDER_WRITE_KEYWORDS: &[&str] = &["write_still", "animation"];
 
-/// Operator keywords that name files (any `bpy.ops` call) or hold code (`settings`
-/// values of `node.add_node` are evaluated as Python).
+/// Operator keywords that name files or folders (any `bpy.ops` call) or hold code
+/// (`settings` values of `node.add_node` are evaluated as Python).
+///
+/// Judged by the words of the keyword, not a list, so an operator added later is
+/// covered: any word starting with `file` (`filepath`, `output_filepath`,
+/// `input_filepath1`, `filename`, `files`, `filemode`), `path`/`paths` (`relative_path`,
+/// `catalog_path`; RNA data paths, `*data_path`, are not files), `directory`, `folder`,
+/// a last word `dir` (`export_texture_dir`), and `save_mode` (a bake's `EXTERNAL` writes images to their paths).
 pub fn operator_keyword_rule(name: &str) -> Option<Rule> {
-    match name {
-        "filepath" | "directory" | "filename" | "files" | "save_mode" | "relative_path" => Some(Rule::BlenderFileAccess),
-        "settings" => Some(Rule::BlenderCodeExecution),
-        _ => None,
+    if name == "settings" {
+        return Some(Rule::BlenderCodeExecution);
     }
+    let file_word = |w: &str| w.starts_with("file") || matches!(w, "path" | "paths" | "directory" | "folder");
+    let dir = name == "dir" || name.ends_with("_dir");
+    if name == "save_mode" || dir || (!name.ends_with("data_path") && name.split('_').any(file_word)) {
+        return Some(Rule::BlenderFileAccess);
+    }
+    None
 }
 
 /// Node types that read or write files of the script's choosing when evaluated: the
 /// geometry importers (their path is a string socket, not a `filepath` property),
 /// the compositor's file output, OSL script nodes. Named by a string anywhere in a
-/// script (`nodes.new("GeometryNodeImportText")`), they are rejected.
+/// script (`nodes.new("GeometryNodeImportText")`, on any collection, in any case),
+/// they are rejected; so is every `GeometryNodeImport*` (a later Blender's importers).
 pub const FILE_NODE_TYPES: &[&str] = &[
     "GeometryNodeImportText", "GeometryNodeImportCSV", "GeometryNodeImportOBJ", "GeometryNodeImportPLY",
     "GeometryNodeImportSTL", "GeometryNodeImportVDB", "CompositorNodeOutputFile", "ShaderNodeScript",
 ];
+
+/// Does the string `text` name a node type that reads or writes files?
+pub fn is_file_node_type(text: &str) -> bool {
+    const IMPORTERS: &str = "geometrynodeimport";
+    let trimmed = text.trim();
+    FILE_NODE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(trimmed)) || trimmed.get(..IMPORTERS.len()).is_some_and(|p| p.eq_ignore_ascii_case(IMPORTERS))
+}
 
 /// Operators that take no file, directory or code option at all, so `**options`
 /// cannot hide one: mesh editing and primitives, transforms, the curve, surface and
@@ -212,6 +279,11 @@ pub fn path_rule(path: &[String]) -> Option<(Rule, String)> {
                 return Some((*rule, format!("bpy.ops.{category}")));
             }
         }
+        for (prefix, rule) in OPS_PREFIXES {
+            if op.starts_with(prefix) {
+                return Some((*rule, format!("bpy.ops.{prefix}*")));
+            }
+        }
         let category = path[2].to_ascii_lowercase();
         if category.starts_with("export_") || category.starts_with("import_") {
             return Some((Rule::BlenderFileAccess, format!("bpy.ops.{}", path[2])));
@@ -243,16 +315,22 @@ pub fn changes_module_state(path: &[String]) -> bool {
 pub fn attribute_rule(name: &str) -> Option<Rule> {
     static TABLE: std::sync::OnceLock<std::collections::HashMap<&'static str, Rule>> = std::sync::OnceLock::new();
     let name = if name.bytes().any(|b| b.is_ascii_uppercase()) { std::borrow::Cow::Owned(name.to_ascii_lowercase()) } else { std::borrow::Cow::Borrowed(name) };
-    if name.starts_with("export_") || name.starts_with("import_") {
+    // Exporters and importers by their names (`export_scene`, `keying_set_export`,
+    // `usd_import`, `grease_pencil_export_svg`), whatever category they are reached by.
+    let file_verb = |v: &str| name.starts_with(&format!("{v}_")) || name.ends_with(&format!("_{v}")) || name.contains(&format!("_{v}_"));
+    if file_verb("export") || file_verb("import") {
         return Some(Rule::BlenderFileAccess);
     }
     TABLE.get_or_init(|| ATTRIBUTES.iter().copied().collect()).get(name.as_ref()).copied()
 }
 
 /// Assigning to these attributes points Blender at a path on disk (render output,
-/// image and cache files, library paths) or at code (a driver's expression).
+/// image and cache files, library paths, any `*_path`, `*_dir` or `*directory*`), makes
+/// it write to disk on its own (a bake's `save_mode`, a point cache's
+/// `use_disk_cache`), or points it at code (a driver's expression).
 pub fn store_rule(name: &str) -> Option<Rule> {
-    if name.contains("filepath") || name.contains("directory") || (name.ends_with("path") && name != "data_path") || matches!(name, "file_name" | "filename" | "proxy_dir" | "base_path") {
+    let file_setting = matches!(name, "file_name" | "filename" | "proxy_dir" | "base_path" | "save_mode" | "use_disk_cache");
+    if name.contains("filepath") || name.contains("directory") || (name.ends_with("path") && name != "data_path") || name.ends_with("_dir") || file_setting {
         Some(Rule::BlenderFileAccess)
     } else if name == "expression" {
         Some(Rule::BlenderCodeExecution)
@@ -356,6 +434,60 @@ mod tests {
         }
         for name in ["Mesh", "ShaderNodeBsdfPrincipled", "LineStyleAlphaModifier_AlongStroke", "MAX_SIZE", "DEFAULT_OT", "location", "OT_x", "_OT_x", "wm_OT_x"] {
             assert!(!is_registered_class_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn operator_keywords_that_name_files_or_folders() {
+        for name in ["filepath", "output_filepath", "input_filepath1", "filename", "files", "filemode", "directory", "repo_directory", "custom_directory", "relative_path", "relative_paths", "catalog_path", "path", "dir", "export_texture_dir", "import_textures_dir", "use_batch_own_dir", "filter_folder", "save_mode", "display_file_selector"] {
+            assert_eq!(operator_keyword_rule(name), Some(Rule::BlenderFileAccess), "{name}");
+        }
+        for name in ["profile", "profile_type", "direction", "data_path", "prop_data_path", "size", "location", "type", "use_transform", "segments", "mouse_dir_constraint"] {
+            assert_eq!(operator_keyword_rule(name), None, "{name}");
+        }
+        assert_eq!(operator_keyword_rule("settings"), Some(Rule::BlenderCodeExecution));
+    }
+
+    #[test]
+    fn operators_that_write_files_by_name_are_listed() {
+        let path = |s: &str| s.split('.').map(String::from).collect::<Vec<_>>();
+        for op in [
+            "bpy.ops.anim.keying_set_export", "bpy.ops.cycles.denoise_animation", "bpy.ops.cycles.merge_images", "bpy.ops.object.ocean_bake",
+            "bpy.ops.object.geometry_node_bake_single", "bpy.ops.object.geometry_node_bake_unpack_single", "bpy.ops.object.geometry_node_bake_delete_single",
+            "bpy.ops.object.simulation_nodes_cache_bake", "bpy.ops.object.simulation_nodes_cache_delete", "bpy.ops.brush.asset_save_as", "bpy.ops.brush.asset_delete",
+            "bpy.ops.dynamic_paint.bake", "bpy.ops.sequencer.rebuild_proxy", "bpy.ops.clip.rebuild_proxy", "bpy.ops.asset.catalogs_save",
+            "bpy.ops.node.add_import_node", "bpy.ops.export_scene.gltf", "bpy.ops.render.play_rendered_anim",
+        ] {
+            assert_eq!(path_rule(&path(op)).map(|(r, _)| r), Some(Rule::BlenderFileAccess), "{op}");
+        }
+        for op in ["bpy.ops.mesh.primitive_cube_add", "bpy.ops.object.bake", "bpy.ops.render.render", "bpy.ops.asset.mark", "bpy.ops.object.modifier_add"] {
+            assert_eq!(path_rule(&path(op)), None, "{op}");
+        }
+        for attr in ["keying_set_export", "usd_export", "exporter_export", "grease_pencil_export_svg", "export_scene", "import_curve", "alembic_import"] {
+            assert_eq!(attribute_rule(attr), Some(Rule::BlenderFileAccess), "{attr}");
+        }
+        for attr in ["exporters", "location", "importance"] {
+            assert_eq!(attribute_rule(attr), None, "{attr}");
+        }
+    }
+
+    #[test]
+    fn file_node_types_are_recognised_in_any_case_and_every_importer() {
+        for t in ["GeometryNodeImportText", "geometrynodeimportcsv", "GeometryNodeImportUSD", " ShaderNodeScript", "COMPOSITORNODEOUTPUTFILE"] {
+            assert!(is_file_node_type(t), "{t}");
+        }
+        for t in ["ShaderNodeTexNoise", "GeometryNodeMeshCube", "GeometryNodeImpor", "Import", ""] {
+            assert!(!is_file_node_type(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn stores_that_point_blender_at_disk() {
+        for name in ["filepath", "filepath_raw", "bake_directory", "proxy_dir", "cache_dir", "base_path", "file_subpath", "save_mode", "use_disk_cache", "directory"] {
+            assert_eq!(store_rule(name), Some(Rule::BlenderFileAccess), "{name}");
+        }
+        for name in ["data_path", "location", "use_nodes", "name", "dirty"] {
+            assert_eq!(store_rule(name), None, "{name}");
         }
     }
 

@@ -4,6 +4,7 @@
 
 use crate::analyze::{Analyzer, literal_str};
 use crate::blender;
+use crate::handles::Place;
 use crate::names::{self, nfkc};
 use crate::rules::Rule;
 use ruff_ast::{self as ast, Expr};
@@ -38,20 +39,6 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             visit_arguments(a, c);
             return;
         }
-        // `nodes.new(type)`: the node type must be a literal (or loop literals), so a
-        // file-reading node (`blender::FILE_NODE_TYPES`) cannot be named by a string
-        // the script builds.
-        let on_nodes = match &*attr.value {
-            Expr::Attribute(r) => r.attr.as_str() == "nodes",
-            Expr::Name(n) => n.id.as_str() == "nodes",
-            _ => false,
-        };
-        if method == "new" && on_nodes {
-            let kind = c.arguments.args.first().or_else(|| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|n| n.as_str() == "type")).map(|k| &k.value));
-            if kind.is_some_and(|k| a.literal_names(k).is_none()) {
-                a.report(Rule::BlenderFileAccess, at, "`nodes.new` with a node type that is not a literal could create a node that reads or writes files".into());
-            }
-        }
         // RNA's `path_resolve("a.b")` is getattr by string.
         if method == "path_resolve" {
             match c.arguments.args.first().and_then(literal_str) {
@@ -68,9 +55,10 @@ pub fn call(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
             a.report(Rule::BlenderFileAccess, at, "`.save(filepath=...)` writes a file to a path of the script's choosing".into());
         }
     }
+    node_new(a, c, at);
     // The callee is used by name, not passed around: a module helper judged by its call
     // (`dataclasses.field`, `functools.wraps`) may be called directly.
-    a.expr_as_base(&c.func);
+    a.expr_at(&c.func, Place::Callee);
     if let Expr::Attribute(attr) = &*c.func {
         let method = nfkc(attr.attr.as_str());
         const MUTATORS: &[&str] = &["update", "append", "extend", "insert", "pop", "popitem", "clear", "setdefault", "remove", "add", "discard", "sort", "reverse"];
@@ -130,8 +118,32 @@ fn enum_functional(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
     }
 }
 
+/// `X.nodes.new(type)` (also through a name bound to `X.nodes`, or a literal
+/// `getattr(X.nodes, "new")`): the node type must be a string literal (or a loop
+/// variable over literals), which is judged as a node type wherever it is written, so
+/// a file-reading node (`blender::is_file_node_type`) cannot be named by a string the
+/// script builds (`"ShaderNode" + "Script"`, an f-string, a variable, `bl_idname`).
+/// `handles.rs` keeps every node collection where this sees it.
+fn node_new(a: &mut Analyzer, c: &ast::ExprCall, at: usize) {
+    let on_nodes = |a: &Analyzer, receiver: &Expr| a.is_nodes_value(receiver) || matches!(receiver, Expr::Name(n) if nfkc(n.id.as_str()) == "nodes");
+    let is_new = match &*c.func {
+        Expr::Attribute(attr) => nfkc(attr.attr.as_str()) == "new" && on_nodes(a, &attr.value),
+        Expr::Call(g) => a.getattr_names(g).is_some_and(|(base, names)| names.iter().any(|n| n == "new") && on_nodes(a, base)),
+        _ => false,
+    };
+    if !is_new {
+        return;
+    }
+    let hidden = c.arguments.args.iter().any(|e| matches!(e, Expr::Starred(_))) || c.arguments.keywords.iter().any(|k| k.arg.is_none());
+    let kind = c.arguments.args.first().or_else(|| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|n| nfkc(n.as_str()) == "type")).map(|k| &k.value));
+    if hidden || kind.is_some_and(|k| a.literal_names(k).is_none()) {
+        a.report(Rule::BlenderFileAccess, at, "a node collection's `new` with a node type that is not a string literal could create a node that reads or writes files (`ShaderNodeScript`, `GeometryNodeImport*`, `CompositorNodeOutputFile`); write the type as a literal".into());
+    }
+}
+
 fn visit_arguments(a: &mut Analyzer, c: &ast::ExprCall) {
-    c.arguments.args.iter().for_each(|e| a.expr(e));
+    let place = a.argument_place(&c.func);
+    c.arguments.args.iter().for_each(|e| a.expr_at(e, place));
     let at = c.range.start().into();
     c.arguments.keywords.iter().for_each(|k| a.keyword(k, at));
 }
@@ -175,20 +187,41 @@ fn operator_call(a: &mut Analyzer, c: &ast::ExprCall, path: &[String], at: usize
         }
         let renders = path.len() == 4 && path[2] == "render" && (path[3] == "render" || path[3] == "opengl");
         if renders && blender::RENDER_WRITE_KEYWORDS.contains(&name.as_str()) && !is_false(&k.value) {
-            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `{name}` writes files to the output path"));
+            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with `{name}` writes files to the output path (only a literal `False` is allowed)"));
+        }
+        // `bpy.ops.node.add_node(type=...)` creates whatever node type it is given.
+        if path[2] == "node" && name == "type" && a.literal_names(&k.value).is_none() {
+            a.report(Rule::BlenderFileAccess, at, format!("`{shown}` with a `type=` that is not a string literal could create a node that reads or writes files"));
         }
     }
 }
 
+/// Only a literal `False` leaves a render's writing off.
 fn is_false(e: &Expr) -> bool {
-    matches!(e, Expr::BooleanLiteral(b) if !b.value) || matches!(e, Expr::NoneLiteral(_))
+    matches!(e, Expr::BooleanLiteral(b) if !b.value)
 }
 
-/// `getattr(base, "name", ...)` as (base, name).
-pub fn literal_getattr(c: &ast::ExprCall) -> Option<(&Expr, String)> {
-    match &*c.func {
-        Expr::Name(n) if nfkc(n.id.as_str()) == "getattr" => Some((c.arguments.args.first()?, literal_str(c.arguments.args.get(1)?)?.to_string())),
+/// The base of `getattr(base, NAME)` whose name is a literal or a plain name (which
+/// may be a loop variable over literals): a link of an attribute chain.
+pub fn literal_getattr_base(c: &ast::ExprCall) -> Option<&Expr> {
+    match (&*c.func, c.arguments.args.get(1)) {
+        (Expr::Name(n), Some(Expr::StringLiteral(_) | Expr::Name(_))) if nfkc(n.id.as_str()) == "getattr" => c.arguments.args.first(),
         _ => None,
+    }
+}
+
+impl Analyzer<'_> {
+    /// `getattr(base, name)` as (base, every literal value the name can take): a string
+    /// literal, or a loop variable over literals (`loops.rs`).
+    pub fn getattr_names<'e>(&self, c: &'e ast::ExprCall) -> Option<(&'e Expr, Vec<String>)> {
+        match &*c.func {
+            Expr::Name(n) if nfkc(n.id.as_str()) == "getattr" => {
+                let base = c.arguments.args.first()?;
+                let names = self.literal_names(c.arguments.args.get(1)?)?;
+                Some((base, names.into_iter().map(|n| nfkc(&n).into()).collect()))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -217,5 +250,70 @@ pub fn format_fields(a: &mut Analyzer, template: &str, at: usize) {
             }
         }
         i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rule;
+    use crate::testing::{allowed, rules};
+
+    fn file_access_at(src: &str, line: u32) -> bool {
+        rules(src).iter().any(|(r, l, c)| *r == Rule::BlenderFileAccess && *l == line && *c >= 1)
+    }
+
+    #[test]
+    fn computed_node_types_are_refused_on_every_node_collection() {
+        let g = "import bpy\ng = bpy.data.node_groups.new('g', 'GeometryNodeTree')\n";
+        for call in [
+            "g.nodes.new('ShaderNode' + 'Script')",
+            "g.nodes.new(type='GeometryNode' + 'ImportText')",
+            "g.nodes.new(f'GeometryNode{1}')",
+            "g.nodes.new(g.nodes[0].bl_idname)",
+            "g.nodes.new(*['x'])",
+            "g.nodes.new(**{'type': 'x'})",
+            "getattr(g.nodes, 'new')('A' + 'B')",
+            "g.path_resolve('nodes').new('A' + 'B')",
+            "getattr(g, 'nodes').new('A' + 'B')",
+        ] {
+            let src = format!("{g}{call}\n");
+            assert!(file_access_at(&src, 3), "{src}: {:?}", rules(&src));
+        }
+        // Through a name bound to the collection, whatever the name.
+        let src = format!("{g}coll = g.nodes\nkind = 'x'\ncoll.new(kind)\n");
+        assert!(file_access_at(&src, 5), "{:?}", rules(&src));
+        let src = format!("{g}for k in ('new',):\n    getattr(g.nodes, k)('A' + 'B')\n");
+        assert!(file_access_at(&src, 4), "{:?}", rules(&src));
+    }
+
+    #[test]
+    fn literal_node_types_and_other_collections_pass() {
+        assert!(allowed(
+            "import bpy\nimport bmesh\ng = bpy.data.node_groups.new('g', 'GeometryNodeTree')\nn = g.nodes.new('GeometryNodeMeshCube')\nfor kind in ('GeometryNodeJoinGeometry', 'NodeGroupOutput'):\n    g.nodes.new(kind)\ng.links.new(n.outputs[0], g.nodes[1].inputs[0])\nbm = bmesh.new()\nv = bm.verts.new((0.0, 0.0, 0.0))\narm = bpy.data.armatures.new('a')\nname = 'Bone'\nmarker = bpy.context.scene.timeline_markers.new(name, frame=1)\nm = bpy.data.materials.new(f'M{1}')\n"
+        ));
+    }
+
+    #[test]
+    fn node_add_node_needs_a_literal_type() {
+        assert!(file_access_at("import bpy\nbpy.ops.node.add_node(type='ShaderNode' + 'Script')\n", 2));
+        assert!(allowed("import bpy\nbpy.ops.node.add_node(type='ShaderNodeTexNoise', use_transform=True)\n"));
+    }
+
+    #[test]
+    fn renders_write_unless_the_keyword_is_a_literal_false() {
+        for kw in ["write_still=True", "write_still=None", "animation=1", "animation=flag", "write_still=not False"] {
+            let src = format!("import bpy\nflag = True\nbpy.ops.render.render({kw})\n");
+            assert!(file_access_at(&src, 3), "{src}");
+        }
+        assert!(file_access_at("import bpy\nbpy.ops.render.opengl(animation=True)\n", 2));
+        assert!(allowed("import bpy\nbpy.ops.render.render(write_still=False, animation=False)\n"));
+    }
+
+    #[test]
+    fn file_keywords_are_refused_on_any_operator() {
+        for call in ["cycles.denoise_animation(output_filepath='/tmp/x')", "object.bake(filepath='/tmp/x')", "object.bake(save_mode='EXTERNAL')", "sequencer.image_strip_add(directory='/etc/')", "mesh.primitive_cube_add(relative_path=True)"] {
+            let src = format!("import bpy\nbpy.ops.{call}\n");
+            assert!(file_access_at(&src, 2), "{src}");
+        }
     }
 }

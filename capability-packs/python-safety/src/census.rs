@@ -30,6 +30,16 @@ pub struct Census {
     /// Every dotted module path each name was ever bound to (`o = bpy.ops`). Never
     /// forgotten: a rebinding in a branch that may not run does not clear it.
     pub aliases: HashMap<String, Vec<Vec<String>>>,
+    /// How many bindings of each name are `def` statements.
+    pub function_bindings: HashMap<String, u32>,
+    /// Names of functions defined with a decorator (which may replace them).
+    pub decorated: HashSet<String>,
+    /// How many bindings of each name are `class` statements.
+    pub class_bindings: HashMap<String, u32>,
+    /// How many bindings of each name bind a module path (an import, `o = json`).
+    pub module_bindings: HashMap<String, u32>,
+    /// Names bound to a node collection (`nodes = tree.nodes`, `handles.rs`).
+    pub node_names: HashSet<String>,
 }
 
 impl Census {

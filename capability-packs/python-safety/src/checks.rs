@@ -11,15 +11,10 @@ use ruff_ast::Expr;
 
 impl Analyzer<'_> {
     pub(crate) fn check_escape(&mut self, e: &Expr, at: usize) {
-        // Only paths of one or two parts must not escape (`bpy`, `bpy.ops`): a longer
-        // chain is never one of them, so it is not resolved here.
-        let short = match e {
-            Expr::Name(_) => true,
-            Expr::Attribute(a) => matches!(&*a.value, Expr::Name(_)),
-            Expr::Call(c) => crate::calls::literal_getattr(c).is_some_and(|(base, _)| matches!(base, Expr::Name(_))),
-            _ => false,
-        };
-        if !short {
+        // Only paths of one or two parts must not escape (`bpy`, `bpy.ops`), also
+        // re-exported (`bpy_extras.object_utils.bpy`): a chain of more than four links
+        // is never one of them, so it is not resolved here.
+        if crate::handles::chain_links(e, 4).is_none() {
             return;
         }
         for path in self.resolve(e) {
@@ -74,11 +69,18 @@ impl Analyzer<'_> {
         if kind != Bind::Declaration {
             *self.census.stores.entry(n.clone().into()).or_default() += 1;
         }
+        match kind {
+            Bind::Function => *self.census.function_bindings.entry(n.clone().into()).or_default() += 1,
+            Bind::Class => *self.census.class_bindings.entry(n.clone().into()).or_default() += 1,
+            _ => {}
+        }
         if names::is_dunder(&n) {
             if kind != Bind::Function {
                 self.report(Rule::DunderName, at, format!("the name `{n}` reaches interpreter internals"));
             } else if names::LOOKUP_HOOKS.contains(n.as_str()) {
                 self.report(Rule::DynamicAttribute, at, format!("defining `{n}` routes the interpreter's own lookups (names, attributes, class patterns) through code the checker cannot follow"));
+            } else {
+                self.dunder_definition(&n, at);
             }
             return;
         }
@@ -91,6 +93,19 @@ impl Analyzer<'_> {
         if kind != Bind::Parameter && self.receivers.iter().any(|r| r.iter().any(|x| n == x.as_str())) {
             self.report(Rule::PrivateAttribute, at, format!("rebinding the method receiver `{n}` would let it reach private attributes of anything"));
         }
+    }
+
+    /// A name bound to a module path (an import, `o = json`): one binding the checker
+    /// can name (`implicit.rs` tells class bases it can name from computed ones).
+    pub(crate) fn note_module_binding(&mut self, target: &Expr) {
+        if let Expr::Name(n) = target {
+            self.note_import_binding(n.id.as_str());
+        }
+    }
+
+    /// An import binds `name` to a module path.
+    pub(crate) fn note_import_binding(&mut self, name: &str) {
+        *self.census.module_bindings.entry(nfkc(name).into()).or_default() += 1;
     }
 
     /// An imported name (`from m import NAME`, `import m as NAME`): also a binding.
@@ -165,6 +180,13 @@ impl Analyzer<'_> {
         if attr == "format" || attr == "format_map" {
             self.format_receiver(base, &attr, at);
         }
+        // `bpy.data.texts.load(path)` (images, sounds, fonts, movie clips, volumes' grids,
+        // libraries) reads any file, and a collection can be reached under any name
+        // (`D.texts`, a parameter, an element), so `.load` is refused on everything but
+        // the `json` module, whose `load` reads only a file object (and `open` is refused).
+        if attr == "load" && !base_paths.iter().any(|p| p.len() == 1 && p[0] == "json") {
+            self.report(Rule::BlenderFileAccess, at, "`.load` reads a file of the script's choosing (`bpy.data.texts.load`, `images.load`, `sounds.load`, `fonts.load`, `movieclips.load`, `libraries.load`, a volume's `grids.load`), whatever name the collection is reached by".into());
+        }
         // `image.save()` writes the datablock over its file; a script's own `save`
         // (a function or method it defines) is its business.
         if attr == "save" && !self.known.stores.contains_key("save") {
@@ -214,5 +236,44 @@ impl Analyzer<'_> {
         if let Some(why) = blender::bpy_types_rule(path) {
             self.report(Rule::BlenderPythonClass, at, why);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rule;
+    use crate::testing::{allowed, rules};
+
+    #[test]
+    fn load_is_refused_on_every_receiver_but_json() {
+        for src in [
+            "import bpy\nbpy.data.texts.load('/etc/passwd')\n",
+            "import bpy\nD = bpy.data\nD.images.load('/etc/x.png')\n",
+            "def read(c, p):\n    return c.load(p)\n",
+            "import bpy\nf = getattr(bpy.data.sounds, 'load')\n",
+            "import bpy\nv = bpy.data.volumes.new('v')\nv.grids.load()\n",
+            "import bpy\nwith bpy.context.blend_data.libraries.load('/x.blend') as (a, b):\n    pass\n",
+        ] {
+            let found = rules(src);
+            assert!(found.iter().any(|(r, l, c)| *r == Rule::BlenderFileAccess && *l >= 2 && *c >= 1), "{src}: {found:?}");
+        }
+        assert!(allowed("import json\nresult = json.loads('{}')\nprint(json.load)\n"));
+    }
+
+    #[test]
+    fn packed_data_and_reloads_are_refused() {
+        for src in ["import bpy\nbpy.data.images['i'].pack()\n", "import bpy\nx = bpy.data.images['i'].packed_file.data\n", "import bpy\nbpy.data.images['i'].reload()\n", "import bpy\nwith bpy.data.temp_data() as t:\n    pass\n"] {
+            assert!(rules(src).iter().any(|(r, ..)| *r == Rule::BlenderFileAccess), "{src}");
+        }
+    }
+
+    #[test]
+    fn paths_assigned_to_any_object_are_refused() {
+        for target in ["bpy.context.scene.render.filepath", "img.filepath_raw", "mod.bake_directory", "node.directory", "node.base_path", "seq.proxy_dir", "anything.cache_path", "bake.save_mode", "cache.use_disk_cache"] {
+            let src = format!("import bpy\nimg = mod = node = seq = anything = bake = cache = bpy.context.object\n{target} = '/tmp/x'\n");
+            assert!(rules(&src).iter().any(|(r, l, _)| *r == Rule::BlenderFileAccess && *l == 3), "{src}");
+        }
+        let src = "import bpy\nsetattr(bpy.context.scene.render, 'filepath', '/tmp/x')\n";
+        assert!(rules(src).iter().any(|(r, ..)| *r == Rule::BlenderFileAccess), "{src}");
     }
 }

@@ -14,10 +14,13 @@ pub fn import(a: &mut Analyzer, i: &ast::StmtImport, at: usize) {
         match &alias.asname {
             Some(name) => {
                 a.binding(name.as_str(), at, Bind::Other);
+                a.note_import_binding(name.as_str());
+                a.imported_handle(&parts, at);
                 a.bind_alias(name.as_str(), parts);
             }
             None => {
                 a.binding(&parts[0], at, Bind::Other);
+                a.note_import_binding(&parts[0]);
                 a.bind_alias(&parts[0].clone(), vec![parts[0].clone()]);
             }
         }
@@ -59,6 +62,8 @@ pub fn import_from(a: &mut Analyzer, i: &ast::StmtImportFrom, at: usize) {
         }
         let bound = alias.asname.as_ref().map(|n| n.as_str().to_string()).unwrap_or(name.into());
         a.binding(&bound, at, Bind::Other);
+        a.note_import_binding(&bound);
+        a.imported_handle(&path, at);
         a.bind_alias(&bound, path);
     }
 }

@@ -14,6 +14,8 @@ mod calls;
 mod census;
 mod checks;
 mod classes;
+mod handles;
+mod implicit;
 mod imports;
 mod loops;
 mod names;
@@ -21,6 +23,8 @@ mod nesting;
 pub mod policy;
 pub mod rules;
 mod source_map;
+#[cfg(test)]
+mod testing;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

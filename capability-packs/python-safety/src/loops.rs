@@ -44,7 +44,7 @@ const READ_METHODS: &[&str] = &["items", "keys", "values", "get", "index", "coun
 /// (unless the script binds one of these names itself, which voids every read counted
 /// through them). Not `min`, `max` or `sum`: `max(N, N)` and `sum((), N)` return `N`
 /// itself, a second name for the collection that nothing tracks.
-const READ_BUILTINS: &[&str] = &["len", "sorted", "list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "any", "all", "print", "str", "repr"];
+pub(crate) const READ_BUILTINS: &[&str] = &["len", "sorted", "list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "any", "all", "print", "str", "repr"];
 
 impl Analyzer<'_> {
     /// `NAME = <collection literal>`: remember its rows.

@@ -46,6 +46,17 @@ pub enum Rule {
     /// `type(x).m`), and subclasses of `bpy.types` classes: their methods evaluate
     /// strings, import modules and write files with any object as `self`.
     BlenderPythonClass,
+    /// Code the interpreter runs on its own, later or implicitly, outside the script's
+    /// own calls: dunder methods other than the few value-object ones (`__del__`,
+    /// `__init_subclass__`, `__set_name__`, conversion and protocol hooks), generator
+    /// cleanup code (`yield` inside `try`/`with`), subclasses of the builtin data types
+    /// (whose overridden methods run inside whatever copies or serialises them).
+    ImplicitCode,
+    /// A Blender handle passed around as a value: `bpy.ops` categories and operators,
+    /// `bpy.data` collections and node collections may only be used where written
+    /// (`bpy.ops.mesh.primitive_cube_add(...)`, `bpy.data.objects["Cube"]`,
+    /// `tree.nodes.new("ShaderNodeTexNoise")`), so the checker sees what they reach.
+    BlenderValueEscape,
 }
 
 impl Rule {
@@ -71,10 +82,12 @@ impl Rule {
             Rule::BlenderPersistence => "blender-persistence",
             Rule::BlenderFileAccess => "blender-file-access",
             Rule::BlenderPythonClass => "blender-python-class",
+            Rule::ImplicitCode => "implicit-code",
+            Rule::BlenderValueEscape => "blender-value-escape",
         }
     }
 
-    pub const ALL: [Rule; 20] = [
+    pub const ALL: [Rule; 22] = [
         Rule::ParseError,
         Rule::UnsupportedSyntax,
         Rule::NestingTooDeep,
@@ -95,6 +108,8 @@ impl Rule {
         Rule::BlenderPersistence,
         Rule::BlenderFileAccess,
         Rule::BlenderPythonClass,
+        Rule::ImplicitCode,
+        Rule::BlenderValueEscape,
     ];
 
     pub fn from_id(id: &str) -> Option<Rule> {

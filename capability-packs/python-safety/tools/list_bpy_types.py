@@ -36,7 +36,7 @@ def allowed_names():
         cls = getattr(bpy.types, name, None)
         if not isinstance(cls, type) or name in REGISTRABLE_BASES:
             continue
-        if cls.__module__ in ("bpy.types", "_bpy_types", "builtins"):
+        if cls.__module__ in ("bpy.types", "_bpy_types", "bpy_types", "builtins"):  # bpy_types: 4.5 LTS's _bpy_types
             names.append(name)
     return sorted(names)
 

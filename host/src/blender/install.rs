@@ -1,5 +1,6 @@
-//! `capstan blender install-addon`: install (or update) the add-on as a Blender 4.2+
-//! extension in the user's Blender, and enable it.
+//! `capstan blender install-addon`: install (or update) the add-on as an extension in
+//! the user's Blender (4.5 LTS or newer: the oldest line capstan supports and tests), and
+//! enable it.
 //!
 //! Blender itself says where its user extensions live
 //! (`bpy.utils.user_resource('EXTENSIONS', path='user_default')`), so the path is right
@@ -18,7 +19,7 @@ pub const EXTENSION_MODULE: &str = "bl_ext.user_default.capstan_bridge";
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("Blender {found} is older than 4.2, the first release with extensions; install the legacy add-on zip (bridges/blender/package.py) instead")]
+    #[error("Blender {found} is older than 4.5 LTS, the oldest Blender capstan supports (it is tested on 4.5 LTS and 5.2 LTS); install one of those, or `capstan blender provision` for a headless one")]
     TooOld { found: String },
     #[error("asking Blender failed: {0}")]
     Blender(String),
@@ -40,15 +41,18 @@ fn run_python(install: &BlenderInstall, code: &str) -> Result<String, InstallErr
     if ok { Ok(out) } else { Err(InstallError::Blender(out.lines().rev().take(10).collect::<Vec<_>>().join("\n"))) }
 }
 
-fn at_least_4_2(version: &str) -> bool {
+/// The oldest Blender capstan supports: 4.5 LTS.
+pub const MIN_BLENDER: (u32, u32) = (4, 5);
+
+fn supported(version: &str) -> bool {
     let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
     let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
-    (major, minor) >= (4, 2)
+    (major, minor) >= MIN_BLENDER
 }
 
 /// Install and (unless `enable` is false) enable; returns the installed folder.
 pub fn install(install: &BlenderInstall, enable: bool) -> Result<PathBuf, InstallError> {
-    if !at_least_4_2(&install.version) {
+    if !supported(&install.version) {
         return Err(InstallError::TooOld { found: install.version.clone() });
     }
     let out = run_python(install, "import bpy; print('CAPSTAN_EXT=' + bpy.utils.user_resource('EXTENSIONS', path='user_default', create=True))")?;
@@ -83,11 +87,13 @@ pub fn install(install: &BlenderInstall, enable: bool) -> Result<PathBuf, Instal
 #[cfg(test)]
 mod tests {
     #[test]
-    fn extensions_need_4_2() {
-        assert!(super::at_least_4_2("4.2.0"));
-        assert!(super::at_least_4_2("5.0.1"));
-        assert!(super::at_least_4_2("4.10"));
-        assert!(!super::at_least_4_2("4.1.1"));
-        assert!(!super::at_least_4_2("3.4.1"));
+    fn blender_4_5_lts_is_the_oldest_supported() {
+        assert!(super::supported("4.5.0"));
+        assert!(super::supported("4.5.15"));
+        assert!(super::supported("5.2.4"));
+        assert!(super::supported("4.10"));
+        assert!(!super::supported("4.2.9"));
+        assert!(!super::supported("4.4.3"));
+        assert!(!super::supported("3.4.1"));
     }
 }

@@ -1,17 +1,25 @@
-//! `capstan blender launch`: start Blender with the bridge and wait until it answers.
+//! `capstan blender launch`: start Blender with the bridge, confined by the kernel
+//! ([`crate::containment`]), and wait until it answers.
 //!
-//! Blender's own stdout and stderr go to a log file under `CAPSTAN_HOME/logs`, never
-//! to capstan's stdout (which may be an MCP channel). The launch is done when the
-//! runtime file names *this* child's pid and `/ping` answers as a capstan bridge.
-//! The child gets `CAPSTAN_HOME`, so both sides agree on the runtime file's path.
+//! Each launch is one instance with its own folder, port, output and temporary folder
+//! (`CAPSTAN_HOME/instances/<id>/`). capstan binds the bridge's loopback socket, makes
+//! the token and the exec key, hands both to Blender through inherited descriptors, and
+//! writes the runtime record itself (the confined app cannot write under
+//! `CAPSTAN_HOME`); a launch that is not `private` also publishes it at
+//! `run/blender/server.json`, where `serve` and `call` look. The launch is done when
+//! `/ping` with that token answers from *this* child's pid. Blender's own stdout and
+//! stderr go to a log file under `CAPSTAN_HOME/logs`, never to capstan's stdout (which
+//! may be an MCP channel).
 
 use super::locate::{BlenderInstall, BlenderKind};
 use super::{addon, process};
 use crate::bridge::HttpBridgeClient;
-use crate::bridge::endpoint;
+use crate::containment::{self, Layers, instance::{self, Instance}};
 use crate::home::{CapstanHome, HOME_ENV};
-use serde_json::Value;
-use std::path::PathBuf;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,7 +28,7 @@ pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
 pub const EXEC_KEY_ENV: &str = "CAPSTAN_BRIDGE_EXEC_KEY";
 
 /// 32 random bytes as hex, registered with the redactor before it goes anywhere.
-fn new_exec_key() -> std::io::Result<String> {
+fn new_secret() -> std::io::Result<String> {
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
     let key = hex::encode(key);
@@ -32,8 +40,12 @@ fn new_exec_key() -> std::io::Result<String> {
 pub struct LaunchOptions {
     /// Run without a window (the default for capstan's own use).
     pub background: bool,
-    /// A fixed port; default the first free one of 9876..9885.
+    /// A fixed port; default one the OS picks, or the first free one of
+    /// `CAPSTAN_BRIDGE_PORTS`.
     pub port: Option<u16>,
+    /// Do not publish the instance where clients look by default
+    /// (`run/blender/server.json`): eval and batch workers leave a live session alone.
+    pub private: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -46,15 +58,27 @@ pub enum LaunchError {
     Exited { status: String, log: PathBuf, tail: String },
     #[error("the bridge did not come up within {0:?}")]
     Timeout(Duration),
+    #[error("{0}")]
+    Port(String),
+    #[error("cannot confine Blender: {0}")]
+    Containment(String),
 }
 
 /// A Blender capstan started; stopped (cleanly) when dropped.
 pub struct RunningBlender {
     child: Child,
     pub port: u16,
+    /// capstan's record of this instance (clients of this instance read it).
     pub runtime_file: PathBuf,
+    /// Where the record was also published for the live session (None: private).
+    pub published: Option<PathBuf>,
+    /// The published record this launch replaced.
+    replaced: Option<Vec<u8>>,
     pub log_file: PathBuf,
     pub ping: Value,
+    /// The OS layers this Blender runs under.
+    pub layers: Layers,
+    pub instance: Instance,
 }
 
 impl RunningBlender {
@@ -65,6 +89,11 @@ impl RunningBlender {
     /// Wait for Blender to exit on its own.
     pub fn wait(mut self) -> std::io::Result<std::process::ExitStatus> {
         self.child.wait()
+    }
+
+    /// The exit status, once the process has exited.
+    pub fn try_status(&mut self) -> std::io::Result<Option<std::process::ExitStatus>> {
+        self.child.try_wait()
     }
 
     /// Has the process exited?
@@ -89,6 +118,30 @@ impl Drop for RunningBlender {
         if !self.exited() {
             self.stop();
         }
+        self.forget_records();
+        self.instance.clean_tmp();
+    }
+}
+
+impl RunningBlender {
+    /// Remove the runtime records this launch wrote (a published one only while it still
+    /// names this instance: a later session may have replaced it).
+    fn forget_records(&self) {
+        let _ = std::fs::remove_file(&self.runtime_file);
+        if let Some(published) = &self.published {
+            let ours = std::fs::read_to_string(published).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|d| d["instance"] == json!(self.instance.id));
+            if ours {
+                let earlier_alive = self.replaced.as_deref().and_then(|b| serde_json::from_slice::<Value>(b).ok()).and_then(|d| d["pid"].as_u64()).is_some_and(|pid| crate::bridge::endpoint::pid_alive(pid as u32));
+                match &self.replaced {
+                    Some(bytes) if earlier_alive => {
+                        let _ = crate::fsutil::write_private_atomic(published, bytes);
+                    }
+                    _ => {
+                        let _ = std::fs::remove_file(published);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -102,6 +155,10 @@ pub fn launch(home: &CapstanHome, install: &BlenderInstall, options: &LaunchOpti
     launch_with_env(home, install, options, &[])
 }
 
+/// The descriptor numbers the app finds its handed-over listening socket and secrets on.
+const LISTEN_FD: i32 = 3;
+const SECRETS_FD: i32 = 4;
+
 /// [`launch`] with extra environment for Blender (the add-on's switches, in tests).
 pub fn launch_with_env(
     home: &CapstanHome,
@@ -109,13 +166,25 @@ pub fn launch_with_env(
     options: &LaunchOptions,
     env: &[(&str, &str)],
 ) -> Result<RunningBlender, LaunchError> {
-    let addon_dir = home.root().join("addon").join(addon::version());
-    let script = addon::materialize(&addon_dir).map_err(LaunchError::Addon)?;
+    let script = addon::materialize(&home.root().join("addon")).map_err(LaunchError::Addon)?;
+    // The port first: a taken port leaves no instance folder behind.
+    let listener = instance::listen(options.port).map_err(|e| LaunchError::Port(e.to_string()))?;
+    let instance = Instance::create(home).map_err(LaunchError::Addon)?;
     let logs = home.root().join("logs");
     std::fs::create_dir_all(&logs).map_err(LaunchError::Addon)?;
-    let log_file = logs.join(format!("blender-{}.log", std::process::id()));
+    let log_file = logs.join(format!("blender-{}.log", instance.id));
     let log = std::fs::File::create(&log_file).map_err(LaunchError::Addon)?;
-    let runtime_file = home.run_dir().join("blender").join("server.json");
+    let published = (!options.private).then(|| home.run_dir().join("blender").join("server.json"));
+    // The session this launch replaces as the published one, restored when this one
+    // stops while that one still runs.
+    let replaced = published.as_deref().and_then(|p| std::fs::read(p).ok());
+
+    // capstan binds the bridge's socket and makes its secrets; the app gets both through
+    // inherited descriptors (never its environment or command line).
+    let port = listener.local_addr().map_err(LaunchError::Addon)?.port();
+    let token = new_secret().map_err(LaunchError::Addon)?;
+    let exec_key = new_secret().map_err(LaunchError::Addon)?;
+    let secrets = secrets_pipe(&json!({ "token": token, "exec_key": exec_key })).map_err(LaunchError::Addon)?;
 
     let mut cmd = Command::new(&install.path);
     match install.kind {
@@ -126,43 +195,195 @@ pub fn launch_with_env(
             cmd.args(["--factory-startup", "--python-exit-code", "1", "--python"]).arg(&script).arg("--");
         }
         BlenderKind::PythonModule => {
-            cmd.arg(&script);
+            // -P: the script's folder is not put first on sys.path (run_bridge.py adds
+            // the add-on's folder last).
+            cmd.arg("-P").arg(&script);
         }
     }
-    if let Some(port) = options.port {
-        cmd.arg("--port").arg(port.to_string());
-    }
-    cmd.arg("--runtime-file").arg(&runtime_file);
+    cmd.args(["--listen-fd", &LISTEN_FD.to_string(), "--secrets-fd", &SECRETS_FD.to_string(), "--no-runtime-file", "--output-dir"]).arg(&instance.output);
     cmd.envs(env.iter().copied());
-    // execute_python's attestation key, handed over in the environment (the add-on takes
-    // it out at once and publishes it in its runtime file, which is checked below).
-    let exec_key = new_exec_key().map_err(LaunchError::Addon)?;
-    cmd.env(EXEC_KEY_ENV, &exec_key).env(HOME_ENV, home.root())
+    cmd.env_remove(EXEC_KEY_ENV)
+        .env(HOME_ENV, home.root())
+        .env("TMPDIR", &instance.tmp)
+        .env("HOME", &instance.tmp)
+        .env("XDG_CONFIG_HOME", instance.tmp.join("config"))
+        .env("XDG_CACHE_HOME", instance.tmp.join("cache"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(&instance.tmp)
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
     process::die_with_parent(&mut cmd);
+    // The read roots the add-on will use: the environment given for Blender, else capstan's.
+    let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
+    let confinement = confine(&mut cmd, install, &script, &instance, options, &roots, vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)])?;
+    let layers = confinement.layers.clone();
     let child = cmd.spawn().map_err(|e| LaunchError::Spawn { path: install.path.clone(), detail: e.to_string() })?;
-    let mut running = RunningBlender { child, port: 0, runtime_file: runtime_file.clone(), log_file: log_file.clone(), ping: Value::Null };
+    drop(confinement); // closes capstan's copies of the handed descriptors
+    let mut running = RunningBlender {
+        child,
+        port,
+        runtime_file: instance.runtime_file.clone(),
+        published: published.clone(),
+        replaced,
+        log_file: log_file.clone(),
+        ping: Value::Null,
+        layers: layers.clone(),
+        instance,
+    };
 
-    let client = HttpBridgeClient::for_home(home);
-    let spec = endpoint::RuntimeFileSpec::at(runtime_file).under_home(home.root());
+    let (pid, instance_id) = (running.child.id(), running.instance.id.clone());
+    let record = |app_version: Option<&str>| {
+        json!({
+            "http": format!("http://127.0.0.1:{port}"),
+            "token": token,
+            "pid": pid,
+            "protocol": 1,
+            "app_version": app_version,
+            "exec_key": exec_key,
+            "containment": layers.to_json(),
+            "instance": instance_id,
+        })
+    };
+    write_record(&running.runtime_file, published.as_deref(), &record(None)).map_err(LaunchError::Addon)?;
+    let client = HttpBridgeClient::for_runtime_file(home, running.runtime_file.clone());
     let deadline = Instant::now() + LAUNCH_TIMEOUT;
     loop {
         if let Ok(Some(status)) = running.child.try_wait() {
             return Err(LaunchError::Exited { status: status.to_string(), log: log_file.clone(), tail: tail(&log_file) });
         }
-        if let Ok(ep) = endpoint::read(&spec)
-            && ep.pid == running.child.id()
-            && ep.exec_key.as_ref().is_some_and(|k| k.expose() == exec_key)
-                && let Ok(ping) = client.ping("blender") {
-                    running.port = ep.addr.port();
-                    running.ping = ping;
-                    return Ok(running);
-                }
+        if let Ok(ping) = client.ping("blender")
+            && ping["pid"].as_u64() == Some(u64::from(running.child.id()))
+        {
+            write_record(&running.runtime_file, published.as_deref(), &record(ping["app_version"].as_str())).map_err(LaunchError::Addon)?;
+            running.ping = ping;
+            return Ok(running);
+        }
         if Instant::now() >= deadline {
             return Err(LaunchError::Timeout(LAUNCH_TIMEOUT));
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// capstan's record of the instance, written owner-only and atomically into the
+/// instance's folder and, for the live session, where clients look by default.
+fn write_record(own: &Path, published: Option<&Path>, doc: &Value) -> std::io::Result<()> {
+    let bytes = serde_json::to_vec_pretty(doc).map_err(std::io::Error::other)?;
+    crate::fsutil::write_private_atomic(own, &bytes)?;
+    if let Some(path) = published {
+        crate::fsutil::write_private_atomic(path, &bytes)?;
+    }
+    Ok(())
+}
+
+/// A pipe whose read end holds `doc` (then end of file): the app reads its secrets
+/// from it once and closes it.
+fn secrets_pipe(doc: &Value) -> std::io::Result<OwnedFd> {
+    let (reader, mut writer) = std::io::pipe()?;
+    writer.write_all(doc.to_string().as_bytes())?;
+    drop(writer);
+    Ok(reader.into())
+}
+
+/// Apply the kernel's wall to `cmd` (Linux), or report that there is none.
+/// The returned confinement holds the descriptors the child inherits: keep it until
+/// the spawn is done.
+#[cfg(target_os = "linux")]
+fn confine(cmd: &mut Command, install: &BlenderInstall, script: &Path, instance: &Instance, options: &LaunchOptions, roots: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<containment::Confinement, LaunchError> {
+    let plan = plan(install, script, instance, options, roots);
+    let confinement = containment::prepare(&plan, handed).map_err(|e| LaunchError::Containment(e.to_string()))?;
+    confinement.apply(cmd);
+    Ok(confinement)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn confine(cmd: &mut Command, _: &BlenderInstall, _: &Path, _: &Instance, _: &LaunchOptions, _: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<std::convert::Infallible, LaunchError> {
+    let _ = (cmd, handed);
+    Err(LaunchError::Containment("handing the bridge socket to the app needs Linux; start Blender with the add-on yourself (unconfined)".into()))
+}
+
+/// Confine a Blender capstan runs for a one-off job with no bridge (eval's contact
+/// sheet): the same wall as a launch, with `work` its only folder (read-write, its
+/// `TMPDIR` and `HOME`). Keep the returned value until the process has been spawned.
+#[cfg(target_os = "linux")]
+pub fn confine_job(cmd: &mut Command, install: &BlenderInstall, work: &Path) -> Result<containment::Confinement, LaunchError> {
+    let program = std::fs::canonicalize(&install.path).unwrap_or_else(|_| install.path.clone());
+    let plan = containment::grants::Plan {
+        installation: installation_dirs(install, &program),
+        loader: containment::grants::elf_loader(&program),
+        program,
+        addon: work.to_path_buf(),
+        read_roots: Vec::new(),
+        output: work.to_path_buf(),
+        tmp: work.to_path_buf(),
+        desktop: None,
+    };
+    let confinement = containment::prepare(&plan, Vec::new()).map_err(|e| LaunchError::Containment(e.to_string()))?;
+    confinement.apply(cmd);
+    cmd.env("TMPDIR", work).env("HOME", work).env("PYTHONDONTWRITEBYTECODE", "1").env_remove(EXEC_KEY_ENV);
+    Ok(confinement)
+}
+
+/// The file-system plan of one launch.
+#[cfg(target_os = "linux")]
+pub fn plan(install: &BlenderInstall, script: &Path, instance: &Instance, options: &LaunchOptions, read_roots_value: &std::ffi::OsStr) -> containment::grants::Plan {
+    let program = std::fs::canonicalize(&install.path).unwrap_or_else(|_| install.path.clone());
+    let loader = containment::grants::elf_loader(&program);
+    containment::grants::Plan {
+        installation: installation_dirs(install, &program),
+        loader,
+        program,
+        addon: script.parent().map(Path::to_path_buf).unwrap_or_default(),
+        read_roots: read_roots(read_roots_value),
+        output: instance.output.clone(),
+        tmp: instance.tmp.clone(),
+        desktop: (!options.background).then(desktop),
+    }
+}
+
+/// The folders of the app's installation: Blender's own folder, or the venv, its base
+/// Python and wherever `bpy` lives.
+fn installation_dirs(install: &BlenderInstall, program: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    match install.kind {
+        BlenderKind::Executable => dirs.extend(program.parent().map(Path::to_path_buf)),
+        BlenderKind::PythonModule => {
+            let mut cmd = Command::new(&install.path);
+            cmd.args(["-c", "import sys, importlib.util as u; s = u.find_spec('bpy'); print(sys.prefix); print(sys.base_prefix); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')"]);
+            if let Ok((true, out)) = process::output_within(cmd, Duration::from_secs(30)) {
+                dirs.extend(out.lines().filter(|l| !l.trim().is_empty()).map(|l| PathBuf::from(l.trim())));
+            }
+            if let Some(venv) = install.path.parent().and_then(Path::parent) {
+                dirs.push(venv.to_path_buf());
+            }
+            dirs.extend(program.parent().and_then(Path::parent).map(Path::to_path_buf));
+        }
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for d in dirs.into_iter().filter_map(|d| std::fs::canonicalize(d).ok()) {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The folders inputs come from, as the add-on reads `CAPSTAN_READ_ROOTS`.
+const READ_ROOTS_ENV: &str = "CAPSTAN_READ_ROOTS";
+
+/// `CAPSTAN_READ_ROOTS`'s value as the add-on reads it (absolute folders that exist).
+fn read_roots(value: &std::ffi::OsStr) -> Vec<PathBuf> {
+    std::env::split_paths(value).filter(|p| p.is_absolute()).filter_map(|p| std::fs::canonicalize(p).ok()).filter(|p| p.is_dir()).collect()
+}
+
+/// What a GUI Blender needs from the desktop session.
+fn desktop() -> containment::grants::Desktop {
+    let mut sockets = vec![PathBuf::from("/tmp/.X11-unix")];
+    sockets.extend(std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from));
+    let user_config = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config").join("blender"));
+    containment::grants::Desktop {
+        display_sockets: sockets.into_iter().filter(|p| p.is_dir()).collect(),
+        user_config: user_config.filter(|p| p.is_dir()),
     }
 }

@@ -1,11 +1,14 @@
 //! Finding a Blender: an executable (`blender`) or a Python interpreter that can
 //! `import bpy` (Blender as a module).
 //!
-//! Order: `--blender PATH`, then `CAPSTAN_BLENDER`, then the Blender capstan
-//! provisioned under `CAPSTAN_HOME`, then `blender` on `PATH`, then the usual install
-//! locations of the OS.
+//! Order: `--blender PATH`, then `CAPSTAN_BLENDER`, then the Blenders capstan
+//! provisioned under `CAPSTAN_HOME` (the default LTS line first, then the others), then
+//! `blender` on `PATH`, then the usual install locations of the OS. (Tests hand their
+//! `CAPSTAN_TEST_BLENDER` over as `--blender` or `CAPSTAN_BLENDER`, so it wins over any
+//! provisioned one.)
 
 use super::process::output_within;
+use super::line::BlenderLine;
 use super::provision;
 use crate::home::CapstanHome;
 use std::path::{Path, PathBuf};
@@ -60,7 +63,8 @@ pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
         let mut cmd = Command::new(path);
         cmd.args(["-c", "import bpy; print('CAPSTAN_BPY=' + bpy.app.version_string)"]);
         let (ok, out) = output_within(cmd, PROBE_TIMEOUT).map_err(|e| not(format!("cannot run it: {e}")))?;
-        let version = out.lines().find_map(|l| l.strip_prefix("CAPSTAN_BPY=")).map(|v| v.trim().to_string());
+        // `version_string` carries a suffix on LTS releases ("4.5.15 LTS"): keep the number.
+        let version = out.lines().find_map(|l| l.strip_prefix("CAPSTAN_BPY=")).and_then(first_version);
         return match (ok, version) {
             (true, Some(version)) => Ok(BlenderInstall { path: path.to_path_buf(), kind: BlenderKind::PythonModule, version }),
             _ => Err(not("a Python interpreter that cannot import bpy".into())),
@@ -102,8 +106,7 @@ pub fn find(home: &CapstanHome, explicit: Option<&Path>) -> Result<BlenderInstal
     if let Some(path) = std::env::var_os(BLENDER_ENV).filter(|p| !p.is_empty()) {
         return probe(Path::new(&path));
     }
-    let provisioned = provision::venv_python(home);
-    let candidates = std::iter::once(provisioned).chain(usual_locations());
+    let candidates = provisioned(home).into_iter().chain(usual_locations());
     for path in candidates.filter(|p| p.is_file()) {
         if let Ok(install) = probe(&path) {
             return Ok(install);
@@ -112,9 +115,24 @@ pub fn find(home: &CapstanHome, explicit: Option<&Path>) -> Result<BlenderInstal
     Err(LocateError::NotFound)
 }
 
+/// The provisioned Blenders' Pythons, the default line first.
+fn provisioned(home: &CapstanHome) -> Vec<PathBuf> {
+    BlenderLine::ALL.into_iter().map(|line| provision::venv_python(home, line)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_line_is_looked_for_first_under_capstan_home() {
+        let home = CapstanHome::at(Path::new("/h"));
+        let bin = if cfg!(windows) { "Scripts/python.exe" } else { "bin/python" };
+        assert_eq!(
+            provisioned(&home),
+            vec![Path::new("/h/blender/bpy-5.2.4").join(bin), Path::new("/h/blender/bpy-4.5.15").join(bin)]
+        );
+    }
 
     #[test]
     fn versions_are_read_from_banner_lines() {

@@ -75,3 +75,24 @@ pub fn stop(child: &mut Child, grace: Duration) {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+static STOP_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn note_stop(_: libc::c_int) {
+    STOP_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// From now on, SIGINT, SIGTERM and SIGHUP only set a flag (returned) instead of ending
+/// capstan at once, so a command that keeps an app running can stop it and clean up
+/// (the runtime records name a token and a port that must not outlive the app).
+pub fn stop_on_signals() -> &'static std::sync::atomic::AtomicBool {
+    #[cfg(unix)]
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic (async-signal-safe).
+        unsafe {
+            libc::signal(signal, note_stop as *const () as libc::sighandler_t);
+        }
+    }
+    &STOP_REQUESTED
+}

@@ -64,6 +64,9 @@ pub struct HttpBridgeClient {
     kept: Mutex<BTreeMap<String, Kept>>,
     /// Per server, what the bridge's last `/ping` said, for the token it was said with.
     pings: Mutex<BTreeMap<String, (endpoint::TokenDigest, Value)>>,
+    /// Servers whose liveness was set for one instance; the packs' declarations do not
+    /// replace it.
+    pinned: RwLock<std::collections::BTreeSet<String>>,
 }
 
 /// An idle connection, and the token it was opened for.
@@ -75,7 +78,7 @@ struct Kept {
 impl HttpBridgeClient {
     pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
         let servers = servers.into_iter().map(|(name, live)| (name, Arc::new(live))).collect();
-        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()) }
+        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()), pinned: RwLock::new(Default::default()) }
     }
 
     /// The servers capstan knows how to reach, under `home`.
@@ -83,6 +86,16 @@ impl HttpBridgeClient {
         let mut servers = BTreeMap::new();
         servers.insert("blender".to_string(), Liveness::blender(home));
         Self::new(servers)
+    }
+
+    /// A client for one launched instance: its `blender` server is the runtime record at
+    /// `runtime_file` (`RunningBlender::runtime_file`), whatever the packs declare.
+    pub fn for_runtime_file(home: &CapstanHome, runtime_file: std::path::PathBuf) -> Self {
+        let mut servers = BTreeMap::new();
+        servers.insert("blender".to_string(), Liveness { runtime_file: RuntimeFileSpec::at(runtime_file).under_home(home.root()), endpoint_path: "/bridge".into() });
+        let client = Self::new(servers);
+        client.pinned.write().unwrap_or_else(|p| p.into_inner()).insert("blender".to_string());
+        client
     }
 
     pub fn liveness(&self, server: &str) -> Option<Arc<Liveness>> {
@@ -108,8 +121,9 @@ impl HttpBridgeClient {
                 }
             }
         }
+        let pinned = self.pinned.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut servers = self.servers.write().unwrap_or_else(|p| p.into_inner());
-        for (server, (_, liveness)) in declared {
+        for (server, (_, liveness)) in declared.into_iter().filter(|(s, _)| !pinned.contains(s)) {
             servers.insert(server, Arc::new(liveness));
         }
     }

@@ -54,6 +54,9 @@ pub struct Endpoint {
     /// The key `execute_python` attests checked scripts with (`exec_key`: 64 hex
     /// digits), when the bridge publishes one. A secret like the token.
     pub exec_key: Option<Secret>,
+    /// The OS layers the launching capstan recorded (None: the app was started by hand,
+    /// and its add-on wrote this file itself).
+    pub containment: Option<crate::containment::Layers>,
 }
 
 /// A token's sha256: enough to tell whether a kept connection was opened for the
@@ -179,7 +182,8 @@ pub fn parse(text: &str, spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointErr
     }
     let app_version = doc.get("app_version").and_then(Value::as_str).map(String::from);
     let exec_key = exec_key(&doc).map_err(|detail| malformed(path, detail))?;
-    Ok(Endpoint { addr, token, pid, app_version, exec_key })
+    let containment = crate::containment::Layers::from_runtime(&doc);
+    Ok(Endpoint { addr, token, pid, app_version, exec_key, containment })
 }
 
 /// The optional `exec_key`: absent, or exactly 64 lower-case hex digits.

@@ -2,6 +2,7 @@
 
 use super::CliError;
 use crate::blender::launch::{LaunchOptions, launch};
+use crate::blender::line::BlenderLine;
 use crate::blender::{install, locate, provision};
 use crate::home::CapstanHome;
 use clap::Subcommand;
@@ -23,9 +24,14 @@ pub enum BlenderCommand {
         #[arg(long)]
         blender: Option<PathBuf>,
     },
-    /// Install a headless Blender for capstan (PyPI bpy in a venv under CAPSTAN_HOME).
-    Provision,
-    /// Install or update the add-on in a Blender 4.2+ and enable it.
+    /// Install a headless Blender for capstan (PyPI bpy in a venv under CAPSTAN_HOME) and
+    /// print its Python. 5.2 LTS by default.
+    Provision {
+        /// The LTS line: 4.5 (bpy 4.5.15, Python 3.11) or 5.2 (bpy 5.2.4, Python 3.13).
+        #[arg(long = "version", value_name = "LINE", default_value_t = BlenderLine::DEFAULT)]
+        line: BlenderLine,
+    },
+    /// Install or update the add-on in a Blender 4.5 LTS or newer and enable it.
     InstallAddon {
         #[arg(long)]
         blender: Option<PathBuf>,
@@ -45,21 +51,43 @@ pub fn run(command: BlenderCommand) -> Result<ExitCode, CliError> {
                 locate::BlenderKind::PythonModule => "bpy module",
             };
             eprintln!("capstan: starting Blender {} ({kind}, {})", found.version, found.path.display());
-            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port };
-            let running = launch(&home, &found, &options).map_err(|e| CliError::Usage(e.to_string()))?;
+            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port, private: false };
+            let stop = crate::blender::process::stop_on_signals();
+            let mut running = launch(&home, &found, &options).map_err(|e| CliError::Usage(e.to_string()))?;
             println!("Blender {} is up: bridge on 127.0.0.1:{} (pid {})", found.version, running.port, running.pid());
             println!("runtime file: {}", running.runtime_file.display());
             println!("output folder: {}", running.ping["output_dir"].as_str().unwrap_or("?"));
             println!("log: {}", running.log_file.display());
+            for line in crate::containment::layers::banner(&running.layers, &running.ping) {
+                println!("{line}");
+            }
             println!("Press Ctrl-C to stop.");
-            let status = running.wait().map_err(|e| CliError::Usage(e.to_string()))?;
-            eprintln!("capstan: Blender exited ({status})");
-            Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            // Until Blender exits or capstan is asked to stop; either way the records are
+            // removed (RunningBlender's drop) before capstan exits.
+            let status = loop {
+                if let Some(status) = running.try_status().map_err(|e| CliError::Usage(e.to_string()))? {
+                    break Some(status);
+                }
+                if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    eprintln!("capstan: stopping Blender");
+                    running.stop();
+                    break None;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            };
+            drop(running);
+            match status {
+                Some(status) => {
+                    eprintln!("capstan: Blender exited ({status})");
+                    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+                }
+                None => Ok(ExitCode::SUCCESS),
+            }
         }
-        BlenderCommand::Provision => {
-            let python = provision::provision(&home).map_err(|e| CliError::Usage(e.to_string()))?;
+        BlenderCommand::Provision { line } => {
+            let python = provision::provision(&home, line).map_err(|e| CliError::Usage(e.to_string()))?;
             println!("{}", python.display());
-            eprintln!("capstan: Blender {} is ready; `capstan blender launch --background` starts it", provision::BPY_VERSION);
+            eprintln!("capstan: Blender {} ({line}) is ready; `capstan blender launch --background` starts it", line.bpy_version());
             Ok(ExitCode::SUCCESS)
         }
         BlenderCommand::InstallAddon { blender, no_enable } => {

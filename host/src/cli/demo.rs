@@ -111,12 +111,12 @@ pub fn run(size: (u32, u32), samples: u32) -> Result<ExitCode, CliError> {
         Ok(found) => found,
         Err(_) => {
             eprintln!("capstan: no Blender found; provisioning a headless one");
-            let python = provision::provision(&home).map_err(fail)?;
+            let python = provision::provision(&home, crate::blender::line::BlenderLine::DEFAULT).map_err(fail)?;
             locate::probe(&python).map_err(fail)?
         }
     };
     println!("Blender {} ({})", install.version, install.path.display());
-    let _blender = launch(&home, &install, &LaunchOptions { background: true, port: None }).map_err(fail)?;
+    let _blender = launch(&home, &install, &LaunchOptions { background: true, ..Default::default() }).map_err(fail)?;
     println!("bridge up; starting `capstan serve` and an MCP client session");
     let exe = std::env::current_exe().map_err(fail)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(fail)?;

@@ -81,6 +81,13 @@ fn server_report(policy: &ServerPolicy, availability: &AvailabilityCache, client
     json!({ "server": name, "available": matches!(status, Some(ServerStatus::Available { .. })), "steps": steps, "state": state })
 }
 
+/// The containment layers of the running Blender (DESIGN §3a).
+fn containment_report(client: &HttpBridgeClient) -> Value {
+    let ep = client.liveness("blender").and_then(|live| endpoint::read(&live.runtime_file).ok());
+    let ping = ep.as_ref().and_then(|_| client.ping("blender").ok());
+    crate::containment::layers::report(ep.is_some(), ep.as_ref().and_then(|e| e.containment.as_ref()), ping.as_ref())
+}
+
 pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
     let home = CapstanHome::from_env()?;
     let client = Arc::new(HttpBridgeClient::for_home(&home));
@@ -106,9 +113,10 @@ pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
         .collect();
     actions.extend(refused.iter().map(|r| format!("remove or reinstall the pack at {}: {}", r["source"].as_str().unwrap_or(""), r["error"].as_str().unwrap_or(""))));
     let healthy = actions.is_empty();
+    let containment = containment_report(&client);
 
     if as_json {
-        print_json(&json!({ "healthy": healthy, "home": home.root(), "servers": servers, "packs": packs, "refused_packs": refused, "cache": cache, "actions": actions }));
+        print_json(&json!({ "healthy": healthy, "home": home.root(), "servers": servers, "packs": packs, "refused_packs": refused, "cache": cache, "containment": containment, "actions": actions }));
     } else {
         println!("capstan doctor ({})", home.root().display());
         for s in &servers {
@@ -123,6 +131,17 @@ pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
             }
             println!("  => {}", s["state"]["state"].as_str().unwrap_or(""));
         }
+        println!("\ncontainment of the running Blender:");
+        for layer in ["landlock", "seccomp", "privileges_dropped", "checker", "guard"] {
+            let on = containment[layer]["on"].as_bool().unwrap_or(false);
+            let extra = match layer {
+                "landlock" => format!(" (ABI {}, kernel offers {})", containment[layer]["abi"], containment[layer]["kernel_abi"]),
+                "checker" | "guard" => format!(" ({})", containment[layer]["detail"].as_str().unwrap_or("")),
+                _ => String::new(),
+            };
+            println!("  {layer}: {}{extra}", if on { "on" } else { "OFF" });
+        }
+        println!("  execute_python: {}", containment["execute_python"].as_str().unwrap_or(""));
         println!("\npacks: {} loaded, {} refused; cache {} ({} hits, {} compiled)", packs.len(), refused.len(), runtime.cache().dir().display(), stats.hits(), stats.compiled_total());
         if healthy {
             println!("\nhealthy: nothing to do");

@@ -55,7 +55,8 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     let (result, install) = match started {
         Err(reason) => (not_started(&suite, &reason), None),
         Ok((install, blender)) => {
-            let client = Arc::new(crate::bridge::HttpBridgeClient::for_home(&home));
+            // This instance's own record: a live session's Blender is left alone.
+            let client = Arc::new(crate::bridge::HttpBridgeClient::for_runtime_file(&home, blender.runtime_file.clone()));
             let mut runtime = crate::runtime::Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone())?;
             runtime.load_all(&home);
             let router = crate::planner::Router::for_runtime(&runtime);
@@ -105,12 +106,12 @@ fn start_blender(home: &CapstanHome) -> Result<(locate::BlenderInstall, crate::b
         Err(e @ locate::LocateError::NotBlender { .. }) => return Err(e.to_string()),
         Err(locate::LocateError::NotFound) => {
             eprintln!("capstan: no Blender found; provisioning a headless one");
-            let python = provision::provision(home).map_err(|e| e.to_string())?;
+            let python = provision::provision(home, crate::blender::line::BlenderLine::DEFAULT).map_err(|e| e.to_string())?;
             locate::probe(&python).map_err(|e| e.to_string())?
         }
     };
     eprintln!("capstan: Blender {} ({})", install.version, install.path.display());
-    let blender = launch(home, &install, &LaunchOptions { background: true, port: None }).map_err(|e| e.to_string())?;
+    let blender = launch(home, &install, &LaunchOptions { background: true, private: true, ..Default::default() }).map_err(|e| e.to_string())?;
     Ok((install, blender))
 }
 

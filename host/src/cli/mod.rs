@@ -56,6 +56,12 @@ enum Command {
         /// address; any other Origin gets 403. Repeatable.
         #[arg(long, requires = "http", value_name = "ORIGIN")]
         allow_origin: Vec<String>,
+        /// MCP sessions open at once over --http; a new one beyond it is refused (503).
+        #[arg(long, requires = "http", value_name = "N", default_value_t = crate::limits::HTTP_MAX_SESSIONS, value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u32).range(1..=100_000), |n| n as usize))]
+        max_sessions: usize,
+        /// Close an --http session after this many seconds with nothing in flight.
+        #[arg(long, requires = "http", value_name = "SECONDS", default_value_t = crate::limits::HTTP_SESSION_IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 3600))]
+        session_idle_timeout: u64,
     },
     /// A guided MCP session end to end against a headless Blender, ending in a PNG.
     Demo {
@@ -97,7 +103,7 @@ pub fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::CheckPython(args) => check_python::run(args),
         Command::Blender { command } => blender::run(command),
-        Command::Serve { expert, planner, http, allow_non_loopback, allow_origin } => {
+        Command::Serve { expert, planner, http, allow_non_loopback, allow_origin, max_sessions, session_idle_timeout } => {
             let surface = if expert {
                 crate::mcp::Surface::Expert
             } else if planner {
@@ -105,7 +111,8 @@ pub fn main() -> ExitCode {
             } else {
                 crate::mcp::Surface::Guided
             };
-            serve(surface, http, allow_non_loopback, allow_origin)
+            let sessions = crate::mcp::http_sessions::SessionLimits { max_sessions, idle_timeout: std::time::Duration::from_secs(session_idle_timeout) };
+            serve(surface, http, allow_non_loopback, allow_origin, sessions)
         }
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Demo { size, samples } => demo::run(size, samples),
@@ -121,11 +128,17 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn serve(surface: crate::mcp::Surface, http: Option<std::net::SocketAddr>, allow_non_loopback: bool, allowed_origins: Vec<String>) -> Result<ExitCode, CliError> {
+fn serve(
+    surface: crate::mcp::Surface,
+    http: Option<std::net::SocketAddr>,
+    allow_non_loopback: bool,
+    allowed_origins: Vec<String>,
+    sessions: crate::mcp::http_sessions::SessionLimits,
+) -> Result<ExitCode, CliError> {
     let home = crate::home::CapstanHome::from_env()?;
     match http {
         Some(addr) => {
-            let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback, allowed_origins };
+            let options = crate::mcp::http::HttpOptions { addr, allow_non_loopback, allowed_origins, sessions };
             crate::mcp::http::serve_http(&home, surface, options).map_err(|e| CliError::Usage(e.to_string()))?
         }
         None => crate::mcp::serve_stdio(&home, surface).map_err(CliError::Usage)?,

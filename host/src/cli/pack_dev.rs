@@ -42,12 +42,21 @@ pub fn new(name: String, lang: Lang, parent: PathBuf, sdk: Option<PathBuf>, sdk_
     }
 }
 
-pub fn build(dir: PathBuf, install: bool, release: bool, as_json: bool) -> Result<ExitCode, CliError> {
-    let built = match crate::scaffold::build::build(&BuildOptions { dir: dir.clone(), release }) {
+pub fn build(dir: PathBuf, install: bool, release: bool, trust_build_code: bool, as_json: bool) -> Result<ExitCode, CliError> {
+    let built = match crate::scaffold::build::build(&BuildOptions { dir: dir.clone(), release, trust_build_code }) {
         Ok(b) => b,
-        // A component the host would refuse (a forbidden import, a failing describe):
-        // the pack is invalid (exit 1), like `packs validate` says.
-        Err(e @ BuildError::Refused { .. }) => {
+        // A component the host would refuse (a forbidden import, a failing describe), or
+        // a pack whose build would run its own code natively: refused (exit 1), like an
+        // invalid pack.
+        Err(BuildError::UntrustedBuildCode { found, .. }) if !as_json => {
+            eprintln!("capstan: {}: not built: building it would run this code on this machine, as you, outside any sandbox:", escape(&dir.display().to_string()));
+            for f in &found {
+                eprintln!("  - {}", escape(&f.to_string()));
+            }
+            eprintln!("capstan: read that code first; if you trust it, build again with --trust-build-code");
+            return Ok(ExitCode::from(1));
+        }
+        Err(e @ (BuildError::Refused { .. } | BuildError::UntrustedBuildCode { .. })) => {
             if as_json {
                 print_json(&json!({ "built": false, "valid": false, "error": e, "message": e.to_string() }));
             } else {

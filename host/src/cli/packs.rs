@@ -97,6 +97,12 @@ pub enum PacksCommand {
         /// Build with cargo's release profile (smaller, faster component).
         #[arg(long)]
         release: bool,
+        /// Build a Rust pack even though compiling it runs code on this machine, as you,
+        /// outside any sandbox: its build scripts (build.rs), procedural macros or cargo
+        /// configuration beyond the SDK's own. Without it such a pack is refused, listing
+        /// that code. Only for a pack whose code you have read or wrote yourself.
+        #[arg(long)]
+        trust_build_code: bool,
         #[arg(long)]
         json: bool,
     },
@@ -116,7 +122,7 @@ pub fn run(command: PacksCommand) -> Result<ExitCode, CliError> {
     match command {
         PacksCommand::List { json } => list(json),
         PacksCommand::New { name, lang, dir, sdk, sdk_version, json } => pack_dev::new(name, lang, dir, sdk, sdk_version, json),
-        PacksCommand::Build { dir, install, release, json } => pack_dev::build(dir, install, release, json),
+        PacksCommand::Build { dir, install, release, trust_build_code, json } => pack_dev::build(dir, install, release, trust_build_code, json),
         PacksCommand::Validate { path, json, install_deps } => validate(path, json, install_deps),
         PacksCommand::Install { path, catalog, force, json } => pack_store::install(path, catalog, force, json),
         PacksCommand::Catalog { catalog, json } => pack_store::catalog(catalog, json),

@@ -1,17 +1,58 @@
-//! `--report DIR`: `report.json`, `report.md` (one table row per task and the totals)
-//! and `contact-sheet.png`, each task's final picture framed green (passed), red
-//! (failed) or orange (error; a blank tile when there is no picture), made by
+//! `--report DIR`: `report.json`, `report.md` (one table row per task and the totals),
+//! `renders/NNN-<task>.png` and `contact-sheet.png` (with `contact-sheet.txt`, the task
+//! of each cell), each task's final picture framed green (passed), red (failed) or
+//! orange (error; a blank tile when there is no picture). The sheet is made by
 //! `scripts/contact_sheet.py` under Blender's Python.
 //!
-//! Security reasoning: files are written only inside DIR, under names built from task
-//! ids that [`Suite::parse`](super::Suite::parse) restricted to `[A-Za-z0-9._-]`; the
-//! contact sheet script is the workspace's own, run with the located Blender.
+//! Security reasoning: DIR is a folder the user named, but what is inside it may have
+//! been planted by anyone who can write there (a shared folder, a CI workspace), so the
+//! report never opens a name in DIR by path:
+//!
+//! - DIR is opened once as a [`Folder`] (cap-std), and every file is written through
+//!   that handle as a fresh temporary name which is then renamed over the final one
+//!   ([`Folder::write_private_atomic`]). A symlink planted at `report.json` (or any
+//!   other name the report writes) is replaced, never written through; what it pointed
+//!   to is left as it was. A symlink planted at `renders` is removed and a real folder
+//!   made; a name that would still lead out of DIR fails inside cap-std.
+//! - Names are built from task ids that [`Suite::parse`](super::Suite::parse)
+//!   restricted to `[A-Za-z0-9._-]`.
+//! - The contact sheet is made in a private temporary folder (owner-only, created
+//!   fresh by `tempfile`): the script (the workspace's own, built into capstan), the
+//!   tiles it reads and the sheet it writes all live there, and Blender runs with that
+//!   folder as its working directory. Nothing in DIR is run or read by Blender; the
+//!   finished sheet is read back (bounded) and written into DIR like every other file.
 
 use super::metrics::{HEADER, Status, SuiteReport, summary_row, totals_line};
 use crate::blender::locate::{BlenderInstall, BlenderKind};
+use crate::confined::Folder;
+use crate::limits::{EVAL_CONTACT_SHEET_MAX_BYTES, EVAL_CONTACT_SHEET_INDEX_MAX_BYTES};
+use std::io;
 use std::path::{Path, PathBuf};
 
 const CONTACT_SHEET: &str = include_str!("../../../scripts/contact_sheet.py");
+
+/// The folder below DIR that holds each task's framed picture.
+const RENDERS: &str = "renders";
+const SHEET: &str = "contact-sheet.png";
+const SHEET_INDEX: &str = "contact-sheet.txt";
+const SHEET_SCRIPT: &str = "contact_sheet.py";
+
+/// Why (part of) a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("the report does not serialise: {0}")]
+    Serialise(#[from] serde_json::Error),
+    #[error("contact sheet: Blender ({}) did not start: {source}", blender.display())]
+    SheetStart { blender: PathBuf, source: io::Error },
+    #[error("contact sheet failed: {stderr}")]
+    SheetFailed { stderr: String },
+}
+
+fn io_at(path: PathBuf) -> impl FnOnce(io::Error) -> ReportError {
+    move |source| ReportError::Io { path, source }
+}
 
 /// The Markdown report: one row per task, the totals, then why each task that did not
 /// pass fell short (measured values, side effects, refused calls).
@@ -78,52 +119,148 @@ pub fn framed(png: &[u8], status: Status) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// Write `bytes` as `name` in `folder`, replacing (never following) whatever is there.
+fn put(folder: &Folder, name: &str, bytes: &[u8]) -> Result<PathBuf, ReportError> {
+    let shown = folder.shown(name);
+    folder.write_private_atomic(name, bytes).map_err(io_at(shown.clone()))?;
+    Ok(shown)
+}
+
+/// The real folder `name` below `folder`: a symlink planted there is removed (what it
+/// pointed to is untouched) and a folder made in its place.
+fn real_subfolder(folder: &Folder, name: &str) -> Result<Folder, ReportError> {
+    let shown = folder.shown(name);
+    if folder.symlink_metadata(name).is_ok_and(|m| m.file_type().is_symlink()) {
+        folder.remove_file(name).map_err(io_at(shown.clone()))?;
+    }
+    folder.create_folder(name).map_err(io_at(shown.clone()))?;
+    folder.open_folder(name).map_err(io_at(shown))
+}
+
 /// Write the report into `dir`; returns the files written.
-pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>) -> Result<Vec<PathBuf>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>) -> Result<Vec<PathBuf>, ReportError> {
+    std::fs::create_dir_all(dir).map_err(io_at(dir.to_path_buf()))?;
+    let folder = Folder::open(dir).map_err(io_at(dir.to_path_buf()))?;
     let mut written = Vec::new();
-    let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
-    let path = dir.join("report.json");
-    std::fs::write(&path, crate::redact::redact(&json).as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    written.push(path);
-    let path = dir.join("report.md");
-    std::fs::write(&path, crate::redact::redact(&markdown(report)).as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    written.push(path);
-    let renders = dir.join("renders");
-    let mut pictures = Vec::new();
+    let json = serde_json::to_string_pretty(report)?;
+    written.push(put(&folder, "report.json", crate::redact::redact(&json).as_bytes())?);
+    written.push(put(&folder, "report.md", crate::redact::redact(&markdown(report)).as_bytes())?);
+    let mut tiles = Vec::new();
     for (i, t) in report.tasks.iter().enumerate() {
         // A task with no picture (an error, or a scene that could not be pictured) still
         // gets its cell: a blank tile in its frame colour, so the sheet lists every task.
         let png = t.thumbnail.clone().unwrap_or_else(blank_tile);
         let Ok(bytes) = framed(&png, t.status).or_else(|_| framed(&blank_tile(), t.status)) else { continue };
-        std::fs::create_dir_all(&renders).map_err(|e| format!("{}: {e}", renders.display()))?;
-        let path = renders.join(format!("{:03}-{}.png", i + 1, t.id));
-        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        pictures.push(path);
+        tiles.push((format!("{:03}-{}.png", i + 1, t.id), bytes));
     }
-    if let (Some(install), false) = (blender, pictures.is_empty()) {
-        // The workspace's script, built into capstan, written beside the report for the run.
-        let script = dir.join(".contact_sheet.py");
-        std::fs::write(&script, CONTACT_SHEET).map_err(|e| format!("{}: {e}", script.display()))?;
-        let out = dir.join("contact-sheet.png");
-        let mut cmd = std::process::Command::new(&install.path);
-        if install.kind == BlenderKind::Executable {
-            cmd.args(["-b", "--factory-startup", "--python"]).arg(&script).arg("--");
-        } else {
-            cmd.arg(&script);
+    if !tiles.is_empty() {
+        let renders = real_subfolder(&folder, RENDERS)?;
+        for (name, bytes) in &tiles {
+            written.push(put(&renders, name, bytes)?);
         }
-        let output = cmd.arg(&out).args(&pictures).stdin(std::process::Stdio::null()).output();
-        let _ = std::fs::remove_file(&script);
-        let output = output.map_err(|e| format!("contact sheet: {e}"))?;
-        if !output.status.success() || !out.exists() {
-            return Err(format!("contact sheet failed: {}", String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()));
-        }
-        // The script names the task of each cell (row, column, picture) beside the sheet.
-        let cells = out.with_extension("txt");
-        written.push(out);
-        if cells.exists() {
-            written.push(cells);
+    }
+    if let (Some(install), false) = (blender, tiles.is_empty()) {
+        let (sheet, index) = contact_sheet(install, &tiles)?;
+        written.push(put(&folder, SHEET, &sheet)?);
+        if let Some(index) = index {
+            written.push(put(&folder, SHEET_INDEX, &index)?);
         }
     }
     Ok(written)
+}
+
+/// Make the contact sheet of `tiles` (file name, PNG) with Blender's Python in a
+/// private temporary folder; returns the sheet and, when the script wrote it, the
+/// index of its cells.
+fn contact_sheet(install: &BlenderInstall, tiles: &[(String, Vec<u8>)]) -> Result<(Vec<u8>, Option<Vec<u8>>), ReportError> {
+    let scratch = tempfile::Builder::new().prefix("capstan-contact-sheet-").tempdir().map_err(io_at(std::env::temp_dir()))?;
+    let work = Folder::open(scratch.path()).map_err(io_at(scratch.path().to_path_buf()))?;
+    let new_file = |name: &str, bytes: &[u8]| work.write_new(name, bytes).map_err(io_at(work.shown(name)));
+    new_file(SHEET_SCRIPT, CONTACT_SHEET.as_bytes())?;
+    for (name, bytes) in tiles {
+        new_file(name, bytes)?;
+    }
+    let mut cmd = std::process::Command::new(&install.path);
+    if install.kind == BlenderKind::Executable {
+        cmd.args(["-b", "--factory-startup", "--python"]).arg(scratch.path().join(SHEET_SCRIPT)).arg("--");
+    } else {
+        cmd.arg(scratch.path().join(SHEET_SCRIPT));
+    }
+    cmd.arg(scratch.path().join(SHEET)).args(tiles.iter().map(|(name, _)| scratch.path().join(name)));
+    // The same kernel wall as every Blender capstan starts: it writes only the scratch folder.
+    #[cfg(target_os = "linux")]
+    let _confinement = crate::blender::launch::confine_job(&mut cmd, install, scratch.path()).map_err(|e| ReportError::SheetFailed { stderr: e.to_string() })?;
+    let output = cmd
+        .current_dir(scratch.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|source| ReportError::SheetStart { blender: install.path.clone(), source })?;
+    let sheet = work.read(SHEET, EVAL_CONTACT_SHEET_MAX_BYTES);
+    let sheet = match (output.status.success(), sheet) {
+        (true, Ok(sheet)) => sheet,
+        (_, sheet) => {
+            let mut stderr: String = String::from_utf8_lossy(&output.stderr).chars().take(2000).collect();
+            if let Err(e) = sheet {
+                stderr = format!("{stderr} ({}: {e})", work.shown(SHEET).display());
+            }
+            return Err(ReportError::SheetFailed { stderr: crate::control_chars::escape(&stderr).into_owned() });
+        }
+    };
+    let index = work.exists(SHEET_INDEX).then(|| work.read(SHEET_INDEX, EVAL_CONTACT_SHEET_INDEX_MAX_BYTES)).transpose().map_err(io_at(work.shown(SHEET_INDEX)))?;
+    Ok((sheet, index))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::eval::metrics::TaskReport;
+    use std::os::unix::fs::symlink;
+
+    fn two_tasks() -> SuiteReport {
+        let mut passed = TaskReport::blank("cube", "add a cube", "trajectory");
+        passed.status = Status::Passed;
+        SuiteReport::new(vec![passed, TaskReport::blank("broken", "do the impossible", "trajectory")])
+    }
+
+    /// Every name the report writes (and the `renders` folder itself) planted as a
+    /// symlink to a file or folder outside DIR: the report replaces the links, and
+    /// what they pointed to keeps its content.
+    #[test]
+    fn symlinks_planted_in_the_report_folder_are_replaced_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("report");
+        std::fs::create_dir(&dir).unwrap();
+        let victim = tmp.path().join("victim.txt");
+        std::fs::write(&victim, b"precious").unwrap();
+        let victim_dir = tmp.path().join("victim-dir");
+        std::fs::create_dir(&victim_dir).unwrap();
+        for name in ["report.json", "report.md", SHEET, SHEET_INDEX, ".contact_sheet.py"] {
+            symlink(&victim, dir.join(name)).unwrap();
+        }
+        symlink(&victim_dir, dir.join(RENDERS)).unwrap();
+
+        let written = write(&dir, &two_tasks(), None).unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(std::fs::read_dir(&victim_dir).unwrap().count(), 0, "nothing was written into the folder `renders` pointed to");
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.contains("| broken | error |"), "{md}");
+        assert!(!std::fs::symlink_metadata(dir.join("report.json")).unwrap().file_type().is_symlink());
+        let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+        assert_eq!(json["totals"]["passed"], 1);
+        assert!(std::fs::symlink_metadata(dir.join(RENDERS)).unwrap().is_dir());
+        for tile in ["001-cube.png", "002-broken.png"] {
+            assert!(std::fs::read(dir.join(RENDERS).join(tile)).unwrap().starts_with(b"\x89PNG"), "{tile}");
+        }
+        assert_eq!(written.len(), 4, "{written:?}");
+    }
+
+    #[test]
+    fn a_report_folder_that_is_a_file_is_an_error_naming_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("report");
+        std::fs::write(&dir, b"not a folder").unwrap();
+        let e = write(&dir, &two_tasks(), None).unwrap_err();
+        assert!(matches!(e, ReportError::Io { .. }) && e.to_string().contains("report"), "{e}");
+        assert_eq!(std::fs::read(&dir).unwrap(), b"not a folder");
+    }
 }

@@ -78,7 +78,7 @@ fn source_of(entry: &TaskEntry, planner_only: bool) -> &'static str {
 /// missing or mutates, `spatial.assert` constraints its schema refuses. Checked before
 /// the scene is touched; nothing here calls a pack.
 pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, task: &Task, planner_only: bool) -> Result<(), String> {
-    let known = |key: &str| registry.resolve(key) != Resolution::NotFound || registry.resolve(&key.to_lowercase()) != Resolution::NotFound;
+    let known = |key: &str| act::resolve(registry, key).is_ok();
     for (i, call) in task.setup.iter().enumerate() {
         if !known(&call.key) {
             return Err(format!("setup call {} names {:?}, which this capstan does not have", i + 1, call.key));
@@ -187,7 +187,7 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
                         }
                         Err(e) if unreachable_blender(&e) => return Err(format!("Blender failed during {key}: {e}")),
                         Err(e) => {
-                            if let CallError::Pack { delta: Some(d), .. } | CallError::Fault { delta: Some(d), .. } | CallError::Workflow { delta: Some(d), .. } = &e {
+                            if let Some(d) = e.delta() {
                                 merged.then(d);
                             }
                             Err((Outcome::Failed, crate::report::error_json(&e)))

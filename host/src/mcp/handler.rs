@@ -12,6 +12,7 @@ use super::session::{Execution, LastSearch, SessionState};
 use super::progress::Forwarder;
 use super::tools;
 use crate::bridge::HttpBridgeClient;
+use crate::limits::tool_inputs::{MAX_FAMILY_CHARS, MAX_GOAL_CHARS, MAX_KEY_CHARS, MAX_QUERY_CHARS};
 use crate::report::{self, ErrorCode};
 use crate::router::{self, FamilyTable, SearchIndex};
 use crate::runtime::{CallError, Resolution, Runtime};
@@ -229,7 +230,11 @@ pub(super) fn ok_result(doc: Value) -> CallToolResult {
     r
 }
 
-pub(super) fn error_result(error: Value) -> CallToolResult {
+/// A tool error. Every string in it is cut to
+/// [`MAX_ERROR_TEXT_CHARS`](crate::echo::MAX_ERROR_TEXT_CHARS) (the last layer of
+/// [`crate::echo`]): an error never grows with what the caller sent.
+pub(super) fn error_result(mut error: Value) -> CallToolResult {
+    crate::echo::cap_strings(&mut error, crate::echo::MAX_ERROR_TEXT_CHARS);
     let doc = json!({ "error": error });
     let text = crate::redact::redact(&doc.to_string()).into_owned();
     let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
@@ -243,6 +248,31 @@ fn bad_request(message: impl Into<String>) -> CallToolResult {
 
 fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
     args.get(name).and_then(Value::as_str)
+}
+
+/// The refusal of a text argument longer than its declared bound (None: it fits), before
+/// anything else looks at it: `INVALID_TOOL_ARGUMENTS` naming the argument and the bound,
+/// quoting only a preview of the value.
+pub(super) fn too_long(argument: &str, text: &str, max_chars: usize) -> Option<CallToolResult> {
+    // Counting stops one past the bound: a fitting value costs no more than its bound.
+    text.chars().nth(max_chars)?;
+    let chars = text.chars().count();
+    Some(error_result(json!({
+        "code": ErrorCode::InvalidToolArguments,
+        "message": format!("{argument} is {chars} characters; the most accepted is {max_chars}"),
+        "limit": { "argument": argument, "max_chars": max_chars, "chars": chars, "bytes": text.len() },
+        "value_preview": crate::echo::preview(text),
+    })))
+}
+
+/// [`too_long`] for each named text argument that is present.
+fn check_lengths(args: &Map<String, Value>, bounds: &[(&str, usize)]) -> Result<(), CallToolResult> {
+    for (name, max) in bounds {
+        if let Some(refusal) = str_arg(args, name).and_then(|text| too_long(name, text, *max)) {
+            return Err(refusal);
+        }
+    }
+    Ok(())
 }
 
 impl CapstanServer {
@@ -295,6 +325,9 @@ impl CapstanServer {
     }
 
     fn set_goal(&self, args: &Map<String, Value>) -> CallToolResult {
+        if let Err(refusal) = check_lengths(args, &[("goal", MAX_GOAL_CHARS)]) {
+            return refusal;
+        }
         let Some(goal) = str_arg(args, "goal").map(str::trim).filter(|g| !g.is_empty()) else {
             return bad_request("goal must be a non-empty string");
         };
@@ -320,6 +353,9 @@ impl CapstanServer {
     }
 
     fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        if let Err(refusal) = check_lengths(args, &[("query", MAX_QUERY_CHARS), ("family", MAX_FAMILY_CHARS)]) {
+            return refusal;
+        }
         let Some(query) = str_arg(args, "query").filter(|q| !q.trim().is_empty()) else {
             return bad_request("query must be a non-empty string");
         };
@@ -340,6 +376,9 @@ impl CapstanServer {
 
     fn schema(&self, args: &Map<String, Value>) -> CallToolResult {
         let core = self.core();
+        if let Err(refusal) = check_lengths(args, &[("key", MAX_KEY_CHARS)]) {
+            return refusal;
+        }
         let Some(key) = str_arg(args, "key") else { return bad_request("key must be a string") };
         if let Err(e) = self.resolve_canonical(key) {
             return e;
@@ -433,6 +472,9 @@ impl CapstanServer {
             (Surface::Guided, tools::SEARCH) => self.search(args),
             (Surface::Guided, tools::GET_SCHEMA) => self.schema(args),
             (Surface::Guided, tools::EXECUTE) => {
+                if let Err(refusal) = check_lengths(args, &[("key", MAX_KEY_CHARS)]) {
+                    return Some(refusal);
+                }
                 let Some(key) = str_arg(args, "key") else { return Some(bad_request("key must be a string")) };
                 let arguments = args.get("arguments").cloned().unwrap_or_else(|| json!({}));
                 self.execute(key, &arguments, progress).await
@@ -495,7 +537,7 @@ impl ServerHandler for CapstanServer {
         let args = request.arguments.unwrap_or_default();
         match self.dispatch(&request.name, &args, Forwarder::for_request(&context)).await {
             Some(result) => Ok(result.into()),
-            None => Err(ErrorData::invalid_params(format!("no tool named {:?}", request.name), None)),
+            None => Err(ErrorData::invalid_params(format!("no tool named {:?}", crate::echo::preview(&request.name)), None)),
         }
     }
 }

@@ -18,9 +18,13 @@
 //! - Hostile load is bounded by `http_admission`: capped connections (the longest-idle
 //!   one makes room), header, body and idle timeouts, capped requests in flight,
 //!   backoff on accept errors, refusals logged at a bounded rate.
+//! - Sessions are bounded by `http_sessions`: a capped number open at once (a new one
+//!   beyond it is refused with 503 naming the bound), and one idle past its timeout is
+//!   closed.
 
 use super::http_admission::{AcceptBackoff, Admission, HttpLimits, RequestGuard};
 use super::http_origin::OriginPolicy;
+use super::http_sessions::{SessionGuard, SessionLimits, Sessions};
 use super::shared::SharedCore;
 use super::{CapstanServer, Surface};
 use crate::confined::Folder;
@@ -60,6 +64,9 @@ pub struct HttpOptions {
     pub allow_non_loopback: bool,
     /// Browser origins allowed besides the server's own address (`--allow-origin`).
     pub allowed_origins: Vec<String>,
+    /// Sessions open at once, and the idle timeout (`--max-sessions`,
+    /// `--session-idle-timeout`).
+    pub sessions: SessionLimits,
 }
 
 /// A fresh bearer token: 32 bytes from the OS, hex.
@@ -127,18 +134,15 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     if !addr.ip().is_loopback() {
         config = config.with_allowed_hosts([addr.ip().to_string(), addr.to_string()]);
     }
-    let service = StreamableHttpService::new(
-        move || Ok(CapstanServer::new(shared.clone(), surface)),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let sessions = Sessions::new(options.sessions);
+    let service = StreamableHttpService::new(move || Ok(CapstanServer::new(shared.clone(), surface)), sessions.manager(), config);
     tokio::spawn(super::shared::watch_store(watched, home.clone()));
     let expected = Arc::new(token_digest(&token));
     drop(token);
 
     let admission = Admission::new(limits);
-    let reaper = tokio::spawn(reap(admission.clone()));
-    let gate = Arc::new(Gate { origins, expected });
+    let reaper = tokio::spawn(reap(admission.clone(), sessions.clone()));
+    let gate = Arc::new(Gate { origins, expected, sessions });
     let mut backoff = AcceptBackoff::default();
     loop {
         let pause = tokio::select! {
@@ -176,11 +180,12 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
     Ok(())
 }
 
-/// Close idle connections past their timeouts; report held-back refusals.
-async fn reap(admission: Arc<Admission>) {
+/// Close idle connections and sessions past their timeouts; report held-back refusals.
+async fn reap(admission: Arc<Admission>, sessions: Arc<Sessions>) {
     loop {
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
         admission.reap(std::time::Instant::now());
+        sessions.reap(std::time::Instant::now()).await;
         admission.refusals.flush();
     }
 }
@@ -189,6 +194,7 @@ async fn reap(admission: Arc<Admission>) {
 struct Gate {
     origins: Arc<OriginPolicy>,
     expected: Arc<[u8; 32]>,
+    sessions: Arc<Sessions>,
 }
 
 /// Admit `stream` (or answer 503 when every connection is busy) and serve it.
@@ -247,9 +253,11 @@ fn authorized(headers: &http::HeaderMap, expected: &[u8; 32]) -> bool {
 }
 
 /// The checks in order, each before anything later runs: Origin (403), token (401),
-/// path (404), a request slot (503), the whole body within its time and size (408,
-/// 413); then rmcp. The response body carries `guard`, so the connection counts as
-/// busy until the answer (an SSE stream included) is finished.
+/// path (404), the session (404 for one closed as idle; 503 for a request that would
+/// open one beyond the session cap), a request slot (503), the whole body within its
+/// time and size (408, 413); then rmcp. The response body carries `guard` (and the
+/// session's), so the connection and the session count as busy until the answer (an
+/// SSE stream included) is finished.
 async fn route(mut service: Service, gate: &Gate, admission: &Admission, request: http::Request<Incoming>, guard: RequestGuard) -> Response {
     let refuse = |status, code, message: &str, reason: &'static str| {
         admission.refusals.note(reason);
@@ -263,6 +271,30 @@ async fn route(mut service: Service, gate: &Gate, admission: &Admission, request
     }
     if request.uri().path() != MCP_PATH {
         return guarded(refuse(http::StatusCode::NOT_FOUND, "NOT_FOUND", "MCP is served on /mcp", "refused a request for another path (404)"), guard, None);
+    }
+    // The session named, or the one this request may open (a POST without an id).
+    let named = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let mut session: Option<SessionGuard> = None;
+    let mut opening = None;
+    match named {
+        Some(id) => {
+            session = gate.sessions.begin(&id);
+            if session.is_none() && gate.sessions.expired(&id) {
+                admission.refusals.note("refused a request on a session closed as idle (404)");
+                let body = super::http_sessions::expired_body(gate.sessions.limits().idle_timeout);
+                return guarded(refusal_body(http::StatusCode::NOT_FOUND, body), guard, None);
+            }
+        }
+        None if request.method() == http::Method::POST => match gate.sessions.admit_opening().await {
+            Ok(admitted) => opening = Some(admitted),
+            Err(full) => {
+                admission.refusals.note("refused a new session: the session cap is reached (503)");
+                let mut busy = refusal_body(http::StatusCode::SERVICE_UNAVAILABLE, full.body());
+                busy.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+                return guarded(busy, guard, None);
+            }
+        },
+        None => {}
     }
     // A GET is the session's long-lived event stream: bounded by the connection cap,
     // not counted as a request in flight (it would hold its slot for the session).
@@ -297,25 +329,39 @@ async fn route(mut service: Service, gate: &Gate, admission: &Admission, request
     match tower_service::Service::call(&mut service, request).await {
         Ok(response) => {
             let (parts, body) = response.into_parts();
-            guarded(http::Response::from_parts(parts, body.boxed()), guard, slot)
+            // The answer that opened a session names it: from now it is in the books.
+            if let Some(opening) = opening
+                && let Some(id) = parts.headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok())
+            {
+                session = Some(opening.opened(id));
+            }
+            hold(guarded(http::Response::from_parts(parts, body.boxed()), guard, slot), session)
         }
         Err(never) => match never {},
     }
 }
 
+/// The header that names an MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
 /// `response` with its body holding the request's guard and slot until it ends.
 fn guarded(response: Response, guard: RequestGuard, slot: Option<tokio::sync::OwnedSemaphorePermit>) -> Response {
+    hold(response, (guard, slot))
+}
+
+/// `response` with its body holding `held` until it ends.
+fn hold<H: Send + Sync + Unpin + 'static>(response: Response, held: H) -> Response {
     let (parts, body) = response.into_parts();
-    http::Response::from_parts(parts, BoxBody::new(Guarded { inner: body, _held: (guard, slot) }))
+    http::Response::from_parts(parts, BoxBody::new(Guarded { inner: body, _held: held }))
 }
 
 /// A response body that keeps what it holds alive until hyper drops it.
-struct Guarded {
+struct Guarded<H> {
     inner: BoxBody<Bytes, Infallible>,
-    _held: (RequestGuard, Option<tokio::sync::OwnedSemaphorePermit>),
+    _held: H,
 }
 
-impl hyper::body::Body for Guarded {
+impl<H: Unpin> hyper::body::Body for Guarded<H> {
     type Data = Bytes;
     type Error = Infallible;
 
@@ -333,7 +379,11 @@ impl hyper::body::Body for Guarded {
 }
 
 fn refusal(status: http::StatusCode, code: &str, message: &str) -> Response {
-    let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
+    refusal_body(status, serde_json::json!({ "error": { "code": code, "message": message } }))
+}
+
+fn refusal_body(status: http::StatusCode, body: serde_json::Value) -> Response {
+    let body = body.to_string();
     let mut response = http::Response::new(Full::new(Bytes::from(body)).boxed());
     *response.status_mut() = status;
     let headers = response.headers_mut();

@@ -11,6 +11,7 @@ pub mod python_exec;
 pub mod http;
 pub mod http_admission;
 pub mod http_origin;
+pub mod http_sessions;
 pub mod images;
 pub mod planner_tools;
 pub mod progress;

@@ -29,6 +29,7 @@ pub const CRITIQUE: &str = "planner_critique";
 pub const STATUS: &str = "planner_status";
 
 use super::tools::schema;
+use crate::limits::tool_inputs::MAX_GOAL_CHARS;
 
 pub fn tools() -> Vec<Tool> {
     let read_only = || ToolAnnotations::new().read_only(true).destructive(false);
@@ -37,7 +38,7 @@ pub fn tools() -> Vec<Tool> {
             SET_GOAL,
             "Set this connection's goal (and profile: default, llm-guided, power-user, forensic); clears its plan and critiques.",
             schema(json!({ "type": "object", "properties": {
-                "goal": { "type": "string", "minLength": 1, "maxLength": 2000 },
+                "goal": { "type": "string", "minLength": 1, "maxLength": MAX_GOAL_CHARS },
                 "profile": { "type": "string", "enum": ["default", "llm-guided", "power-user", "forensic"] }
             }, "required": ["goal"], "additionalProperties": false })),
         )
@@ -141,7 +142,8 @@ fn schema_errors(name: &str, args: &Map<String, Value>) -> Option<String> {
     if validator.is_valid(&value) {
         return None;
     }
-    let errors: Vec<String> = validator.iter_errors(&value).take(8).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    // Each error quotes at most a preview of the failing value, and names the bound.
+    let errors: Vec<String> = validator.iter_errors(&value).take(8).map(|e| crate::echo::schema_error(&e)).collect();
     Some(errors.join("; "))
 }
 
@@ -155,6 +157,12 @@ async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 
 pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
     if ![SET_GOAL, PLAN, ACT, CRITIQUE, STATUS].contains(&name) {
         return None;
+    }
+    // The goal's bound first, so both goal tools refuse an oversized goal alike.
+    if name == SET_GOAL
+        && let Some(refusal) = args.get("goal").and_then(Value::as_str).and_then(|g| super::handler::too_long("goal", g, MAX_GOAL_CHARS))
+    {
+        return Some(refusal);
     }
     if let Some(errors) = schema_errors(name, args) {
         return Some(bad(format!("{name}: {errors}")));
@@ -217,7 +225,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
             let step_id = text("step_id").unwrap_or_default();
             let expectations: Vec<Expectation> = match args.get("expectations").map(|v| serde_json::from_value(v.clone())) {
                 Some(Ok(e)) => e,
-                Some(Err(e)) => return Some(bad(format!("expectations: {e}"))),
+                Some(Err(e)) => return Some(bad(format!("expectations: {}", crate::echo::preview(&e.to_string())))),
                 None => return Some(bad("expectations are required")),
             };
             if let Some((i, p)) = expectations.iter().enumerate().find_map(|(i, e)| e.problem().map(|p| (i, p))) {

@@ -41,7 +41,7 @@ pub fn enabled() -> bool {
 }
 
 /// The test-only switch that lets rejected scripts through (debug builds only).
-fn checker_bypassed_for_tests() -> bool {
+pub fn checker_bypassed_for_tests() -> bool {
     cfg!(debug_assertions) && std::env::var(TEST_UNCHECKED_ENV).is_ok_and(|v| v == "1")
 }
 
@@ -61,10 +61,28 @@ pub fn attestation(key_hex: &str, checker_sha: &str, code: &str) -> Result<Value
 }
 
 /// The bridge's attestation key, from the runtime file the client will use.
-fn exec_key(core: &Core) -> Result<crate::redact::Secret, String> {
-    let live = core.client.liveness(SERVER).ok_or("capstan does not know how to reach blender")?;
-    let ep = crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string())?;
-    ep.exec_key.ok_or_else(|| "Blender's bridge publishes no exec_key in its runtime file (an older add-on): update and restart the add-on".to_string())
+fn exec_key(ep: &crate::bridge::endpoint::Endpoint) -> Result<crate::redact::Secret, String> {
+    ep.exec_key.clone().ok_or_else(|| "Blender's bridge publishes no exec_key in its runtime file (an older add-on): update and restart the add-on".to_string())
+}
+
+/// Why Python may not run in this Blender: the OS layer (DESIGN §3a) is not complete,
+/// and the operator did not accept running without it. None when it may run.
+///
+/// Security reasoning: the checker and the add-on's guard explain refusals, but only the
+/// kernel's wall holds against what a script reaches through Blender's C code. A Blender
+/// capstan launched records its layers in the runtime file (written by capstan, outside
+/// the app's reach); a Blender started by hand has no such record and is unconfined.
+pub fn unconfined_refusal(ep: &crate::bridge::endpoint::Endpoint) -> Option<String> {
+    use crate::containment::{ALLOW_UNCONFINED_EXEC_ENV, Layers};
+    let layers = ep.containment.clone().unwrap_or_else(Layers::unconfined);
+    if layers.os_layer_complete() || std::env::var(ALLOW_UNCONFINED_EXEC_ENV).is_ok_and(|v| v == "1") {
+        return None;
+    }
+    let why = if ep.containment.is_none() { vec!["this Blender was not launched by capstan, so nothing confines it".to_string()] } else { layers.missing() };
+    Some(format!(
+        "execute_python needs the OS containment layer, and {}; launch Blender with `capstan blender launch` on Linux with Landlock, or accept running scripts without the OS layer by starting `capstan serve` with {ALLOW_UNCONFINED_EXEC_ENV}=1",
+        why.join("; ")
+    ))
 }
 
 pub fn tool() -> Tool {
@@ -116,7 +134,11 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         return error_result(json!({ "code": "BRIDGE_ERROR", "message": "this capstan's Blender catalog has no execute_python command" }));
     };
     let timeout = spec.timeout;
-    let checked = match exec_key(&core).and_then(|key| attestation(key.expose(), &checker_sha, &code)) {
+    let endpoint = core.client.liveness(SERVER).ok_or_else(|| "capstan does not know how to reach blender".to_string()).and_then(|live| crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string()));
+    if let Some(why) = endpoint.as_ref().ok().and_then(unconfined_refusal) {
+        return disabled(&why);
+    }
+    let checked = match endpoint.and_then(|ep| exec_key(&ep)).and_then(|key| attestation(key.expose(), &checker_sha, &code)) {
         Ok(checked) => checked,
         Err(detail) => return error_result(json!({ "code": "BRIDGE_ERROR", "message": crate::redact::redact(&format!("cannot attest the script for Blender: {detail}")) })),
     };

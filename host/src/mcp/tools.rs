@@ -1,5 +1,6 @@
 //! Tool definitions: the five guided tools, and one expert tool per capability.
 
+use crate::limits::tool_inputs::{MAX_FAMILY_CHARS, MAX_GOAL_CHARS, MAX_KEY_CHARS, MAX_QUERY_CHARS};
 use crate::plugin::CapabilitySpec;
 use rmcp::model::{Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
@@ -29,7 +30,7 @@ pub fn guided() -> Vec<Tool> {
         Tool::new(
             SET_GOAL,
             "Start here: state what the user wants done in Blender. Returns the routed capability family and first suggestions.",
-            schema(json!({ "type": "object", "properties": { "goal": { "type": "string", "minLength": 1, "maxLength": 2000 } }, "required": ["goal"], "additionalProperties": false })),
+            schema(json!({ "type": "object", "properties": { "goal": { "type": "string", "minLength": 1, "maxLength": MAX_GOAL_CHARS } }, "required": ["goal"], "additionalProperties": false })),
         )
         .with_annotations(read_only()),
         Tool::new(
@@ -42,23 +43,23 @@ pub fn guided() -> Vec<Tool> {
             SEARCH,
             "Search Blender capabilities; returns ranked summaries (key, family, summary, mutates). Get a schema before executing.",
             schema(json!({ "type": "object", "properties": {
-                "query": { "type": "string", "minLength": 1, "maxLength": 500 },
+                "query": { "type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS },
                 "limit": { "type": "integer", "minimum": 1, "maximum": 50 },
-                "family": { "type": "string", "maxLength": 32 }
+                "family": { "type": "string", "maxLength": MAX_FAMILY_CHARS }
             }, "required": ["query"], "additionalProperties": false })),
         )
         .with_annotations(read_only()),
         Tool::new(
             GET_SCHEMA,
             "The argument schema, description and examples of one capability, by its canonical key from search.",
-            schema(json!({ "type": "object", "properties": { "key": { "type": "string", "minLength": 1, "maxLength": 64 } }, "required": ["key"], "additionalProperties": false })),
+            schema(json!({ "type": "object", "properties": { "key": { "type": "string", "minLength": 1, "maxLength": MAX_KEY_CHARS } }, "required": ["key"], "additionalProperties": false })),
         )
         .with_annotations(read_only()),
         Tool::new(
             EXECUTE,
             "Run one capability by its exact canonical key with arguments matching its schema. Mutations report the scene delta.",
             schema(json!({ "type": "object", "properties": {
-                "key": { "type": "string", "minLength": 1, "maxLength": 64 },
+                "key": { "type": "string", "minLength": 1, "maxLength": MAX_KEY_CHARS },
                 "arguments": { "type": "object" }
             }, "required": ["key"], "additionalProperties": false })),
         )

@@ -10,7 +10,7 @@
 //! mutating (checked before each call), through the same checked path as any call, so
 //! judging cannot change the scene. Pictures are decoded only in [`super::picture`].
 
-use super::Registry;
+use super::{Registry, read_only as read};
 use super::path::at_path;
 use super::picture::picture;
 use crate::delta::SceneDelta;
@@ -138,7 +138,7 @@ impl Comparison<'_> {
 }
 
 impl Expectation {
-    /// The comparison of a `property` or `read` expectation.
+    /// The comparison of a `property`, `read` or `material` expectation.
     pub fn comparison(&self) -> Option<Comparison<'_>> {
         match self {
             Expectation::Property { equals, at_least, at_most, tolerance, .. } | Expectation::Read { equals, at_least, at_most, tolerance, .. } => Some(Comparison {
@@ -147,6 +147,7 @@ impl Expectation {
                 at_most: *at_most,
                 tolerance: tolerance.unwrap_or(DEFAULT_TOLERANCE),
             }),
+            Expectation::Material { equals, tolerance, .. } => Some(Comparison { equals: Some(equals), at_least: None, at_most: None, tolerance: tolerance.unwrap_or(DEFAULT_TOLERANCE) }),
             _ => None,
         }
     }
@@ -178,19 +179,6 @@ fn pass(e: &Expectation, measured: Value) -> Check {
 
 fn fail(e: &Expectation, measured: Value, reason: impl Into<String>) -> Check {
     Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: false, measured, reason: Some(reason.into()) }
-}
-
-/// A read-only call (refused if the key mutates or is missing).
-fn read(registry: &dyn Registry, key: &str, args: Value) -> Result<Value, String> {
-    match registry.describe(key) {
-        Some((_, false)) => {}
-        Some((_, true)) => return Err(format!("{key} mutates; the critic only reads")),
-        None => return Err(format!("cannot measure: the registry has no {key}")),
-    }
-    let text = args.to_string();
-    registry.check(key, &text).map_err(|e| e.to_string())?;
-    registry.admit(key).map_err(|body| format!("cannot measure: {}", body["message"].as_str().unwrap_or("the app is unavailable")))?;
-    registry.call_checked(key, &text).map(|o| o.result).map_err(|e| e.to_string())
 }
 
 /// Check `expectations` after a step whose delta was `delta` (None: not recorded).
@@ -268,15 +256,11 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
                 Err(m) => fail(e, Value::Null, m),
             }
         }
-        Expectation::Material { material, property, equals, tolerance } => match read(registry, "material.list", json!({ "material": material })) {
-            Ok(r) => {
-                let row = r["materials"].as_array().and_then(|rows| rows.iter().find(|m| m["name"] == json!(material)));
-                match row.and_then(|m| at_path(m, property)) {
-                    Some(v) => compare(e, &v, equals, tolerance.unwrap_or(DEFAULT_TOLERANCE)),
-                    None if row.is_none() => fail(e, Value::Null, format!("no material {material}")),
-                    None => fail(e, Value::Null, format!("cannot measure: material {material} has no {property}")),
-                }
-            }
+        Expectation::Material { material, property, .. } => match read(registry, "material.list", json!({ "material": material })) {
+            Ok(r) => match r["materials"].as_array().and_then(|rows| rows.iter().find(|m| m["name"] == json!(material))) {
+                Some(row) => measure_at(e, row, property, &format!("material {material} has no {property}")),
+                None => fail(e, Value::Null, format!("no material {material}")),
+            },
             Err(m) => fail(e, Value::Null, m),
         },
         Expectation::Delta { added, removed, added_type, only_changed } => check_delta(registry, e, delta, *added, *removed, added_type.as_deref(), only_changed.as_deref()),
@@ -428,15 +412,6 @@ fn measure_at(e: &Expectation, answer: &Value, path: &str, absent: &str) -> Chec
             Some(why) => fail(e, v, format!("{path}: {why}")),
         },
         None => fail(e, Value::Null, format!("cannot measure: {absent}")),
-    }
-}
-
-fn compare(e: &Expectation, measured: &Value, expected: &Value, tolerance: f64) -> Check {
-    if matches(measured, expected, tolerance) {
-        pass(e, measured.clone())
-    } else {
-        let tolerance = if has_number(expected) { format!(" (tolerance {tolerance})") } else { String::new() };
-        fail(e, measured.clone(), format!("measured {measured}, expected {expected}{tolerance}"))
     }
 }
 

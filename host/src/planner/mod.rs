@@ -71,15 +71,27 @@ impl Registry for Runtime {
     }
 }
 
+/// A call that only reads, through the checked path: refused if the key mutates or is
+/// missing, then validated, admitted by the app gate and run. The critic measures with
+/// it, and the planner reads the scene with it, so neither can change what it looks at.
+pub fn read_only(registry: &dyn Registry, key: &str, args: serde_json::Value) -> Result<serde_json::Value, String> {
+    match registry.describe(key) {
+        Some((_, false)) => {}
+        Some((_, true)) => return Err(format!("{key} mutates; the critic only reads")),
+        None => return Err(format!("cannot measure: the registry has no {key}")),
+    }
+    let text = args.to_string();
+    registry.check(key, &text).map_err(|e| e.to_string())?;
+    registry.admit(key).map_err(|body| format!("cannot measure: {}", body["message"].as_str().unwrap_or("the app is unavailable")))?;
+    registry.call_checked(key, &text).map(|o| o.result).map_err(|e| e.to_string())
+}
+
 /// The scene's objects (up to 200: names and types) for filling references, read with
 /// the read-only `scene.info`. A scene that cannot be read gives none: the plan then
 /// fills no references and lists them as missing, it does not guess.
 pub fn scene_objects(registry: &dyn Registry) -> Vec<args::SceneObject> {
-    if registry.resolve(plan::INSPECT_KEY) != Resolution::Canonical || registry.describe(plan::INSPECT_KEY).is_none_or(|(_, mutates)| mutates) {
-        return vec![];
-    }
-    let Ok(out) = registry.call_checked(plan::INSPECT_KEY, r#"{"limit":200}"#) else { return vec![] };
-    let objects = out.result.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten();
+    let Ok(answer) = read_only(registry, plan::INSPECT_KEY, serde_json::json!({ "limit": 200 })) else { return vec![] };
+    let objects = answer.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten();
     objects
         .filter_map(|o| {
             let name = o.get("name")?.as_str()?.to_string();

@@ -60,9 +60,8 @@ impl<'a> Added<'a> {
         if self.types.is_none() {
             let mut types = BTreeMap::new();
             for name in &self.names {
-                let args = json!({ "name": name }).to_string();
-                let ty = self.registry.check("scene.object_info", &args).ok().and_then(|()| self.registry.call_checked("scene.object_info", &args).ok());
-                if let Some(ty) = ty.and_then(|out| out.result["type"].as_str().map(str::to_uppercase)) {
+                let info = super::read_only(self.registry, "scene.object_info", json!({ "name": name })).ok();
+                if let Some(ty) = info.and_then(|r| r["type"].as_str().map(str::to_uppercase)) {
                     types.insert(name.clone(), ty);
                 }
             }

@@ -149,7 +149,7 @@ impl Session {
 
     /// Critique a done step. On failure a diagnostic step `{step_id}_fix_{n}` (n unique
     /// in the session) is inserted right after it, while the plan holds fewer than
-    /// [`MAX_PLAN_STEPS`] steps (after that the critique says so instead of growing it).
+    /// [`MAX_PLAN_STEPS`] steps (after that the record has no `fix_step`: the plan stops growing).
     pub fn critique(&mut self, registry: &dyn Registry, step_id: &str, expectations: &[Expectation]) -> Result<CritiqueRecord, SessionError> {
         let i = self.index(step_id)?;
         if self.steps[i].status != StepStatus::Done {

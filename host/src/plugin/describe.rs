@@ -87,14 +87,25 @@ impl CapabilitySpec {
     }
 }
 
+/// The schema errors of a caller's arguments, each quoting at most a preview of the
+/// failing value ([`crate::echo::schema_error`]), the first
+/// [`MAX_SCHEMA_ERRORS`](crate::limits::tool_inputs::MAX_SCHEMA_ERRORS) of them and a
+/// count of the rest: an error answer stays small whatever was sent.
 fn schema_errors(validator: &Validator, instance: &Value) -> Vec<String> {
-    validator
-        .iter_errors(instance)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
-        })
-        .collect()
+    use crate::limits::tool_inputs::MAX_SCHEMA_ERRORS;
+    let mut errors = Vec::new();
+    let mut more = 0usize;
+    for e in validator.iter_errors(instance) {
+        if errors.len() < MAX_SCHEMA_ERRORS {
+            errors.push(crate::echo::schema_error(&e));
+        } else {
+            more += 1;
+        }
+    }
+    if more > 0 {
+        errors.push(format!("({more} more errors not listed; at most {MAX_SCHEMA_ERRORS} are)"));
+    }
+    errors
 }
 
 /// `family.verb_noun`: two lowercase identifiers joined by a dot.

@@ -1,6 +1,9 @@
 //! `capstan packs build DIR`: compile a pack folder, seal its `pack.json`, and hand it
 //! to the same checks `packs validate` and `packs install` run.
 //!
+//! 0. for a Rust pack, what compiling it would run natively (build scripts, procedural
+//!    macros, cargo configuration beyond the SDK's own) is refused unless the user says
+//!    `--trust-build-code` (`build_code`, which holds the reasoning);
 //! 1. the language is read off the folder (`Cargo.toml`: Rust, `src/app.py`: Python,
 //!    `src/pack.js`: JavaScript) and its compiler writes a component: cargo for
 //!    `wasm32-wasip2` (`cargo rustc --lib --crate-type cdylib`), componentize-py or
@@ -36,6 +39,10 @@ pub const WASM_TARGET: &str = "wasm32-wasip2";
 pub struct BuildOptions {
     pub dir: PathBuf,
     pub release: bool,
+    /// Build a Rust pack even though building it runs code natively (its build
+    /// scripts, procedural macros or cargo configuration beyond the SDK's own:
+    /// `build_code`). Without it such a pack is refused before cargo compiles anything.
+    pub trust_build_code: bool,
 }
 
 /// A compiled and sealed pack folder.
@@ -73,6 +80,12 @@ pub enum BuildError {
     Manifest { detail: String },
     #[error("the component is refused: {detail}")]
     Refused { detail: String },
+    #[error(
+        "building {} would run code on this machine, as you, outside any sandbox: {}. Read that code first; if you trust it, build again with --trust-build-code",
+        dir.display(),
+        found.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("; ")
+    )]
+    UntrustedBuildCode { dir: PathBuf, found: Vec<super::build_code::BuildCode> },
     #[error("capability {capability:?} uses the bridge command {command:?}, which none of the servers in pack.json ({servers}) has")]
     UnknownCommand { capability: String, command: String, servers: String },
     #[error("{}: {detail}", path.display())]
@@ -98,6 +111,7 @@ impl BuildError {
             BuildError::NoComponent { .. } => "no_component",
             BuildError::Manifest { .. } => "manifest",
             BuildError::Refused { .. } => "refused",
+            BuildError::UntrustedBuildCode { .. } => "untrusted_build_code",
             BuildError::UnknownCommand { .. } => "unknown_command",
             BuildError::Io { .. } => "io",
         }
@@ -124,7 +138,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
 
     let work = tempfile::Builder::new().prefix("capstan-build-").tempdir().map_err(|e| io_error(&std::env::temp_dir(), e))?;
     let wasm = match lang {
-        Lang::Rust => cargo_build(dir, options.release)?,
+        Lang::Rust => cargo_build(dir, options.release, options.trust_build_code)?,
         Lang::Python => super::python::compile(dir, work.path())?,
         Lang::Js => super::js::compile(dir, work.path())?,
     };
@@ -185,23 +199,31 @@ fn cargo() -> std::ffi::OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
-/// The crate's library name and the target directory cargo will use.
-fn metadata(dir: &Path) -> Result<(String, PathBuf), BuildError> {
+/// `cargo metadata` of the pack with its resolved dependency graph (cargo resolves, and
+/// may download, but compiles and runs nothing), run in the pack folder.
+fn metadata(dir: &Path) -> Result<Value, BuildError> {
     let out = Command::new(cargo())
-        .args(["metadata", "--no-deps", "--format-version", "1", "--manifest-path"])
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
+        .current_dir(dir)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| BuildError::ToolNotRun { tool: "cargo".into(), detail: e.to_string() })?;
     if !out.status.success() {
         return Err(BuildError::Metadata { detail: String::from_utf8_lossy(&out.stderr).trim().to_string() });
     }
-    let doc: Value = serde_json::from_slice(&out.stdout).map_err(|e| BuildError::Metadata { detail: e.to_string() })?;
+    serde_json::from_slice(&out.stdout).map_err(|e| BuildError::Metadata { detail: e.to_string() })
+}
+
+/// The pack crate's library name and the target directory cargo will use.
+fn lib_and_target(doc: &Value) -> Result<(String, PathBuf), BuildError> {
     let target_dir = doc["target_directory"].as_str().map(PathBuf::from).ok_or_else(|| BuildError::Metadata { detail: "no target_directory".into() })?;
+    let root = doc["resolve"]["root"].as_str();
     let lib = doc["packages"]
         .as_array()
         .into_iter()
         .flatten()
+        .filter(|p| root.is_none_or(|r| p["id"].as_str() == Some(r)))
         .flat_map(|p| p["targets"].as_array().into_iter().flatten())
         .find(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| matches!(k.as_str(), Some("lib" | "rlib" | "cdylib")))))
         .and_then(|t| t["name"].as_str())
@@ -209,12 +231,43 @@ fn metadata(dir: &Path) -> Result<(String, PathBuf), BuildError> {
     Ok((lib.replace('-', "_"), target_dir))
 }
 
-/// `cargo rustc` for wasm32-wasip2; the path of the component it wrote.
-fn cargo_build(dir: &Path, release: bool) -> Result<PathBuf, BuildError> {
-    let (lib, target_dir) = metadata(dir)?;
+/// Refuse what building the pack in `dir` would run natively (`build_code`), unless
+/// `trust` (then it is listed on stderr, and built).
+fn refuse_build_code(dir: &Path, found: Vec<super::build_code::BuildCode>, trust: bool) -> Result<(), BuildError> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    if !trust {
+        return Err(BuildError::UntrustedBuildCode { dir: dir.to_path_buf(), found });
+    }
+    eprintln!("capstan: --trust-build-code: building {} runs this code natively, as you:", dir.display());
+    for f in &found {
+        eprintln!("  - {f}");
+    }
+    Ok(())
+}
+
+/// `cargo rustc` for wasm32-wasip2; the path of the component it wrote. Refused before
+/// cargo resolves anything when the folder's configuration would run programs, and
+/// before it compiles anything when the graph holds build code beyond the SDK's.
+fn cargo_build(dir: &Path, release: bool, trust: bool) -> Result<PathBuf, BuildError> {
+    // cargo runs in the pack folder (whatever folder the user stands in), so the
+    // configuration it reads is the configuration checked here.
+    let dir = &std::fs::canonicalize(dir).map_err(|e| io_error(dir, e))?;
+    let in_folder = super::build_code::folder_findings(dir);
+    if !trust && !in_folder.is_empty() {
+        return Err(BuildError::UntrustedBuildCode { dir: dir.to_path_buf(), found: in_folder });
+    }
+    let doc = metadata(dir)?;
+    let mut found = in_folder;
+    let trusted_sdk = super::build_code::trusted_local_sdk();
+    found.extend(super::build_code::graph_findings(&doc, trusted_sdk.as_deref()).map_err(|detail| BuildError::Metadata { detail })?);
+    refuse_build_code(dir, found, trust)?;
+    let (lib, target_dir) = lib_and_target(&doc)?;
     let mut cmd = Command::new(cargo());
     cmd.args(["rustc", "--lib", "--target", WASM_TARGET, "--crate-type", "cdylib", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
+        .current_dir(dir)
         .env("CARGO_TERM_PROGRESS_WHEN", "never");
     if release {
         cmd.arg("--release");

@@ -14,6 +14,7 @@
 //! is refused before anything is created.
 
 pub mod build;
+pub mod build_code;
 mod child;
 mod js;
 mod python;
@@ -238,6 +239,21 @@ pub fn checkout_sdk() -> Result<Option<PathBuf>, ScaffoldError> {
     }
     let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk");
     Ok(sdk_dir(&built_from).ok())
+}
+
+/// The local SDK that `packs build` trusts as the SDK (`build_code`): `CAPSTAN_SDK_PATH`,
+/// the checkout the binary sits in, or the one it was compiled from. Unlike
+/// [`checkout_sdk`], never a folder found from the working folder: a pack someone else
+/// wrote could bring an `sdk/` of its own, and the user may be standing in it.
+pub fn installed_sdk() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CAPSTAN_SDK_PATH").filter(|p| !p.is_empty()) {
+        return sdk_dir(Path::new(&path)).ok();
+    }
+    let exe = std::env::current_exe().ok();
+    if let Some(found) = exe.iter().flat_map(|e| e.ancestors()).map(|a| a.join("sdk")).find(|s| sdk_dir(s).is_ok()) {
+        return Some(std::fs::canonicalize(&found).unwrap_or(found));
+    }
+    sdk_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk")).ok()
 }
 
 /// `path` if it is the capstan-sdk crate (its Cargo.toml names the package).

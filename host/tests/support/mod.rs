@@ -121,8 +121,29 @@ pub fn headless_blender(home: &Path) -> Option<capstan::blender::launch::Running
         return None;
     };
     let install = capstan::blender::locate::probe(Path::new(&blender)).unwrap();
-    let options = capstan::blender::launch::LaunchOptions { background: true, port: None };
+    let options = capstan::blender::launch::LaunchOptions { background: true, ..Default::default() };
     Some(capstan::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
+}
+
+/// The Blender the tests run against (`CAPSTAN_TEST_BLENDER`), or None when unset (a
+/// failure if CAPSTAN_REQUIRE_BLENDER=1).
+pub fn blender_under_test() -> Option<PathBuf> {
+    let Some(blender) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|p| !p.is_empty()) else {
+        assert!(std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"), "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set");
+        eprintln!("skipped: set CAPSTAN_TEST_BLENDER");
+        return None;
+    };
+    Some(PathBuf::from(blender))
+}
+
+/// A child process killed when the test ends, however it ends.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// How many capabilities the official packs declare plus the official workflows (one

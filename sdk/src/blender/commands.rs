@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "fec58a5ea9f1b1cb48dbbcf22aec646f5a6f959e71d8e6b263868a9b16a51cd6";
+pub const CATALOG_SHA256: &str = "e0259706769d9275c668db50b9f55bf9bae0af1ecf68786791fed9be25f828e4";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -55,6 +55,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("create_text", Effect::Mutate),
     ("delete_collection", Effect::Mutate),
     ("delete_object", Effect::Destroy),
+    ("detach_file_references", Effect::Destroy),
     ("duplicate_object", Effect::Mutate),
     ("edit_bone", Effect::Destroy),
     ("evaluated_stats", Effect::Read),
@@ -74,6 +75,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("join_objects", Effect::Destroy),
     ("list_collections", Effect::Read),
     ("list_constraints", Effect::Read),
+    ("list_file_references", Effect::Read),
     ("list_local_assets", Effect::Read),
     ("list_materials", Effect::Read),
     ("list_shape_keys", Effect::Read),
@@ -180,6 +182,9 @@ pub enum AppErrorCode {
     /// a named object or datablock does not exist; list the scene and use an exact name
     #[serde(rename = "not_found")]
     NotFound,
+    /// the file (or the scene) refers to files outside the read roots or the output folder, or to paths that cannot be checked; the message names each; load it with detach_outside_references: true, or call detach_file_references
+    #[serde(rename = "outside_file_references")]
+    OutsideFileReferences,
     /// a file name or path is outside the folders capstan may use
     #[serde(rename = "path_refused")]
     PathRefused,
@@ -227,6 +232,7 @@ impl AppErrorCode {
             AppErrorCode::NoCamera => "no_camera",
             AppErrorCode::NotChecked => "not_checked",
             AppErrorCode::NotFound => "not_found",
+            AppErrorCode::OutsideFileReferences => "outside_file_references",
             AppErrorCode::PathRefused => "path_refused",
             AppErrorCode::ResultMismatch => "result_mismatch",
             AppErrorCode::ScriptError => "script_error",
@@ -416,7 +422,7 @@ impl Command for AppendFromBlend {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "append_from_blend";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
     type Params = AppendFromBlendParams;
     type Result = AppendFromBlendResult;
 }
@@ -506,7 +512,7 @@ impl Command for BakeTexture {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "bake_texture";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
     type Params = BakeTextureParams;
     type Result = BakeTextureResult;
 }
@@ -696,7 +702,7 @@ pub fn clear_keyframes(params: &ClearKeyframesParams) -> Result<ClearKeyframesRe
     crate::bridge::send::<ClearKeyframes>(params)
 }
 
-/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+/// Edit the compositor graph: add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompositorGraphEdit;
 
@@ -709,12 +715,12 @@ impl Command for CompositorGraphEdit {
     type Result = CompositorGraphEditResult;
 }
 
-/// Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
+/// Edit the compositor graph: add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.
 pub fn compositor_graph_edit(params: &CompositorGraphEditParams) -> Result<CompositorGraphEditResult, BridgeError> {
     crate::bridge::send::<CompositorGraphEdit>(params)
 }
 
-/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+/// The scene's compositor graph (its node group from Blender 5.0, its node tree in 4.5): nodes with their sockets, and links; no tree is null.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompositorGraphInfo;
 
@@ -727,7 +733,7 @@ impl Command for CompositorGraphInfo {
     type Result = CompositorGraphInfoResult;
 }
 
-/// The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.
+/// The scene's compositor graph (its node group from Blender 5.0, its node tree in 4.5): nodes with their sockets, and links; no tree is null.
 pub fn compositor_graph_info(params: &CompositorGraphInfoParams) -> Result<CompositorGraphInfoResult, BridgeError> {
     crate::bridge::send::<CompositorGraphInfo>(params)
 }
@@ -930,6 +936,24 @@ pub fn delete_object(params: &DeleteObjectParams) -> Result<DeleteObjectResult, 
     crate::bridge::send::<DeleteObject>(params)
 }
 
+/// Detach every file reference capstan refuses in the open scene (clear the path, remove the node, strip or library, cache off) and reset render outputs into the output folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DetachFileReferences;
+
+impl Command for DetachFileReferences {
+    const SERVER: &'static str = SERVER;
+    const NAME: &'static str = "detach_file_references";
+    const EFFECT: Effect = Effect::Destroy;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = DetachFileReferencesParams;
+    type Result = DetachFileReferencesResult;
+}
+
+/// Detach every file reference capstan refuses in the open scene (clear the path, remove the node, strip or library, cache off) and reset render outputs into the output folder.
+pub fn detach_file_references(params: &DetachFileReferencesParams) -> Result<DetachFileReferencesResult, BridgeError> {
+    crate::bridge::send::<DetachFileReferences>(params)
+}
+
 /// Duplicate an object (full copy, or linked sharing its data) one or more times, each copy offset from the last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DuplicateObject;
@@ -992,7 +1016,7 @@ impl Command for ExportFile {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "export_file";
     const EFFECT: Effect = Effect::Read;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = ExportFileParams;
     type Result = ExportFileResult;
 }
@@ -1172,7 +1196,7 @@ impl Command for ImportFile {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "import_file";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = ImportFileParams;
     type Result = ImportFileResult;
 }
@@ -1270,6 +1294,24 @@ impl Command for ListConstraints {
 /// The constraints of an object or a pose bone, in evaluation order.
 pub fn list_constraints(params: &ListConstraintsParams) -> Result<ListConstraintsResult, BridgeError> {
     crate::bridge::send::<ListConstraints>(params)
+}
+
+/// List every file the open scene refers to (images, libraries, caches, import nodes, File Output nodes, render output, ...), resolved, with why capstan would refuse it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListFileReferences;
+
+impl Command for ListFileReferences {
+    const SERVER: &'static str = SERVER;
+    const NAME: &'static str = "list_file_references";
+    const EFFECT: Effect = Effect::Read;
+    const ERRORS: &'static [AppErrorCode] = &[];
+    type Params = ListFileReferencesParams;
+    type Result = ListFileReferencesResult;
+}
+
+/// List every file the open scene refers to (images, libraries, caches, import nodes, File Output nodes, render output, ...), resolved, with why capstan would refuse it.
+pub fn list_file_references(params: &ListFileReferencesParams) -> Result<ListFileReferencesResult, BridgeError> {
+    crate::bridge::send::<ListFileReferences>(params)
 }
 
 /// Search the read roots for local assets: marked assets in .blend files, HDRI files, PBR texture-set folders (paged).
@@ -1568,7 +1610,7 @@ impl Command for OpenBlend {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "open_blend";
     const EFFECT: Effect = Effect::Destroy;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = OpenBlendParams;
     type Result = OpenBlendResult;
 }
@@ -1856,7 +1898,7 @@ impl Command for RenderFrames {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_frames";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
     type Params = RenderFramesParams;
     type Result = RenderFramesResult;
 }
@@ -1874,7 +1916,7 @@ impl Command for RenderImage {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_image";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NoCamera, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
     type Params = RenderImageParams;
     type Result = RenderImageResult;
 }
@@ -1892,7 +1934,7 @@ impl Command for RenderPreview {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "render_preview";
     const EFFECT: Effect = Effect::Read;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::Unsupported];
     type Params = RenderPreviewParams;
     type Result = RenderPreviewResult;
 }
@@ -2414,7 +2456,7 @@ impl Command for Simulate {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "simulate";
     const EFFECT: Effect = Effect::Mutate;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::BlenderError, AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::Unsupported];
     type Params = SimulateParams;
     type Result = SimulateResult;
 }
@@ -3177,6 +3219,9 @@ pub struct AppendFromBlendParams {
     pub link: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<Vec3>,
+    /// true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detach_outside_references: Option<bool>,
 }
 
 impl JsonSchema for AppendFromBlendParams {
@@ -3185,8 +3230,94 @@ impl JsonSchema for AppendFromBlendParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"datablock_type": {"enum": ["Object", "Collection", "Material", "NodeTree", "World", "Action"], "type": "string"}, "link": {"description": "true: link (read-only, stays in the library file); false (default): append a local copy", "type": "boolean"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "names": {"items": {"maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path", "datablock_type", "names"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"datablock_type": {"enum": ["Object", "Collection", "Material", "NodeTree", "World", "Action"], "type": "string"}, "detach_outside_references": {"description": "true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file", "type": "boolean"}, "link": {"description": "true: link (read-only, stays in the library file); false (default): append a local copy", "type": "boolean"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "names": {"items": {"maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 64, "minItems": 1, "type": "array"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path", "datablock_type", "names"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AppendFromBlendResultDetachedItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum AppendFromBlendResultDetachedItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AppendFromBlendResultDetachedItem {
+    pub kind: AppendFromBlendResultDetachedItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: AppendFromBlendResultDetachedItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+    /// cleared, removed_node, removed_library, removed_strip, removed_layer, replaced_by_builtin, reset, disabled, packed
+    pub action: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -3195,6 +3326,8 @@ pub struct AppendFromBlendResult {
     pub kind: String,
     pub datablocks: Vec<String>,
     pub linked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detached: Option<Vec<AppendFromBlendResultDetachedItem>>,
     pub delta: Delta,
 }
 
@@ -4113,8 +4246,8 @@ pub enum CompositorGraphEditParamsNodeType {
     Shadernodemath,
     #[serde(rename = "ShaderNodeValue")]
     Shadernodevalue,
-    #[serde(rename = "ShaderNodeRGB")]
-    Shadernodergb,
+    #[serde(rename = "CompositorNodeRGB")]
+    Compositornodergb,
 }
 
 /// Socket name or index
@@ -4191,7 +4324,7 @@ impl JsonSchema for CompositorGraphEditParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"from_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "from_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "input": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "location": {"items": {"maximum": 100000, "minimum": -100000, "type": "number"}, "maxItems": 2, "minItems": 2, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node_type": {"enum": ["CompositorNodeRLayers", "CompositorNodeGlare", "CompositorNodeDenoise", "CompositorNodeColorBalance", "CompositorNodeEllipseMask", "CompositorNodeBoxMask", "CompositorNodeBlur", "CompositorNodeBokehBlur", "CompositorNodeDefocus", "CompositorNodeExposure", "CompositorNodeGamma", "CompositorNodeHueSat", "CompositorNodeBrightContrast", "CompositorNodeInvert", "CompositorNodeCurveRGB", "CompositorNodeLensdist", "CompositorNodeTonemap", "CompositorNodeAlphaOver", "CompositorNodeSetAlpha", "CompositorNodeRGBToBW", "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "ShaderNodeRGB"], "type": "string"}, "op": {"enum": ["add_node", "remove_node", "connect", "disconnect", "set_input", "preset"], "type": "string"}, "preset": {"enum": ["bloom", "vignette", "glare", "denoise", "color_balance"], "type": "string"}, "to_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "to_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "value": {"oneOf": [{"type": "number"}, {"type": "boolean"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}, {"maxLength": 64, "minLength": 1, "type": "string"}]}}, "required": ["op"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"from_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "from_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "input": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "location": {"items": {"maximum": 100000, "minimum": -100000, "type": "number"}, "maxItems": 2, "minItems": 2, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "node_type": {"enum": ["CompositorNodeRLayers", "CompositorNodeGlare", "CompositorNodeDenoise", "CompositorNodeColorBalance", "CompositorNodeEllipseMask", "CompositorNodeBoxMask", "CompositorNodeBlur", "CompositorNodeBokehBlur", "CompositorNodeDefocus", "CompositorNodeExposure", "CompositorNodeGamma", "CompositorNodeHueSat", "CompositorNodeBrightContrast", "CompositorNodeInvert", "CompositorNodeCurveRGB", "CompositorNodeLensdist", "CompositorNodeTonemap", "CompositorNodeAlphaOver", "CompositorNodeSetAlpha", "CompositorNodeRGBToBW", "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "CompositorNodeRGB"], "type": "string"}, "op": {"enum": ["add_node", "remove_node", "connect", "disconnect", "set_input", "preset"], "type": "string"}, "preset": {"enum": ["bloom", "vignette", "glare", "denoise", "color_balance"], "type": "string"}, "to_node": {"description": "Name: letters, digits, _ . - and spaces", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]{1,63}$", "type": "string"}, "to_socket": {"description": "Socket name or index", "oneOf": [{"maxLength": 64, "minLength": 1, "type": "string"}, {"maximum": 64, "minimum": 0, "type": "integer"}]}, "value": {"oneOf": [{"type": "number"}, {"type": "boolean"}, {"items": {"type": "number"}, "maxItems": 4, "minItems": 2, "type": "array"}, {"maxLength": 64, "minLength": 1, "type": "string"}]}}, "required": ["op"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -4869,6 +5002,199 @@ impl JsonSchema for DeleteObjectParams {
 pub struct DeleteObjectResult {
     pub deleted: Vec<String>,
     pub not_found: Vec<String>,
+    pub delta: Delta,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DetachFileReferencesParams {
+}
+
+impl JsonSchema for DetachFileReferencesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DetachFileReferencesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum DetachFileReferencesResultDetachedItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum DetachFileReferencesResultDetachedItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DetachFileReferencesResultDetachedItem {
+    pub kind: DetachFileReferencesResultDetachedItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: DetachFileReferencesResultDetachedItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+    /// cleared, removed_node, removed_library, removed_strip, removed_layer, replaced_by_builtin, reset, disabled, packed
+    pub action: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum DetachFileReferencesResultRemainingItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum DetachFileReferencesResultRemainingItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DetachFileReferencesResultRemainingItem {
+    pub kind: DetachFileReferencesResultRemainingItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: DetachFileReferencesResultRemainingItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DetachFileReferencesResult {
+    pub detached: Vec<DetachFileReferencesResultDetachedItem>,
+    /// What could not be detached: renders and loads stay refused
+    pub remaining: Vec<DetachFileReferencesResultRemainingItem>,
     pub delta: Delta,
 }
 
@@ -5750,6 +6076,9 @@ pub struct ImportFileParams {
     /// Uniform scale applied to the imported top-level objects
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<f64>,
+    /// true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detach_outside_references: Option<bool>,
 }
 
 impl JsonSchema for ImportFileParams {
@@ -5758,8 +6087,94 @@ impl JsonSchema for ImportFileParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"format": {"description": "Inferred from the extension when absent", "enum": ["fbx", "obj", "glb", "gltf", "stl", "ply", "svg", "abc", "usd", "usda", "usdc", "usdz"], "type": "string"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Uniform scale applied to the imported top-level objects", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"detach_outside_references": {"description": "true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file", "type": "boolean"}, "format": {"description": "Inferred from the extension when absent", "enum": ["fbx", "obj", "glb", "gltf", "stl", "ply", "svg", "abc", "usd", "usda", "usdc", "usdz"], "type": "string"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}, "scale": {"description": "Uniform scale applied to the imported top-level objects", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ImportFileResultDetachedItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ImportFileResultDetachedItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ImportFileResultDetachedItem {
+    pub kind: ImportFileResultDetachedItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: ImportFileResultDetachedItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+    /// cleared, removed_node, removed_library, removed_strip, removed_layer, replaced_by_builtin, reset, disabled, packed
+    pub action: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -5768,6 +6183,8 @@ pub struct ImportFileResult {
     pub format: String,
     pub new_objects: Vec<String>,
     pub scale: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detached: Option<Vec<ImportFileResultDetachedItem>>,
     pub delta: Delta,
 }
 
@@ -5940,6 +6357,175 @@ pub struct ListConstraintsResult {
     pub bone: Option<String>,
     pub constraints: Vec<ListConstraintsResultConstraintsItem>,
     pub total: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListFileReferencesParamsKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListFileReferencesParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ListFileReferencesParamsKind>,
+    /// Only the references capstan refuses (default false)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused_only: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// Default 100
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+
+impl JsonSchema for ListFileReferencesParams {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListFileReferencesParams".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"kind": {"enum": ["image", "sound", "font", "movie_clip", "library", "cache_file", "volume", "text", "geometry_import", "node_file_path", "osl_script", "ies", "file_output", "render_output", "bake_output", "point_cache", "fluid_cache", "geometry_bake", "mesh_cache", "ocean_cache", "sequencer_strip", "other"], "type": "string"}, "limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 1000000, "minimum": 0, "type": "integer"}, "refused_only": {"description": "Only the references capstan refuses (default false)", "type": "boolean"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListFileReferencesResultReferencesItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListFileReferencesResultReferencesItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListFileReferencesResultReferencesItem {
+    pub kind: ListFileReferencesResultReferencesItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: ListFileReferencesResultReferencesItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListFileReferencesResult {
+    pub references: Vec<ListFileReferencesResultReferencesItem>,
+    pub total: i64,
+    /// How many of all references capstan refuses
+    pub refused: i64,
+    pub offset: i64,
+    pub limit: i64,
+    pub output_folder: String,
+    pub read_roots: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -6889,6 +7475,9 @@ pub struct NewFileResult {
 pub struct OpenBlendParams {
     /// Absolute path under a read root, or a bare file name in the session output directory
     pub path: String,
+    /// true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detach_outside_references: Option<bool>,
 }
 
 impl JsonSchema for OpenBlendParams {
@@ -6897,14 +7486,102 @@ impl JsonSchema for OpenBlendParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"detach_outside_references": {"description": "true: load the file with every file reference outside the read roots or the output folder detached (path cleared, node or strip removed, cache off) and list them in `detached`; false (default): refuse such a file", "type": "boolean"}, "path": {"description": "Absolute path under a read root, or a bare file name in the session output directory", "maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["path"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum OpenBlendResultDetachedItemKind {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// input: Blender reads it; output: Blender writes there
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum OpenBlendResultDetachedItemDirection {
+    #[serde(rename = "input")]
+    Input,
+    #[serde(rename = "output")]
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OpenBlendResultDetachedItem {
+    pub kind: OpenBlendResultDetachedItemKind,
+    /// input: Blender reads it; output: Blender writes there
+    pub direction: OpenBlendResultDetachedItemDirection,
+    /// The ID type holding it (IMAGE, NODETREE, MATERIAL, SCENE, OBJECT, ...)
+    pub datablock_type: String,
+    pub datablock: String,
+    /// The library file a linked datablock comes from
+    pub library: Option<String>,
+    pub node: Option<String>,
+    /// Where in the datablock: socket, modifier, strip, compositor of a scene
+    pub detail: Option<String>,
+    /// As stored ('' for a computed path or an internal OSL script)
+    pub path: String,
+    /// Resolved: // against the .blend, symlinks and .. followed
+    pub absolute: Option<String>,
+    /// The path comes from the node tree and cannot be checked
+    pub computed: bool,
+    /// The data is packed in the .blend; the path is not read
+    pub packed: bool,
+    /// The text datablock of an internal OSL script
+    pub script: Option<String>,
+    /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
+    pub problem: Option<String>,
+    /// cleared, removed_node, removed_library, removed_strip, removed_layer, replaced_by_builtin, reset, disabled, packed
+    pub action: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OpenBlendResult {
     pub path: String,
     pub objects: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detached: Option<Vec<OpenBlendResultDetachedItem>>,
     pub delta: Delta,
 }
 

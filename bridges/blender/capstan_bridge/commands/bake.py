@@ -5,6 +5,7 @@ import os
 
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -64,7 +65,7 @@ def _undo_bake_nodes(undos):
         "object": s.string(), "image": s.string(), "path": s.string(), "width": s.integer(1), "height": s.integer(1),
         "bake_type": s.string(), "materials": s.array(s.string()), "bytes": s.integer(1),
     }, required=("object", "image", "path", "width", "height", "bake_type", "materials", "bytes")),
-    errors=("not_found", "invalid_target", "invalid_params", "path_refused"),
+    errors=("not_found", "invalid_target", "invalid_params", "path_refused", refs_check.CODE),
     timeout_s=600,
 )
 def bake_texture(ctx, params):
@@ -86,6 +87,7 @@ def bake_texture(ctx, params):
     except paths.PathRefused as e:
         raise CommandError("path_refused", str(e))
 
+    refs_check.check_scene(ctx, "the bake")  # a bake evaluates the scene and may save where the scene's bake settings say
     name = os.path.splitext(params["filename"])[0]
     exr = params["filename"].endswith(".exr")
     image = bpy.data.images.new(name, params["width"], params["height"], alpha=False, float_buffer=exr)

@@ -68,6 +68,16 @@ def uses_legacy_node_toggle():
     return bpy.app.version < (5, 0, 0)
 
 
+# Socket names Blender 5.0 changed (the identifiers stayed): a name given in either
+# version's words finds the socket in both.
+RENAMED_SOCKETS = {"Fac": "Factor", "Factor": "Fac", "Bright": "Brightness", "Brightness": "Bright"}
+
+
+def socket_names(ref):
+    """The names to try for socket `ref`: itself, then its other version's name."""
+    return (ref, RENAMED_SOCKETS[ref]) if ref in RENAMED_SOCKETS else (ref,)
+
+
 def claim_name(obj, requested, out):
     """Give `obj` (and its data) the requested name; note in `out` when Blender picked
     another because the name is taken."""

@@ -1,9 +1,21 @@
-"""The compositor graph (Blender 5.0+: the scene's compositing node group): read it,
-edit it with allowlisted nodes, or insert a preset chain before the output.
+"""The compositor graph: read it, edit it with allowlisted nodes, or insert a preset
+chain before the output. One command surface over the two compositor APIs:
+
+- Blender 5.0 and newer: the scene's compositing node group
+  (`scene.compositing_node_group`), a `node_groups` datablock whose Group Output is the
+  output;
+- Blender 4.5 LTS: the tree embedded in the scene (`scene.use_nodes`,
+  `scene.node_tree`), whose Composite node is the output. No datablock holds it, so the
+  delta reports its changes in the render domain (`delta/fingerprint.py`), as it does
+  the scene's choice of compositor in both.
+
+A new graph is Render Layers feeding the output in both, so presets build the same
+chains. A menu input of 5.0 that is still a node property in 4.5 (Glare's Type) is set
+through that property; an allowlisted node type this Blender lacks (Gamma from 5.0 on)
+answers `unsupported` naming the version.
 
 No File Output node (it writes files anywhere), no Image or Movie Clip node (they read
-files by path): the graph only transforms the render. Before 5.0 the compositor is an
-embedded scene tree the delta cannot track: the commands answer `unsupported` there.
+files by path): the graph only transforms the render.
 """
 
 import math
@@ -13,7 +25,7 @@ import bpy
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
-from .common import rounded, scene
+from .common import rounded, scene, socket_names
 from .shading import SAFE_NAME
 from .shader_graph import SOCKET
 
@@ -23,38 +35,97 @@ NODE_TYPES = (
     "CompositorNodeDefocus", "CompositorNodeExposure", "CompositorNodeGamma", "CompositorNodeHueSat",
     "CompositorNodeBrightContrast", "CompositorNodeInvert", "CompositorNodeCurveRGB", "CompositorNodeLensdist",
     "CompositorNodeTonemap", "CompositorNodeAlphaOver", "CompositorNodeSetAlpha", "CompositorNodeRGBToBW",
-    "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "ShaderNodeRGB",
+    "CompositorNodeViewer", "ShaderNodeMix", "ShaderNodeMath", "ShaderNodeValue", "CompositorNodeRGB",
 )
 PRESETS = ("bloom", "vignette", "glare", "denoise", "color_balance")
 OPS = ("add_node", "remove_node", "connect", "disconnect", "set_input", "preset")
 MAX_NODES = 128
 TREE_NAME = "Compositing"
+# The node a graph's result leaves through: a node group's Group Output (5.0+), the
+# embedded tree's Composite node (4.5).
+OUTPUT_TYPES = ("NodeGroupOutput", "CompositorNodeComposite")
+# Menu inputs of 5.0 that 4.5 keeps as node properties, whose items carry the same names.
+MENU_PROPERTIES = {
+    ("CompositorNodeGlare", "Type"): "glare_type",
+    ("CompositorNodeGlare", "Quality"): "quality",
+    ("CompositorNodeBlur", "Type"): "filter_type",
+    ("CompositorNodeTonemap", "Type"): "tonemap_type",
+    ("CompositorNodeLensdist", "Type"): "distortion_type",
+    ("CompositorNodeColorBalance", "Type"): "correction_method",
+    ("CompositorNodeDenoise", "Prefilter"): "prefilter",
+    ("CompositorNodeDenoise", "Quality"): "quality",
+    ("CompositorNodeEllipseMask", "Operation"): "mask_type",
+    ("CompositorNodeBoxMask", "Operation"): "mask_type",
+    ("CompositorNodeSetAlpha", "Type"): "mode",
+}
 
 
-def _supported():
-    if not hasattr(scene(), "compositing_node_group"):
-        raise CommandError("unsupported", "the compositor commands need Blender 5.0 or newer")
+def _node_groups_api():
+    """True from Blender 5.0 (the compositor is a node group), False in 4.5."""
+    return hasattr(scene(), "compositing_node_group")
+
+
+def graph_tree(sc):
+    """The tree the scene composites with, or None (4.5: only while `use_nodes` is on)."""
+    if hasattr(sc, "compositing_node_group"):
+        return sc.compositing_node_group
+    return sc.node_tree if sc.use_nodes else None
 
 
 def _output(tree):
-    return next((n for n in tree.nodes if n.bl_idname == "NodeGroupOutput"), None)
+    return next((n for n in tree.nodes if n.bl_idname in OUTPUT_TYPES), None)
 
 
 def _tree(ctx):
-    """The scene's compositor tree, tracked; a new one (Render Layers to the output) if none."""
+    """The scene's compositor tree, tracked; a new one (Render Layers to the output) if
+    none. Returns (tree, made): `made` when this call created it."""
     sc = scene()
-    tree = sc.compositing_node_group
-    if tree is not None:
-        return ctx.delta.touch_datablock("node_groups", tree)
-    tree = ctx.delta.created_datablock("node_groups", bpy.data.node_groups.new(TREE_NAME, "CompositorNodeTree"))
-    tree.interface.new_socket("Image", in_out="OUTPUT", socket_type="NodeSocketColor")
-    layers = tree.nodes.new("CompositorNodeRLayers")
+    if _node_groups_api():
+        tree = sc.compositing_node_group
+        if tree is not None:
+            return ctx.delta.touch_datablock("node_groups", tree), False
+        ctx.delta.touch_settings("render")
+        tree = ctx.delta.created_datablock("node_groups", bpy.data.node_groups.new(TREE_NAME, "CompositorNodeTree"))
+        tree.interface.new_socket("Image", in_out="OUTPUT", socket_type="NodeSocketColor")
+        layers = tree.nodes.new("CompositorNodeRLayers")
+        out = tree.nodes.new("NodeGroupOutput")
+        sc.compositing_node_group = tree
+    else:
+        ctx.delta.touch_settings("render")
+        if sc.use_nodes and sc.node_tree is not None:
+            return sc.node_tree, False
+        fresh = sc.node_tree is None
+        sc.use_nodes = True
+        tree = sc.node_tree
+        if not fresh:
+            return tree, True  # the scene's own tree, switched back on as it was
+        # Blender's default tree adds a Reroute and a Viewer; the graph starts as in 5.0.
+        for node in list(tree.nodes):
+            tree.nodes.remove(node)
+        layers = tree.nodes.new("CompositorNodeRLayers")
+        out = tree.nodes.new("CompositorNodeComposite")
     layers.location = (-400, 0)
-    out = tree.nodes.new("NodeGroupOutput")
     out.location = (400, 0)
     tree.links.new(layers.outputs["Image"], out.inputs["Image"])
-    sc.compositing_node_group = tree
-    return tree
+    return tree, True
+
+
+def _undo_new_tree(ctx, tree):
+    """Take back a graph `_tree` just made (a refused edit changes nothing)."""
+    sc = scene()
+    if _node_groups_api():
+        sc.compositing_node_group = None
+        ctx.delta.removing_datablock("node_groups", tree)
+        bpy.data.node_groups.remove(tree)
+    else:
+        sc.use_nodes = False
+
+
+def _new_node(tree, node_type):
+    try:
+        return tree.nodes.new(node_type)
+    except RuntimeError:
+        raise CommandError("unsupported", "%s is not a compositor node in Blender %s" % (node_type, bpy.app.version_string))
 
 
 def _summary(tree):
@@ -80,14 +151,13 @@ GRAPH = s.obj({
 
 @command(
     effect="read",
-    summary="The scene's compositor graph (Blender 5.0+): nodes with their sockets, and links; no tree is null.",
+    summary="The scene's compositor graph (its node group from Blender 5.0, its node tree in 4.5): nodes with their sockets, and links; no tree is null.",
     params=s.obj({}),
     result=GRAPH,
     errors=("unsupported",),
 )
 def compositor_graph_info(ctx, params):
-    _supported()
-    return _summary(scene().compositing_node_group)
+    return _summary(graph_tree(scene()))
 
 
 def _socket(sockets, ref, what):
@@ -95,10 +165,44 @@ def _socket(sockets, ref, what):
         if ref >= len(sockets):
             raise not_found(what, ref)
         return sockets[ref]
-    for sock in sockets:
-        if sock.enabled and (sock.identifier == ref or sock.name == ref):
-            return sock
+    for name in socket_names(ref):
+        for sock in sockets:
+            if sock.enabled and (sock.identifier == name or sock.name == name):
+                return sock
     raise not_found(what, ref)
+
+
+def _menu_property(node, ref):
+    """The 4.5 property that stands for 5.0's menu input `ref` of `node`, or None."""
+    prop = MENU_PROPERTIES.get((node.bl_idname, ref)) if isinstance(ref, str) else None
+    return prop if prop is not None and hasattr(node, prop) else None
+
+
+def _input(node, ref):
+    """A settable input: a socket, or (4.5) the property behind a 5.0 menu input."""
+    try:
+        return _socket(node.inputs, ref, "input socket")
+    except CommandError:
+        if _menu_property(node, ref) is None:
+            raise
+        return None
+
+
+def _set_menu_property(node, ref, value):
+    prop = _menu_property(node, ref)
+    items = node.bl_rna.properties[prop].enum_items
+    match = next((i.identifier for i in items if isinstance(value, str) and value in (i.name, i.identifier)), None)
+    if match is None:
+        raise CommandError("invalid_params", "%r is not one of %s's %s (%s)" % (value, node.name, ref, ", ".join(i.name for i in items)))
+    setattr(node, prop, match)
+
+
+def _set_input(node, ref, value):
+    sock = _input(node, ref)
+    if sock is None:
+        _set_menu_property(node, ref, value)
+    else:
+        _set(sock, value)
 
 
 def _node(tree, name):
@@ -141,13 +245,13 @@ def _insert_chain(tree, out, nodes_and_links):
 def _preset(tree, name):
     out = _output(tree)
     if out is None:
-        raise CommandError("invalid_params", "the compositor tree has no Group Output to insert before")
+        raise CommandError("invalid_params", "the compositor tree has no output node (Group Output, or Composite before Blender 5.0) to insert before")
     x = out.location.x
     out.location.x = x + 300
     if name in ("bloom", "glare"):
         glare = tree.nodes.new("CompositorNodeGlare")
         glare.name = "capstan_" + name
-        glare.inputs["Type"].default_value = "Bloom" if name == "bloom" else "Fog Glow"
+        _set_input(glare, "Type", "Bloom" if name == "bloom" else "Fog Glow")
         glare.location = (x, 0)
         _insert_chain(tree, out, (glare.inputs["Image"], glare.outputs["Image"]))
         return glare.name
@@ -183,7 +287,7 @@ def _preset(tree, name):
 
 @command(
     effect="mutate",
-    summary="Edit the compositor graph (Blender 5.0+): add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.",
+    summary="Edit the compositor graph: add allowlisted nodes, remove, connect, disconnect, set an input, or insert a preset (bloom, vignette, glare, denoise, color balance) before the output.",
     params=s.obj({
         "op": s.enum(OPS),
         "preset": s.enum(PRESETS),
@@ -200,7 +304,6 @@ def _preset(tree, name):
     errors=("unsupported", "not_found", "invalid_params", "limit_exceeded"),
 )
 def compositor_graph_edit(ctx, params):
-    _supported()
     op = params["op"]
     need = {"preset": ("preset",), "add_node": ("node_type",), "remove_node": ("node",),
             "connect": ("from_node", "from_socket", "to_node", "to_socket"), "disconnect": ("to_node", "to_socket"),
@@ -208,7 +311,7 @@ def compositor_graph_edit(ctx, params):
     missing = [k for k in need if k not in params]
     if missing:
         raise CommandError("invalid_params", "op %s needs %s" % (op, ", ".join(missing)))
-    existing = scene().compositing_node_group
+    existing = graph_tree(scene())
     if op != "preset" and op != "add_node" and existing is None:
         raise CommandError("invalid_params", "the scene has no compositor graph yet; add a node or a preset first")
     # Check names before the tree is touched, so a refusal changes nothing.
@@ -219,13 +322,18 @@ def compositor_graph_edit(ctx, params):
         if len(existing.nodes) >= MAX_NODES and op in ("add_node", "preset"):
             raise CommandError("limit_exceeded", "the compositor holds at most %d nodes here" % MAX_NODES)
     if op == "set_input":
-        _socket(existing.nodes[params["node"]].inputs, params["input"], "input socket")
-    tree = _tree(ctx)
+        _input(existing.nodes[params["node"]], params["input"])
+    tree, made = _tree(ctx)
     touched = None
     if op == "preset":
         touched = _preset(tree, params["preset"])
     elif op == "add_node":
-        node = tree.nodes.new(params["node_type"])
+        try:
+            node = _new_node(tree, params["node_type"])
+        except CommandError:
+            if made:
+                _undo_new_tree(ctx, tree)
+            raise
         if "name" in params:
             node.name = params["name"]
         node.location = params.get("location", (0.0, 0.0))
@@ -253,6 +361,6 @@ def compositor_graph_edit(ctx, params):
         touched = dst.node.name
     else:
         node = tree.nodes[params["node"]]
-        _set(_socket(node.inputs, params["input"], "input socket"), params["value"])
+        _set_input(node, params["input"], params["value"])
         touched = node.name
     return {"op": op, "node": touched, "graph": _summary(tree)}

@@ -97,8 +97,14 @@ def _world_area(obj):
 
 
 def _sock(sockets, identifier):
-    """A socket by identifier (`sockets[name]` finds the first of several same-named ones)."""
-    return next(x for x in sockets if x.identifier == identifier)
+    """A socket by identifier (`sockets[name]` finds the first of several same-named ones).
+    Blender 4.5 LTS keeps one socket per data type (`B_INT`, `Min_001` and `Value_001` for
+    FLOAT); 5.2 LTS has one socket that takes the node's data type (`B`, `Min`, `Value`)."""
+    for x in sockets:
+        if x.identifier == identifier:
+            return x
+    base = identifier.rsplit("_", 1)[0]
+    return next(x for x in sockets if x.identifier == base and x.enabled)
 
 
 def _scatter_graph(tree, instance, p):

@@ -1,12 +1,15 @@
 """Data from files: append or link datablocks of a local .blend, images as textured
 planes. Data API only (`bpy.data.libraries.load`, meshes and node trees built directly);
-inputs only from the read roots (bridges/blender/docs/inputs.md)."""
+inputs only from the read roots (bridges/blender/docs/inputs.md). What an append brings
+is checked for file references outside the read roots or the output folder, first in a
+temporary Main and again once appended, before anything evaluates it (`file_refs_check`)."""
 
 import math
 import os
 
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -57,10 +60,12 @@ def load_datablocks(real, attr, names, link_=False):
         "names": s.array(s.string(1, s.NAME_MAX), 1, MAX_NAMES),
         "link": s.boolean(description="true: link (read-only, stays in the library file); false (default): append a local copy"),
         "location": s.ref("vec3"),
+        "detach_outside_references": refs_check.DETACH_PARAM,
     }, required=("path", "datablock_type", "names")),
-    result=s.obj({"path": s.string(), "kind": s.string(), "datablocks": s.array(s.string()), "linked": s.boolean()},
+    result=s.obj({"path": s.string(), "kind": s.string(), "datablocks": s.array(s.string()), "linked": s.boolean(),
+                  "detached": s.array(refs_check.DETACHED)},
                  required=("path", "kind", "datablocks", "linked")),
-    errors=("path_refused", "not_found", "invalid_params"),
+    errors=("path_refused", "not_found", "invalid_params", refs_check.CODE),
     full_delta=True,
     timeout_s=120,
 )
@@ -71,11 +76,30 @@ def append_from_blend(ctx, params):
         raise CommandError("invalid_params", "location applies to appended (not linked) objects only")
     if len(set(params["names"])) != len(params["names"]):
         raise CommandError("invalid_params", "names repeat")
-    blocks = load_datablocks(real, DATABLOCK_TYPES[kind], params["names"], linked)
+    attr, detach, subject = DATABLOCK_TYPES[kind], params.get("detach_outside_references", False), repr(os.path.basename(real))
+    refused = [] if detach else refs_check.prescan(ctx, real, attr, params["names"], linked)
+    if refused:
+        raise refs_check.refusal(subject, refused, "Nothing was appended. Pass detach_outside_references: true to "
+                                 "append with these detached.")
+    before = refs_check.id_uids()
+    blocks = load_datablocks(real, attr, params["names"], linked)
+    detached = refs_check.check_new(ctx, before, detach, subject)
+    blocks = [b for b in blocks if _alive(b)]  # detaching may remove a library, and what was linked from it
     if "location" in params:
         for b in blocks:
             b.location = params["location"]
-    return {"path": real, "kind": kind, "datablocks": [b.name for b in blocks], "linked": linked}
+    out = {"path": real, "kind": kind, "datablocks": [b.name for b in blocks], "linked": linked}
+    if detach:
+        out["detached"] = detached
+    return out
+
+
+def _alive(block):
+    try:
+        block.name
+    except ReferenceError:
+        return False
+    return True
 
 
 def _plane_material(image, name, emission, alpha):

@@ -8,7 +8,10 @@ call Blender's operators (`bpy.ops.wm.*_import/_export`, `import_scene.*`, ...):
 the only way Blender offers to read or write these formats. Which of them the running
 Blender has (bundled add-ons, build options such as Alembic and USD) is probed once per
 bridge process (`available_formats`); a missing one answers `unsupported`.
-Files are opened with `use_scripts=False`: a .blend's Python never runs.
+Files are opened with `use_scripts=False`: a .blend's Python never runs. What a file
+brings is checked for file references outside the read roots or the output folder
+before anything evaluates it (`file_refs_check`): opens and imports are refused, or
+load with those references detached when `detach_outside_references` asks for it.
 """
 
 import os
@@ -16,6 +19,7 @@ import os
 import bmesh
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -103,10 +107,12 @@ class _KeepSelection:
         "path": s.string(1, paths.MAX_INPUT_PATH, description="Absolute path under a read root, or a bare file name in the session output directory"),
         "format": s.enum(IMPORT_FORMATS, description="Inferred from the extension when absent"),
         "scale": s.number(exclusive_minimum=0, maximum=1000, description="Uniform scale applied to the imported top-level objects"),
+        "detach_outside_references": refs_check.DETACH_PARAM,
     }, required=("path",)),
-    result=s.obj({"path": s.string(), "format": s.string(), "new_objects": s.array(s.string()), "scale": s.number()},
+    result=s.obj({"path": s.string(), "format": s.string(), "new_objects": s.array(s.string()), "scale": s.number(),
+                  "detached": s.array(refs_check.DETACHED)},
                  required=("path", "format", "new_objects", "scale")),
-    errors=("path_refused", "not_found", "unsupported", "invalid_params"),
+    errors=("path_refused", "not_found", "unsupported", "invalid_params", refs_check.CODE),
     full_delta=True,
     timeout_s=120,
 )
@@ -118,6 +124,7 @@ def import_file(ctx, params):
         raise CommandError("invalid_params", "%r is not a .%s file" % (os.path.basename(real), fmt))
     op = _need("import", fmt)
     before = {o.session_uid for o in bpy.data.objects}
+    every_before = refs_check.id_uids()
     with _KeepSelection():
         kwargs = {"filepath": real}
         if fmt == "abc":
@@ -134,8 +141,15 @@ def import_file(ctx, params):
                 if o.parent is None or o.parent.session_uid in before:
                     o.location = [c * scale for c in o.location]
                     o.scale = [c * scale for c in o.scale]
-            bpy.context.view_layer.update()
-    return {"path": real, "format": fmt, "new_objects": sorted(o.name for o in new), "scale": scale}
+    # Before the view layer evaluates what came in: its file references.
+    detached = refs_check.check_new(ctx, every_before, params.get("detach_outside_references", False), repr(os.path.basename(real)))
+    if scale != 1.0:
+        bpy.context.view_layer.update()
+    new = [o for o in bpy.data.objects if o.session_uid not in before]
+    out = {"path": real, "format": fmt, "new_objects": sorted(o.name for o in new), "scale": scale}
+    if "detach_outside_references" in params:
+        out["detached"] = detached
+    return out
 
 
 def _weld(objects):
@@ -188,7 +202,7 @@ def _export_kwargs(fmt, selected, p):
     }, required=("filename", "format")),
     result=s.obj({"path": s.string(), "filename": s.string(), "format": s.string(), "bytes": s.integer(0), "objects": s.array(s.string())},
                  required=("path", "filename", "format", "bytes", "objects")),
-    errors=("path_refused", "not_found", "unsupported", "invalid_params"),
+    errors=("path_refused", "not_found", "unsupported", "invalid_params", refs_check.CODE),
     timeout_s=120,
 )
 def export_file(ctx, params):
@@ -204,6 +218,7 @@ def export_file(ctx, params):
     if "objects" in params and params.get("selected_only"):
         raise CommandError("invalid_params", "give objects or selected_only, not both")
     op = _need("export", fmt)
+    refs_check.check_scene(ctx, "the export")  # exporters evaluate modifiers (import nodes among them)
     layer = bpy.context.view_layer
     with _KeepSelection() as keep:
         if "objects" in params:
@@ -252,21 +267,39 @@ def _scene_objects():
 @command(
     effect="destroy",
     summary="Replace the session scene with a .blend from a read root (its scripts never run).",
-    params=s.obj({"path": s.string(1, paths.MAX_INPUT_PATH, description="Absolute path under a read root, or a bare file name in the session output directory")},
+    params=s.obj({"path": s.string(1, paths.MAX_INPUT_PATH, description="Absolute path under a read root, or a bare file name in the session output directory"),
+                  "detach_outside_references": refs_check.DETACH_PARAM},
                  required=("path",)),
-    result=s.obj({"path": s.string(), "objects": s.array(s.string())}, required=("path", "objects")),
-    errors=("path_refused", "not_found", "unsupported"),
+    result=s.obj({"path": s.string(), "objects": s.array(s.string()), "detached": s.array(refs_check.DETACHED)},
+                 required=("path", "objects")),
+    errors=("path_refused", "not_found", "unsupported", refs_check.CODE),
     full_delta=True,
     timeout_s=120,
 )
 def open_blend(ctx, params):
     real = input_file(ctx, params["path"], (".blend",))
+    detach, subject = params.get("detach_outside_references", False), repr(os.path.basename(real))
     try:
-        bpy.ops.wm.open_mainfile(filepath=real, load_ui=False, use_scripts=False)
+        refused = [] if detach else refs_check.prescan(ctx, real)
+    except (OSError, RuntimeError) as e:
+        raise CommandError("unsupported", "Blender cannot read %r: %s" % (os.path.basename(real), e))
+    if refused:
+        raise refs_check.refusal(subject, refused, "Nothing was loaded: the session keeps its scene. Pass "
+                                 "detach_outside_references: true to open it with these detached.")
+    guard = refs_check.OpenGuard(ctx.output_dir, detach, subject)
+    try:
+        with guard:
+            bpy.ops.wm.open_mainfile(filepath=real, load_ui=False, use_scripts=False)
     except RuntimeError as e:
         raise CommandError("unsupported", "Blender cannot open %r: %s" % (os.path.basename(real), e))
     ctx.session.snapshots.clear()
-    return {"path": real, "objects": _scene_objects()}
+    if guard.refused:
+        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        raise guard.error()
+    out = {"path": real, "objects": _scene_objects()}
+    if detach:
+        out["detached"] = guard.detached
+    return out
 
 
 @command(

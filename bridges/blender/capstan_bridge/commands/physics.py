@@ -9,6 +9,7 @@ import os
 
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
@@ -327,7 +328,7 @@ def _sample(names, dg):
                                  required=("frame", "objects")), max_items=501),
         "final": s.obj(additional=s.obj(additional=s.any_value())),
     }, required=("frame_start", "frame_end", "frames_stepped", "mode", "from_bake", "samples", "final")),
-    errors=("not_found", "invalid_params", "unsupported", "blender_error"),
+    errors=("not_found", "invalid_params", "unsupported", "blender_error", refs_check.CODE),
     timeout_s=600,
 )
 def simulate(ctx, params):
@@ -344,6 +345,7 @@ def simulate(ctx, params):
         # scripts and can abort or crash Blender, so fluids are not stepped here.
         raise CommandError("unsupported", "the scene has fluid domains (%s); simulate does not step Mantaflow fluids in this "
                            "Blender build: bake them in Blender's interface" % ", ".join(domains[:8]))
+    refs_check.check_scene(ctx, "the simulation")  # stepping evaluates the scene and writes disk caches
     ctx.delta.touch_settings("scene")
     if "gravity" in params:
         sc.gravity = params["gravity"]

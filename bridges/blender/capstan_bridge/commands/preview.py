@@ -13,6 +13,7 @@ import uuid
 import bpy
 from mathutils import Vector
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -84,7 +85,7 @@ def _framing_camera(sc, aspect):
         "image_base64": s.string(1), "mime": s.enum(("image/png",)), "width": s.integer(1), "height": s.integer(1),
         "engine": s.string(), "samples": s.integer(1), "camera": s.string(), "temporary_camera": s.boolean(), "bytes": s.integer(1),
     }, required=("image_base64", "mime", "width", "height", "engine", "samples", "camera", "temporary_camera", "bytes")),
-    errors=("not_found", "invalid_target", "unsupported"),
+    errors=("not_found", "invalid_target", "unsupported", refs_check.CODE),
     timeout_s=300,
     max_result_bytes=8 * 1024 * 1024,
 )
@@ -117,6 +118,7 @@ def render_preview(ctx, params):
             temp = _framing_camera(sc, width / height)
             sc.camera = temp
         camera_name, used_engine = sc.camera.name, r.engine
+        refs_check.check_scene(ctx, "the preview render", render_scene=sc)
         # Rendering has no data-API route: the render operator is the only way.
         bpy.ops.render.render(write_still=True)
         with open(path, "rb") as f:

@@ -4,6 +4,7 @@ import os
 
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -83,7 +84,7 @@ def set_render_settings(ctx, params):
     result=s.obj({
         "path": s.string(), "width": s.integer(1), "height": s.integer(1), "engine": s.string(), "bytes": s.integer(1),
     }, required=("path", "width", "height", "engine", "bytes")),
-    errors=("no_camera", "path_refused"),
+    errors=("no_camera", "path_refused", refs_check.CODE),
     timeout_s=600,
 )
 def render_image(ctx, params):
@@ -100,6 +101,7 @@ def render_image(ctx, params):
     try:
         r.filepath = path
         r.image_settings.file_format = "PNG"
+        refs_check.check_scene(ctx, "the render", render_scene=sc)
         # The render operator is the only way to render; it does not walk the scene
         # beyond what the render itself needs.
         bpy.ops.render.render(write_still=True)

@@ -6,6 +6,7 @@ import re
 
 import bpy
 
+from .. import file_refs_check as refs_check
 from .. import paths
 from .. import schema as s
 from ..command import command
@@ -35,7 +36,7 @@ def frame_name(pattern, frame):
         "files": s.array(s.string()), "frames": s.array(s.integer()), "folder": s.string(), "width": s.integer(1),
         "height": s.integer(1), "engine": s.string(), "path": s.string(description="The first file"),
     }, required=("files", "frames", "folder", "width", "height", "engine", "path")),
-    errors=("no_camera", "invalid_params", "limit_exceeded", "path_refused"),
+    errors=("no_camera", "invalid_params", "limit_exceeded", "path_refused", refs_check.CODE),
     timeout_s=3600,
 )
 def render_frames(ctx, params):
@@ -57,6 +58,8 @@ def render_frames(ctx, params):
     saved = (sc.frame_current, r.filepath, r.image_settings.file_format)
     try:
         r.image_settings.file_format = "PNG"
+        r.filepath = targets[0]
+        refs_check.check_scene(ctx, "the render", render_scene=sc)
         for frame, path in zip(frames, targets):
             sc.frame_set(frame)
             r.filepath = path

@@ -16,6 +16,11 @@ from ..errors import CommandError
 from .common import get_object
 
 PATH_SUBTYPES = frozenset({"FILE_PATH", "DIR_PATH", "FILE_NAME"})
+# Enum items Blender 5.0 renamed, per (struct, property): an item given in either tested
+# line's words (4.5 LTS or 5.2 LTS) sets the same choice in both.
+RENAMED_ENUM_ITEMS = {
+    ("BooleanModifier", "solver"): {"FLOAT": "FAST", "FAST": "FLOAT"},
+}
 
 
 def writable(struct):
@@ -39,6 +44,9 @@ def _value(struct, prop, key, value):
         values = value if prop.is_enum_flag and isinstance(value, list) else [value]
         if prop.is_enum_flag != isinstance(value, list) and prop.is_enum_flag:
             raise _refuse(struct, key, "takes a list of %s" % items)
+        renamed = RENAMED_ENUM_ITEMS.get((struct.bl_rna.identifier, key), {})
+        values = [renamed.get(v, v) if isinstance(v, str) and v not in items else v for v in values]
+        value = values if prop.is_enum_flag else values[0]
         bad = [v for v in values if v not in items]
         if bad:
             raise _refuse(struct, key, "%r is not one of %s" % (bad[0], items))

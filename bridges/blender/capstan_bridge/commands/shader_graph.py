@@ -12,7 +12,7 @@ import bpy
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
-from .common import rounded
+from .common import rounded, socket_names
 from .shading import SAFE_NAME, get_material, tree_of
 
 NODE_TYPES = (
@@ -57,12 +57,13 @@ def _socket(sockets, ref, what):
         if ref >= len(sockets):
             raise not_found(what, ref)
         return sockets[ref]
-    for sock in sockets:
-        if sock.identifier == ref and sock.enabled:
-            return sock
-    for sock in sockets:
-        if sock.name == ref and sock.enabled:
-            return sock
+    for name in socket_names(ref):
+        for sock in sockets:
+            if sock.identifier == name and sock.enabled:
+                return sock
+        for sock in sockets:
+            if sock.name == name and sock.enabled:
+                return sock
     raise not_found(what, ref)
 
 

@@ -15,5 +15,12 @@ sends payloads the checker rejects straight to the add-on):
 - `deadline`: a watchdog that interrupts the script's Python code when its time is up,
   in a way the script cannot catch and carry on.
 - `memory`: a cap on the address space the process may grow by while the script runs.
-- `runner`: runs one script under all of them and says how it ended.
+- `plain`: the plain-data copy of a script's `result` (builtin JSON types only,
+  bounded), the only thing of the script's that leaves it.
+- `runner`: runs one script under all of them, drops everything the script made while
+  the guard is still armed, and says how it ended.
+- `addon_folder`: checks, at start, that this Blender cannot write into the add-on's
+  own folder (the kernel layer makes it read-only; this only says so when it is not).
+
+All of them are the add-on's early layer; the wall is the kernel's (DESIGN §3a).
 """

@@ -52,6 +52,15 @@ def key():
         return _key
 
 
+def set_key(given):
+    """Use the key the launching capstan handed over (handover.py), before any script."""
+    global _key
+    if not _is_key(given):
+        raise ValueError("the handed exec key is not 64 hex digits")
+    with _lock:
+        _key = given
+
+
 def message(checker, nonce, code):
     return DOMAIN + checker.encode("ascii") + b"\n" + nonce.encode("ascii") + b"\n" + code.encode("utf-8")
 

@@ -123,6 +123,7 @@ def install(read_only_roots, trusted_modules):
 STDLIB_TRUSTED = (
     ("collections", "namedtuple"),
     ("dataclasses", "_create_fn"),
+    ("dataclasses", "_FuncBuilder.add_fns_to_class"),  # Python 3.13's `_create_fn`
     ("typing", "_caller"),
     ("enum", "EnumType._create_"),
     # `@dataclass` builds the class's signature, which reads `__code__`/`__defaults__`.

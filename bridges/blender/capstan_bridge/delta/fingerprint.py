@@ -303,6 +303,17 @@ def datablock_values(kind, block):
     return DATABLOCKS[kind](block)
 
 
+def _compositor(scene):
+    """The compositor the render runs. From Blender 5.0 the scene names a compositing node
+    group (its contents are a `node_groups` datablock); in 4.5 it is a tree embedded in
+    the scene, switched on by `use_nodes`, which no datablock reports, so its contents
+    count here (while it is switched off it does nothing)."""
+    if hasattr(scene, "compositing_node_group"):
+        group = scene.compositing_node_group
+        return None if group is None else group.name
+    return (scene.use_nodes, node_tree_values(scene.node_tree) if scene.use_nodes else None)
+
+
 def _render(scene):
     r = scene.render
     cycles = getattr(scene, "cycles", None)
@@ -313,6 +324,7 @@ def _render(scene):
         getattr(cycles, "samples", None), getattr(cycles, "device", None), getattr(cycles, "use_denoising", None),
         scene.eevee.taa_render_samples,
         view.view_transform, view.look, _round(view.exposure), _round(view.gamma),
+        _compositor(scene),
     )
 
 

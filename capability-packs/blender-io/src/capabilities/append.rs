@@ -19,6 +19,11 @@ pub struct AppendArgs {
     pub link: bool,
     /// Where appended objects go (metres; objects only, not with link).
     pub location: Option<[f64; 3]>,
+    /// Load it with every file reference outside the read roots or the output folder
+    /// detached (listed in the answer's `detached`); false or absent: such a file is
+    /// refused with a message naming each reference.
+    #[serde(default)]
+    pub detach_outside_references: bool,
 }
 
 /// Append or link objects, collections, materials, node groups, worlds or actions from a local .blend.
@@ -39,6 +44,7 @@ fn append(args: AppendArgs) -> PackResult<Value> {
         names: args.names,
         link: Some(args.link),
         location: args.location,
+        detach_outside_references: args.detach_outside_references.then_some(true),
     })?))
 }
 

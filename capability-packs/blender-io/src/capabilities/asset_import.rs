@@ -32,6 +32,11 @@ pub struct AssetImportArgs {
     pub link: bool,
     /// Where an appended object goes (metres).
     pub location: Option<[f64; 3]>,
+    /// Load it with every file reference outside the read roots or the output folder
+    /// detached (listed in the answer's `detached`); false or absent: such a file is
+    /// refused with a message naming each reference.
+    #[serde(default)]
+    pub detach_outside_references: bool,
 }
 
 /// Bring an asset from a local asset library into the scene (append, or link).
@@ -66,6 +71,7 @@ fn asset_import(args: AssetImportArgs) -> PackResult<Value> {
         names: vec![args.name],
         link: Some(args.link),
         location: args.location,
+        detach_outside_references: args.detach_outside_references.then_some(true),
     })?))
 }
 

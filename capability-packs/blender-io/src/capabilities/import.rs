@@ -15,6 +15,11 @@ pub struct ImportArgs {
     /// Uniform scale applied to the imported top-level objects (default 1).
     #[schemars(range(min = 0.0001, max = 1000.0))]
     pub scale: Option<f64>,
+    /// Load it with every file reference outside the read roots or the output folder
+    /// detached (listed in the answer's `detached`); false or absent: such a file is
+    /// refused with a message naming each reference.
+    #[serde(default)]
+    pub detach_outside_references: bool,
 }
 
 /// Import a local 3D file (FBX, OBJ, glTF/GLB, STL, PLY, SVG, Alembic, USD) into the scene.
@@ -32,7 +37,7 @@ pub struct ImportArgs {
 )]
 fn import(args: ImportArgs) -> PackResult<Value> {
     paths::input(&args.path)?;
-    let out = import_file(&ImportFileParams { path: args.path.clone(), format: args.format, scale: args.scale })?;
+    let out = import_file(&ImportFileParams { path: args.path.clone(), format: args.format, scale: args.scale, detach_outside_references: args.detach_outside_references.then_some(true) })?;
     if out.new_objects.is_empty() {
         // The declared postcondition of io.import: at least one object arrives.
         return Err(PackError::failed(format!("{} holds no object Blender could import", out.path)));

@@ -11,6 +11,11 @@ pub struct OpenArgs {
     pub path: Option<String>,
     /// Without a path: start a new file, empty (true) or Blender's factory scene (false).
     pub empty: Option<bool>,
+    /// Load it with every file reference outside the read roots or the output folder
+    /// detached (listed in the answer's `detached`); false or absent: such a file is
+    /// refused with a message naming each reference.
+    #[serde(default)]
+    pub detach_outside_references: bool,
 }
 
 /// Replace the session scene with a .blend file, or start a new (empty) file.
@@ -27,11 +32,12 @@ pub struct OpenArgs {
     cases = cases,
 )]
 fn open(args: OpenArgs) -> PackResult<Value> {
+    let detach = args.detach_outside_references.then_some(true);
     match (args.path, args.empty) {
         (Some(_), Some(_)) => Err(PackError::invalid("give path or empty, not both")),
         (Some(path), None) => {
             paths::input(&path)?;
-            Ok(json!(open_blend(&OpenBlendParams { path })?))
+            Ok(json!(open_blend(&OpenBlendParams { path, detach_outside_references: detach })?))
         }
         (None, Some(empty)) => Ok(json!(new_file(&NewFileParams { empty: Some(empty) })?)),
         (None, None) => Err(PackError::invalid("give path (a .blend) or empty (a new file)")),

@@ -54,7 +54,8 @@ fn cases() -> Vec<Case> {
     vec![
         Case::new("the factory scene is not a cinema render")
             .args(json!({}))
-            .result(json!({ "profile": "cinema", "passed": false, "config": { "engine": "BLENDER_EEVEE", "camera": "Camera" } })),
+            // The factory engine is EEVEE: BLENDER_EEVEE from Blender 5.0, BLENDER_EEVEE_NEXT in 4.5 LTS.
+            .result(json!({ "profile": "cinema", "passed": false, "config": { "camera": "Camera" } })),
         Case::new("a quick Cycles preview passes")
             .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [1280, 720], "samples": 32 }))
             .args(json!({ "profile": "preview" }))

@@ -158,10 +158,12 @@ fn cases() -> Vec<Case> {
     vec![
         Case::new("premium square with bloom and vignette")
             .args(json!({ "quality": "premium", "resolution": "square_1080" }))
-            .added(&[]).changed(&[]).settings(&["render"]).datablocks_added("node_groups", &["Compositing"])
+            .added(&[]).changed(&[]).settings(&["render"])
             .result(json!({ "engine": "CYCLES", "resolution_px": [1080, 1080], "samples": 512, "max_bounces": 12, "adaptive_threshold": 0.01,
                             "transparent": true, "file_format": "PNG", "compositor": [{ "node": "capstan_bloom", "added": true }, { "node": "capstan_vignette", "added": true }] }))
-            .reads("inspect.diagnostics", json!({}), json!({ "render": { "engine": "CYCLES", "samples": 512, "resolution": [1080, 1080], "transparent": true, "denoise": true } })),
+            .reads("inspect.diagnostics", json!({}), json!({ "render": { "engine": "CYCLES", "samples": 512, "resolution": [1080, 1080], "transparent": true, "denoise": true } }))
+            // Render Layers, the output, the bloom, and the vignette's mask, blur and multiply.
+            .reads("render.audit", json!({ "profile": "product" }), json!({ "config": { "compositor_nodes": 6 } })),
         Case::new("a second call does not stack the effects")
             .setup("product.render_setup", json!({ "quality": "fast" }))
             .args(json!({ "quality": "balanced", "resolution": "instagram", "output_format": "JPEG", "transparent_bg": false }))

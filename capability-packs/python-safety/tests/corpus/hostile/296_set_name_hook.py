@@ -1,0 +1,4 @@
+# expect: implicit-code
+class Hook:
+    def __set_name__(self, owner, name):
+        print(owner, name)

@@ -1,0 +1,10 @@
+# expect: implicit-code
+import copy
+
+
+class State:
+    def __getstate__(self):
+        return {}
+
+
+copy.copy(State())

@@ -1,0 +1,7 @@
+# expect: implicit-code
+Base = type({})
+
+
+class Report(Base):
+    def keys(self):
+        return []

@@ -1,0 +1,3 @@
+# expect: implicit-code
+def __del__(self):
+    print("collected")

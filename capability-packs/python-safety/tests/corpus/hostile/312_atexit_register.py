@@ -1,0 +1,4 @@
+# expect: import-not-allowed
+import atexit
+
+atexit.register(print, "at exit")

@@ -1,0 +1,5 @@
+# expect: blender-value-escape
+import bpy
+
+anim = bpy.ops.anim
+anim.keying_set_export(filepath="/tmp/shlex.py")

@@ -1,0 +1,5 @@
+# expect: blender-value-escape
+import bpy
+
+pick = lambda: bpy.ops.render
+pick().render(animation=True)

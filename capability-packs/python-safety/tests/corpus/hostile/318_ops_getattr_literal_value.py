@@ -1,0 +1,5 @@
+# expect: blender-value-escape
+import bpy
+
+cat = getattr(bpy.ops, "render")
+cat.render(write_still=True)

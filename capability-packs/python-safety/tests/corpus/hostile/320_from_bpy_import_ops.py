@@ -1,0 +1,4 @@
+# expect: blender-value-escape
+from bpy import ops
+
+ops.render.render(write_still=True)

@@ -1,0 +1,4 @@
+# expect: blender-value-escape
+import bpy.ops as o
+
+o.anim.keying_set_export(filepath="/tmp/x.py")

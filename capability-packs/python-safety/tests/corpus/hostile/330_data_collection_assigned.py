@@ -1,0 +1,4 @@
+# expect: blender-value-escape
+import bpy
+
+images = bpy.data.images

@@ -1,0 +1,2 @@
+# expect: blender-value-escape
+from bpy.data import texts

@@ -1,0 +1,5 @@
+# expect: blender-value-escape
+import bpy
+
+D = bpy.data
+holder = {"t": D.texts}

@@ -1,0 +1,5 @@
+# expect: blender-file-access
+import bpy
+
+D = bpy.data
+D.texts.load("/etc/passwd")

@@ -1,0 +1,3 @@
+# expect: blender-file-access
+def read(collection, path):
+    return collection.load(path)

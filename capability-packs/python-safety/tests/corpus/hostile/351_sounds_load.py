@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.data.sounds.load("/home/user/secret.wav")

@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.data.fonts.load("/home/user/.ssh/id_rsa")

@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.data.movieclips.load("/home/user/clip.mp4")

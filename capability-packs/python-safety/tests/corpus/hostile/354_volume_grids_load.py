@@ -1,0 +1,5 @@
+# expect: blender-file-access
+import bpy
+
+vol = bpy.data.volumes.new("v")
+vol.grids.load()

@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.context.object.modifiers["GeometryNodes"].bake_directory = "/tmp/cache"

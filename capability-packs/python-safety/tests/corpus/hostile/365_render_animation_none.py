@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.ops.render.render(animation=None)

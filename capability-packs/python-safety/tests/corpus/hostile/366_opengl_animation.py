@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.ops.render.opengl(animation=1)

@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.ops.node.add_import_node()

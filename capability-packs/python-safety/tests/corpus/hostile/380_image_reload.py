@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.data.images["Imported"].reload()

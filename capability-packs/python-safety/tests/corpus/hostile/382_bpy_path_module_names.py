@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+result = bpy.path.module_names("/home/user")

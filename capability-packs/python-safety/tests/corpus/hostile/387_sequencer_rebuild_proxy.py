@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.ops.sequencer.rebuild_proxy()

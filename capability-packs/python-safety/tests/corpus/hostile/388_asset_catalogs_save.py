@@ -1,0 +1,4 @@
+# expect: blender-file-access
+import bpy
+
+bpy.ops.asset.catalogs_save()
