@@ -106,7 +106,7 @@ mod linux {
     /// numbers in the child (3, 4, ...).
     pub fn prepare(plan: &Plan, handed: Vec<(OwnedFd, RawFd)>) -> Result<Confinement, ContainmentError> {
         let grants = grants(plan);
-        let abi = if super::landlock_disabled_for_tests() { 0 } else { super::ruleset::abi() };
+        let abi = super::layers::kernel_abi();
         let ruleset = if abi >= 1 { Some(super::ruleset::create(&grants)?) } else { None };
         let filters = super::seccomp::build(plan.desktop.is_some())?;
         let mut kept = Vec::new();

@@ -115,12 +115,7 @@ pub fn runtime(home: &CapstanHome, bridge: Arc<dyn BridgeClient>, extra: &[PathB
 /// Call from a multi-thread tokio test or plain code; launching blocks until the
 /// bridge's runtime file is up.
 pub fn headless_blender(home: &Path) -> Option<capstan::blender::launch::RunningBlender> {
-    let Some(blender) = std::env::var_os("CAPSTAN_TEST_BLENDER").filter(|p| !p.is_empty()) else {
-        assert!(std::env::var("CAPSTAN_REQUIRE_BLENDER").as_deref() != Ok("1"), "CAPSTAN_REQUIRE_BLENDER=1 but CAPSTAN_TEST_BLENDER is not set");
-        eprintln!("skipped: set CAPSTAN_TEST_BLENDER");
-        return None;
-    };
-    let install = capstan::blender::locate::probe(Path::new(&blender)).unwrap();
+    let install = capstan::blender::locate::probe(&blender_under_test()?).unwrap();
     let options = capstan::blender::launch::LaunchOptions { background: true, ..Default::default() };
     Some(capstan::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
 }
