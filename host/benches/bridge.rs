@@ -5,8 +5,8 @@
 //! Needs a real Blender: `CAPSTAN_TEST_BLENDER` (a Blender or a Python with bpy), else
 //! the provisioned one under CAPSTAN_HOME. Run: `cargo bench -p capstan --bench bridge`.
 
-use capstan::blender::launch::{LaunchOptions, launch};
-use capstan::blender::locate;
+use capstan::app_units::blender::launch::{LaunchOptions, launch};
+use capstan::app_units::blender::locate;
 use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
 use capstan::engine::AllocationPreference;
 use capstan::home::CapstanHome;

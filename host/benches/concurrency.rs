@@ -15,8 +15,8 @@ mod mcp_client;
 #[path = "../tests/support/raw_mcp.rs"]
 mod raw_mcp;
 
-use capstan::blender::launch::{LaunchOptions, launch};
-use capstan::blender::locate;
+use capstan::app_units::blender::launch::{LaunchOptions, launch};
+use capstan::app_units::blender::locate;
 use capstan::home::CapstanHome;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcp_client::McpClient;

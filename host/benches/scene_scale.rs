@@ -7,8 +7,8 @@
 //! the scene stays at its size. Needs a real Blender (`CAPSTAN_TEST_BLENDER`, or the
 //! provisioned one). Run: `cargo bench -p capstan --bench scene_scale`.
 
-use capstan::blender::launch::{LaunchOptions, launch};
-use capstan::blender::locate;
+use capstan::app_units::blender::launch::{LaunchOptions, launch};
+use capstan::app_units::blender::locate;
 use capstan::bridge::HttpBridgeClient;
 use capstan::engine::AllocationPreference;
 use capstan::home::CapstanHome;

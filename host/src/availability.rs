@@ -73,12 +73,23 @@ impl State {
         }
     }
 
-    pub fn user_action(self, app: &str) -> String {
+    /// What the user does about this state of `server`'s app; the app unit, when there
+    /// is one, names the commands that provision, start or update its bridge.
+    pub fn user_action(self, server: &str) -> String {
+        let app = crate::app_units::display_name(server);
+        let commands = crate::app_units::by_server(server).map(|u| u.user_commands()).unwrap_or_default();
+        let launch = commands.launch.map(|c| format!(" (or `{c}`)")).unwrap_or_default();
         match self {
-            State::MissingApp => format!("Install {app}, then install or enable the pack (`capstan blender provision` installs a headless {app})."),
+            State::MissingApp => match commands.provision {
+                Some(c) => format!("Install {app}, then install or enable the pack (`{c}` installs a headless {app})."),
+                None => format!("Install {app}, then install or enable the pack."),
+            },
             State::VersionTooOld => format!("Update {app} to the required version."),
-            State::AppNotRunning => format!("Start {app} with the capstan bridge (`capstan blender launch --background`) and let the bridge come up."),
-            State::EndpointUnavailable => format!("Restart the capstan bridge from inside {app} (or `capstan blender launch --background`)."),
+            State::AppNotRunning => match commands.launch {
+                Some(c) => format!("Start {app} with the capstan bridge (`{c}`) and let the bridge come up."),
+                None => format!("Start {app} with the capstan bridge and let the bridge come up."),
+            },
+            State::EndpointUnavailable => format!("Restart the capstan bridge from inside {app}{launch}."),
             State::NoInteractiveSession => "Run capstan in a desktop session, not in a headless service.".to_string(),
             State::UnsupportedOs => format!("This pack does not support this operating system; use {app} on a supported one."),
             State::VersionUnreadable => format!("Check that {app} runs from the location the pack names (the detail says where and why its version could not be read), or update it."),
@@ -109,14 +120,6 @@ pub struct Availability {
     pub retry: Retry,
 }
 
-/// The human name of the app behind a manifest server name.
-pub fn app_name(server: &str) -> String {
-    match server {
-        "blender" => "Blender".to_string(),
-        other => other.to_string(),
-    }
-}
-
 impl Availability {
     /// With the app's found and required versions, when they are known.
     pub fn with_versions(mut self, found: Option<String>, required: Option<String>) -> Self {
@@ -126,11 +129,11 @@ impl Availability {
     }
 
     pub fn new(server: &str, state: State, detail: String) -> Self {
-        let name = app_name(server);
+        let name = crate::app_units::display_name(server);
         Availability {
             server: server.to_string(),
             state,
-            user_action: state.user_action(&name),
+            user_action: state.user_action(server),
             retry: state.retry(),
             app: AppInfo { name, version: None, required: None },
             detail: crate::redact::redact(&detail).into_owned(),
@@ -152,12 +155,19 @@ mod tests {
 
     #[test]
     fn states_carry_actions_and_retry_policies() {
-        let a = Availability::new("blender", State::AppNotRunning, "pid 7 is gone".into());
-        assert_eq!(a.retry, Retry::AfterUserAction);
-        assert!(a.user_action.contains("capstan blender launch"));
-        let v = serde_json::to_value(&a).unwrap();
-        assert_eq!(v["state"], "app_not_running");
-        assert_eq!(v["app"]["name"], "Blender");
+        for unit in crate::app_units::all() {
+            let a = Availability::new(unit.server(), State::AppNotRunning, "pid 7 is gone".into());
+            assert_eq!(a.retry, Retry::AfterUserAction);
+            if let Some(launch) = unit.user_commands().launch {
+                assert!(a.user_action.contains(launch), "{}", a.user_action);
+            }
+            let v = serde_json::to_value(&a).unwrap();
+            assert_eq!(v["state"], "app_not_running");
+            assert_eq!(v["app"]["name"], unit.display_name());
+        }
+        // An app no unit knows: its server name, and no command capstan cannot run.
+        let a = Availability::new("sculptor", State::MissingApp, "not found".into());
+        assert_eq!((a.app.name.as_str(), a.user_action.as_str()), ("sculptor", "Install sculptor, then install or enable the pack."));
         assert_eq!(State::NoInteractiveSession.retry(), Retry::NeverHere);
         assert_eq!(State::UnsupportedOs.retry(), Retry::NeverHere);
         for s in ["missing_app", "version_too_old", "app_not_running", "endpoint_unavailable", "no_interactive_session"] {

@@ -65,7 +65,7 @@ pub const HTTP_MAX_SESSIONS: usize = 256;
 pub const HTTP_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 /// What the MCP tools accept from a client, and how much of it an error quotes back
-/// (mcp/handler.rs, mcp/planner_tools.rs, crate::echo). Each bound is declared in the
+/// (mcp/guided.rs, mcp/results.rs, mcp/planner_tools.rs, crate::echo). Each bound is declared in the
 /// tool's input schema too (`maxLength`), and a value over it is refused with an error
 /// that names the bound.
 pub mod tool_inputs {

@@ -62,6 +62,7 @@ pub fn error_code(e: &CallError) -> ErrorCode {
         CallError::NonCanonical { .. } => ErrorCode::NonCanonicalCapability,
         CallError::InvalidArguments { .. } => ErrorCode::InvalidCapabilityArguments,
         CallError::Fault { .. } => ErrorCode::PackFault,
+        CallError::NotAdmitted { .. } => ErrorCode::AppUnavailable,
         // A workflow fails with the code of the step that failed.
         CallError::Workflow { cause, .. } => error_code(cause),
         CallError::Pack { failure, availability, .. } => match (availability, failure.bridge_code.as_deref()) {
@@ -82,6 +83,13 @@ pub fn error_json(e: &CallError) -> Value {
         CallError::NotFound { .. } => json!({ "code": code, "message": message }),
         CallError::NonCanonical { canonical, .. } => json!({ "code": code, "message": message, "canonical": canonical }),
         CallError::InvalidArguments { errors, .. } => json!({ "code": code, "message": message, "errors": errors }),
+        // The app gate's own body, as it was built (its message, its state object).
+        CallError::NotAdmitted { body, .. } => {
+            let mut body = (**body).clone();
+            body["code"] = json!(code);
+            body["message"] = json!(message);
+            body
+        }
         CallError::Fault { fault, bridge_calls, .. } => json!({
             "code": code, "message": message, "fault": fault, "limit": fault.limit(), "bridge_calls": bridge_calls,
         }),

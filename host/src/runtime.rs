@@ -98,6 +98,10 @@ pub enum CallError {
         /// What the steps before the failure (and the failed step) changed.
         delta: Option<Box<SceneDelta>>,
     },
+    /// The app gate refused the call (its app is unavailable or its bridge lacks the
+    /// commands); nothing ran. `body` is what every surface answers.
+    #[error("{}", body["message"].as_str().unwrap_or("the app is unavailable"))]
+    NotAdmitted { key: String, body: Box<Value> },
     #[error("{key} failed ({}): {}", failure.kind, failure.message)]
     Pack {
         key: String,
@@ -118,6 +122,18 @@ impl CallError {
             CallError::Pack { failure, .. } => failure.app_error.as_ref().map(|a| a.code.as_str()),
             CallError::Workflow { cause, .. } => cause.app_code(),
             _ => None,
+        }
+    }
+
+    /// Whether the failure means the app is not there (refused by the app gate, or a
+    /// bridge call found it gone), not that the call went wrong.
+    pub fn app_went_away(&self) -> bool {
+        match self {
+            // An outdated add-on is there; it lacks commands.
+            CallError::NotAdmitted { body, .. } => body["availability"]["state"] != "addon_outdated",
+            CallError::Pack { failure, .. } => matches!(failure.bridge_code.as_deref(), Some("transport") | Some("app_unavailable")),
+            CallError::Workflow { cause, .. } => cause.app_went_away(),
+            _ => false,
         }
     }
 
@@ -160,6 +176,8 @@ pub struct Runtime {
     /// Workflows (capabilities chained as data), checked against the loaded packs.
     workflows: Vec<crate::workflow::Workflow>,
     workflow_keys: HashMap<String, usize>,
+    /// Role -> the capability that fills it (first declaring pack wins).
+    roles: std::collections::BTreeMap<crate::roles::Role, String>,
     /// The Python checker, compiled on first use (most sessions never run Python).
     checker: std::sync::OnceLock<Result<crate::checker::PythonChecker, String>>,
 }
@@ -181,6 +199,7 @@ impl Runtime {
             refused: Vec::new(),
             workflows: Vec::new(),
             workflow_keys: HashMap::new(),
+            roles: Default::default(),
             checker: std::sync::OnceLock::new(),
         })
     }
@@ -259,7 +278,12 @@ impl Runtime {
         self.workflows.iter()
     }
 
-    fn workflow(&self, key: &str) -> Option<&crate::workflow::Workflow> {
+    /// The capability that fills `role` (the first loaded pack that declares it).
+    pub fn role(&self, role: crate::roles::Role) -> Option<&str> {
+        self.roles.get(&role).map(String::as_str)
+    }
+
+    pub fn workflow(&self, key: &str) -> Option<&crate::workflow::Workflow> {
         self.workflow_keys.get(key).map(|i| &self.workflows[*i])
     }
 
@@ -303,8 +327,25 @@ impl Runtime {
         if pack.families.iter().any(|f| f.name == crate::workflow::FAMILY) {
             clashes.push("the routing family \"workflow\" is reserved for the host's workflows".into());
         }
+        // A role names a capability of this pack; a measuring role one that only reads.
+        for (role, key) in &pack.manifest.roles {
+            match pack.capabilities.iter().find(|c| &c.key == key) {
+                None => clashes.push(format!("roles.{role} names {key:?}, which is not a capability of this pack")),
+                Some(cap) if cap.mutates && !role.may_mutate() => clashes.push(format!("roles.{role} names {key:?}, which mutates; the role only reads")),
+                Some(cap) if cap.destructive => clashes.push(format!("roles.{role} names {key:?}, which is destructive; no role may destroy")),
+                Some(_) => {}
+            }
+        }
         if !clashes.is_empty() {
             return Err(PackLoadError::Contract(clashes));
+        }
+        for (role, key) in &pack.manifest.roles {
+            match self.roles.get(role) {
+                Some(first) => tracing::warn!(pack = pack.name(), %role, first = first.as_str(), "declares a role another pack already fills; the first pack's is used"),
+                None => {
+                    self.roles.insert(*role, key.clone());
+                }
+            }
         }
         let index = self.packs.len();
         let mut scopes = Vec::new();
@@ -416,31 +457,24 @@ impl Runtime {
         validate_arguments(key, spec, pack.limits.limits.max_io_bytes, arguments_json)
     }
 
-    /// Execute one capability by canonical key with JSON arguments.
+    /// Execute one capability by canonical key with JSON arguments, on the call path
+    /// with no app gate ([`crate::call::CallPath::ungated`]): for tests with a
+    /// fault-injecting bridge and tools without apps. Every product surface (MCP, eval,
+    /// `capstan call`, the planner) runs calls on a [`crate::call::CallPath`] with the
+    /// app gate instead.
     pub fn call(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
-        self.check(key, arguments_json)?;
-        self.call_checked(key, arguments_json)
+        crate::call::CallPath::ungated(self).execute(key, arguments_json, None)
     }
 
     /// [`Runtime::call`] with a listener for the call's progress reports.
     pub fn call_reporting(&self, key: &str, arguments_json: &str, progress: ProgressSink) -> Result<CallOutput, CallError> {
-        self.check(key, arguments_json)?;
-        self.call_checked_reporting(key, arguments_json, Some(progress))
+        crate::call::CallPath::ungated(self).execute(key, arguments_json, Some(progress))
     }
 
-    /// [`Runtime::call`] for a caller that has just passed the same key and arguments
-    /// through [`Runtime::check`] (the MCP surfaces check before looking at availability),
-    /// so the arguments are not parsed and validated twice.
-    pub(crate) fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
-        self.call_checked_reporting(key, arguments_json, None)
-    }
-
-    /// [`Runtime::call_checked`] with a listener for the call's progress reports (the
-    /// pack's, through `capstan:pack/progress`; a workflow's, one per step).
-    pub(crate) fn call_checked_reporting(&self, key: &str, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
-        if let Some(workflow) = self.workflow(key) {
-            return crate::workflow::run::execute(self, workflow, arguments_json, progress);
-        }
+    /// Step 4 of the call path for a pack capability: a fresh sandbox, the bridge gate,
+    /// the bridge. Only [`crate::call::CallPath`] calls it, after resolve, validate and
+    /// admit; `progress` hears the pack's reports (`capstan:pack/progress`).
+    pub(crate) fn run_pack_call(&self, key: &str, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
         let entry = self.entry(key)?;
         let pack = &self.packs[entry.pack];
         let limits = pack.limits.limits;
@@ -502,16 +536,17 @@ impl Runtime {
 
     /// One capability call is one undo step: after a call whose bridge commands changed
     /// the scene, the host asks the bridge to close the step, named after the
-    /// capability (`undo_push`, host-only; GUI Blender pushes it, a headless one only
-    /// when told to). A failure here never fails the call: the change has happened.
+    /// capability (the unit's host-only undo command; a GUI app pushes it, a headless
+    /// one only when told to). A failure here never fails the call: the change has happened.
     fn close_undo_step(&self, pack: &LoadedPack, key: &str) {
         for server in pack.manifest.servers.keys() {
-            let Some(spec) = self.catalogs.for_server(server).and_then(|c| c.command(UNDO_COMMAND)) else { continue };
+            let Some(command) = crate::app_units::by_server(server).and_then(|u| u.host_commands().undo_step) else { continue };
+            let Some(spec) = self.catalogs.for_server(server).and_then(|c| c.command(command)) else { continue };
             if !self.client.keeps_undo_steps(server) {
                 continue;
             }
             let params = serde_json::json!({ "label": format!("capstan: {key}") });
-            let request = crate::bridge::BridgeRequest { server, command: UNDO_COMMAND, params: &params, timeout: spec.timeout };
+            let request = crate::bridge::BridgeRequest { server, command, params: &params, timeout: spec.timeout };
             if let Err(e) = self.client.call(request) {
                 tracing::debug!(server, key, "could not close the undo step: {e}");
             }
@@ -562,9 +597,6 @@ fn validate_arguments(key: &str, spec: &CapabilitySpec, max_io_bytes: u64, argum
     let errors = spec.argument_errors(&arguments);
     if errors.is_empty() { Ok(()) } else { Err(CallError::InvalidArguments { key: key.into(), errors }) }
 }
-
-/// The host-only bridge command that closes one capability call's undo step.
-pub const UNDO_COMMAND: &str = "undo_push";
 
 fn cut(message: String) -> String {
     if message.len() <= MAX_PACK_MESSAGE {

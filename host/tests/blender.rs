@@ -9,8 +9,8 @@ mod support;
 #[path = "support/raw_mcp.rs"]
 mod raw_mcp;
 
-use capstan::blender::launch::{LaunchOptions, RunningBlender, launch};
-use capstan::blender::locate;
+use capstan::app_units::blender::launch::{LaunchOptions, RunningBlender, launch};
+use capstan::app_units::blender::locate;
 use capstan::bridge::HttpBridgeClient;
 use capstan::engine::AllocationPreference;
 use capstan::home::CapstanHome;
@@ -456,12 +456,12 @@ fn doctor_and_search_follow_blender_stopped_running_and_without_its_runtime_file
     let home = CapstanHome::at(dir.path());
     std::fs::create_dir_all(dir.path().join("blender")).unwrap();
     // At the place its line's provisioned venv lives, so the packs' declared locations find it.
-    let line = capstan::blender::line::BlenderLine::of_version(&locate::probe(&path).unwrap().version).expect("a tested LTS line");
-    std::os::unix::fs::symlink(venv, capstan::blender::provision::venv_dir(&home, line)).unwrap();
-    capstan::blender::provision::write_version_probe(&home, line).unwrap();
+    let line = capstan::app_units::blender::line::BlenderLine::of_version(&locate::probe(&path).unwrap().version).expect("a tested LTS line");
+    std::os::unix::fs::symlink(venv, capstan::app_units::blender::provision::venv_dir(&home, line)).unwrap();
+    capstan::app_units::blender::provision::write_version_probe(&home, line).unwrap();
     // `capstan blender provision` would reuse this venv as it is (never re-create it).
-    let python = capstan::blender::provision::venv_python(&home, line);
-    assert_eq!(capstan::blender::provision::provisioned(&home, line), Some(python.clone()));
+    let python = capstan::app_units::blender::provision::venv_python(&home, line);
+    assert_eq!(capstan::app_units::blender::provision::provisioned(&home, line), Some(python.clone()));
     assert_eq!(locate::find(&home, None).map(|found| found.path).ok(), Some(python), "the provisioned Blender is the one found");
 
     let (code, doc) = doctor(dir.path());
@@ -498,7 +498,7 @@ fn capabilities_the_running_add_on_cannot_serve_are_hidden_and_named() {
     let home = CapstanHome::at(tmp.path());
     let install = locate::probe(&blender_path().unwrap()).unwrap();
     let options = LaunchOptions { background: true, ..Default::default() };
-    let _blender = capstan::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier")]).unwrap();
+    let _blender = capstan::app_units::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier")]).unwrap();
     let mut c = raw_mcp::RawClient::start(tmp.path(), true);
     let tools = c.request("tools/list", json!({}));
     let names: Vec<String> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();

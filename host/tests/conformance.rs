@@ -31,7 +31,7 @@ const EXTRA_PACKS: &[&str] = &["sdk/examples/hello-pack"];
 struct Fixture {
     runtime: Runtime,
     client: Arc<HttpBridgeClient>,
-    _blender: capstan::blender::launch::RunningBlender,
+    _blender: capstan::app_units::blender::launch::RunningBlender,
     _home: tempfile::TempDir,
 }
 

@@ -66,11 +66,11 @@ def build_leak(bpy, obj, secret, outside):
     comp.links.new(rl.outputs['Image'], fo.inputs[0])
 "#;
 
-fn launch(home: &Path, env: &[(&str, &str)]) -> Option<capstan::blender::launch::RunningBlender> {
+fn launch(home: &Path, env: &[(&str, &str)]) -> Option<capstan::app_units::blender::launch::RunningBlender> {
     let blender = support::blender_under_test()?;
-    let install = capstan::blender::locate::probe(&blender).unwrap();
-    let options = capstan::blender::launch::LaunchOptions { background: true, ..Default::default() };
-    Some(capstan::blender::launch::launch_with_env(&CapstanHome::at(home), &install, &options, env).expect("Blender launches confined"))
+    let install = capstan::app_units::blender::locate::probe(&blender).unwrap();
+    let options = capstan::app_units::blender::launch::LaunchOptions { background: true, ..Default::default() };
+    Some(capstan::app_units::blender::launch::launch_with_env(&CapstanHome::at(home), &install, &options, env).expect("Blender launches confined"))
 }
 
 /// Send `code` to the bridge's execute_python with a valid attestation (the checker is
@@ -101,11 +101,17 @@ fn the_os_layer_alone_stops_reads_writes_processes_connections_and_signals() {
     let leak_path = leak_dir.path().join("leak.txt");
     let leak_c = std::ffi::CString::new(leak_path.display().to_string()).unwrap();
     // SAFETY: a plain open; the descriptor is closed at the end of the test.
-    let leaked_fd = unsafe { libc::open(leak_c.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_APPEND, 0o600) };
-    assert!(leaked_fd > 2);
+    let opened = unsafe { libc::open(leak_c.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_APPEND, 0o600) };
+    assert!(opened > 2);
+    // Moved to a number Blender never reaches by itself (its own files take the lowest
+    // free ones), so a write that succeeds can only be this descriptor's.
+    // SAFETY: duplicating a descriptor this test owns, then closing the original.
+    let leaked_fd = unsafe { libc::fcntl(opened, libc::F_DUPFD, 900) };
+    assert!(leaked_fd >= 900);
+    unsafe { libc::close(opened) };
     let Some(blender) = launch(home.path(), &[("CAPSTAN_BRIDGE_ALLOW_EXEC", "1"), ("CAPSTAN_TEST_UNGUARDED", "1")]) else { return };
     assert!(blender.layers.os_layer_complete(), "this machine offers Landlock ABI 6+: {:?}", blender.layers);
-    let client = HttpBridgeClient::for_runtime_file(&CapstanHome::at(home.path()), blender.runtime_file.clone());
+    let client = HttpBridgeClient::for_runtime_file(&CapstanHome::at(home.path()), "blender", blender.runtime_file.clone());
 
     // Outside every folder of the instance: a secret to read, a folder to write into.
     let outside = tempfile::tempdir().unwrap();
@@ -225,7 +231,7 @@ attempt('write an inherited descriptor', lambda: os.write({leaked_fd}, b'leaked'
 fn the_os_layer_alone_stops_import_nodes_and_file_outputs() {
     let home = tempfile::tempdir().unwrap();
     let Some(blender) = launch(home.path(), &[("CAPSTAN_BRIDGE_ALLOW_EXEC", "1"), ("CAPSTAN_TEST_UNGUARDED", "1")]) else { return };
-    let client = HttpBridgeClient::for_runtime_file(&CapstanHome::at(home.path()), blender.runtime_file.clone());
+    let client = HttpBridgeClient::for_runtime_file(&CapstanHome::at(home.path()), "blender", blender.runtime_file.clone());
     let outside = tempfile::tempdir().unwrap();
     let secret_text = format!("NODESECRET{}", std::process::id());
     let secret = outside.path().join("secret.txt");
@@ -292,12 +298,12 @@ fn without_landlock_execute_python_is_refused_unless_accepted() {
     let layers = ep.containment.clone().expect("capstan recorded the layers");
     assert_eq!(layers.landlock_abi, 0);
     assert!(!layers.os_layer_complete());
-    let refusal = capstan::mcp::python_exec::unconfined_refusal(&ep).expect("refused without the OS layer");
+    let refusal = capstan::mcp::python_exec::unconfined_refusal("blender", &ep).expect("refused without the OS layer");
     assert!(refusal.contains("Landlock is off") && refusal.contains("CAPSTAN_ALLOW_UNCONFINED_EXEC=1"), "{refusal}");
 
     // doctor --json names each layer.
     let report = doctor_json(home.path(), &[("CAPSTAN_TEST_NO_LANDLOCK", "1")]);
-    let c = &report["containment"];
+    let c = &report["containment"]["blender"];
     assert_eq!(c["landlock"]["on"], json!(false), "{c}");
     assert_eq!(c["landlock"]["abi"], json!(0));
     assert_eq!(c["seccomp"]["on"], json!(true), "{c}");
@@ -318,7 +324,7 @@ fn doctor_reports_every_layer_on_for_a_confined_blender() {
     let home = tempfile::tempdir().unwrap();
     let Some(blender) = launch(home.path(), &[]) else { return };
     let report = doctor_json(home.path(), &[]);
-    let c = &report["containment"];
+    let c = &report["containment"]["blender"];
     assert_eq!(c["landlock"]["on"], json!(true), "{c}");
     assert!(c["landlock"]["abi"].as_i64().unwrap() >= 6);
     for layer in ["seccomp", "privileges_dropped", "checker", "guard"] {
@@ -360,7 +366,7 @@ fn a_blend_that_reads_and_writes_outside_is_refused_or_detached_and_never_leaks(
     let roots_value = roots.path().display().to_string();
     let Some(blender) = launch(home.path(), &[("CAPSTAN_READ_ROOTS", &roots_value)]) else { return };
     let chome = CapstanHome::at(home.path());
-    let client = std::sync::Arc::new(HttpBridgeClient::for_runtime_file(&chome, blender.runtime_file.clone()));
+    let client = std::sync::Arc::new(HttpBridgeClient::for_runtime_file(&chome, "blender", blender.runtime_file.clone()));
     let mut rt = Runtime::new(&chome, AllocationPreference::PoolingIfAvailable, client).unwrap();
     rt.load_all(&chome);
     let mut answers = String::new();

@@ -17,7 +17,7 @@ use support::{RecordingBridge, built_pack, canned, runtime};
 #[test]
 fn the_hosts_validator_agrees_with_the_add_ons_on_the_shared_vectors() {
     let doc: Value = serde_json::from_str(include_str!("../../bridges/blender/schema_vectors.json")).unwrap();
-    let catalog: Value = serde_json::from_str(capstan::bridge::catalog::BLENDER_CATALOG_JSON).unwrap();
+    let catalog: Value = serde_json::from_str(capstan::app_units::blender::unit::CATALOG_JSON).unwrap();
     for v in doc["vectors"].as_array().unwrap() {
         let mut schema = v["schema"].clone();
         schema["$defs"] = catalog["$defs"].clone();
@@ -33,8 +33,8 @@ fn the_hosts_validator_agrees_with_the_add_ons_on_the_shared_vectors() {
 
 #[test]
 fn the_catalog_declares_results_errors_and_its_digest() {
-    let c = BridgeCatalog::blender().unwrap();
-    assert_eq!(c.sha256, capstan::fsutil::sha256_hex(capstan::bridge::catalog::BLENDER_CATALOG_JSON.as_bytes()));
+    let c = BridgeCatalog::parse(capstan::app_units::blender::unit::CATALOG_JSON).unwrap();
+    assert_eq!(c.sha256, capstan::fsutil::sha256_hex(capstan::app_units::blender::unit::CATALOG_JSON.as_bytes()));
     let info = c.command("get_object_info").unwrap();
     assert_eq!(info.errors, ["not_found"]);
     assert!(info.result_errors(&json!({ "name": "Cube" })).iter().any(|e| e.contains("required")));
@@ -139,7 +139,7 @@ fn a_read_answer_over_its_commands_ceiling_is_refused() {
     assert!(err.to_string().contains("more than its ceiling"), "{err}");
     // Every answer has a ceiling, at most what a pack may return by default (8 MiB:
     // a 1024-pixel preview PNG in base64 is the largest; text answers page far below).
-    for spec in BridgeCatalog::blender().unwrap().commands() {
+    for spec in BridgeCatalog::parse(capstan::app_units::blender::unit::CATALOG_JSON).unwrap().commands() {
         assert!(spec.max_result_bytes <= capstan::limits::DEFAULT_LIMITS.max_io_bytes, "{} has no bounded answer", spec.name);
     }
 }

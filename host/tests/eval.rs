@@ -208,14 +208,14 @@ fn links_were_replaced_not_followed(report_dir: &std::path::Path, victim: &std::
 fn the_report_replaces_planted_links_and_makes_its_contact_sheet_elsewhere() {
     use capstan::eval::metrics::{Status, SuiteReport, TaskReport};
     let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
-    let install = capstan::blender::locate::probe(std::path::Path::new(&blender)).unwrap();
+    let install = capstan::app_units::blender::locate::probe(std::path::Path::new(&blender)).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let report_dir = tmp.path().join("report");
     let (victim, victim_dir) = plant_links(tmp.path(), &report_dir);
     let mut passed = TaskReport::blank("cube", "add a cube", "trajectory");
     passed.status = Status::Passed;
     let report = SuiteReport::new(vec![passed, TaskReport::blank("broken", "do the impossible", "trajectory")]);
-    let written = capstan::eval::report::write(&report_dir, &report, Some(&install)).unwrap();
+    let written = capstan::eval::report::write(&report_dir, &report, Some(&capstan::app_units::blender::contact_sheet::Sheets { install })).unwrap();
     assert_eq!(written.len(), 6, "{written:?}");
     assert!(std::fs::read(report_dir.join("contact-sheet.png")).unwrap().starts_with(b"\x89PNG"));
     let index = std::fs::read_to_string(report_dir.join("contact-sheet.txt")).unwrap();
@@ -306,7 +306,7 @@ fn blender_going_away_mid_task_is_an_error_not_a_failure_or_a_pass() {
     let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesAfterReset);
     let rt = support::runtime(&home, bridge.clone(), &[]);
     let router = capstan::planner::Router::for_runtime(&rt);
-    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false, planner_only: false };
+    let env = Env { path: capstan::call::CallPath::ungated(&rt), client: bridge.as_ref(), router: &router, server: "blender", thumbnails: false, planner_only: false };
     let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
     let report = run_suite(&env, &suite, false);
     for t in &report.tasks {
@@ -346,7 +346,7 @@ fn blender_going_away_before_the_checks_is_an_error() {
     let bridge: std::sync::Arc<dyn capstan::bridge::BridgeClient> = std::sync::Arc::new(DiesBeforeTheChecks::default());
     let rt = support::runtime(&home, bridge.clone(), &[]);
     let router = capstan::planner::Router::for_runtime(&rt);
-    let env = Env { runtime: &rt, client: bridge.as_ref(), router: &router, thumbnails: false, planner_only: false };
+    let env = Env { path: capstan::call::CallPath::ungated(&rt), client: bridge.as_ref(), router: &router, server: "blender", thumbnails: false, planner_only: false };
     let suite = capstan::eval::Suite::parse(&suite().to_string()).unwrap();
     let t = run_task(&env, &suite.tasks[0]);
     assert_eq!(t.status, Status::Error, "{t:?}");

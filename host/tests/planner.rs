@@ -31,18 +31,19 @@ fn aliases_are_mapped_before_the_bridge_and_unknown_names_never_reach_it() {
     let tmp = tempfile::tempdir().unwrap();
     let bridge = Arc::new(support::RecordingBridge::default());
     let rt = support::runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
+    let path = capstan::call::CallPath::ungated(&rt);
     let mut s = Session::new();
     s.set_goal("what is in the scene", Profile::Default).unwrap();
     let router = Router::for_runtime(&rt);
-    s.plan(&rt, &|t| router.pick(t).1, None, &[]).unwrap();
+    s.plan(&path, &|t| router.pick(t).1, None, &[]).unwrap();
     // Planning read the scene's names (one read-only command), nothing else.
     assert_eq!(bridge.commands(), ["get_scene_info"]);
-    let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_delete_everything".into()), ..Default::default() }).unwrap_err();
+    let err = s.act(&path, "step_1", &ActRequest { tool_name: Some("blender_delete_everything".into()), ..Default::default() }).unwrap_err();
     assert_eq!(err.code(), "CAPABILITY_NOT_FOUND");
-    let err = s.act(&rt, "step_1", &ActRequest { tool_name: Some("scene.info".into()), tool_args: Some(json!({ "limit": 0 })), ..Default::default() }).unwrap_err();
+    let err = s.act(&path, "step_1", &ActRequest { tool_name: Some("scene.info".into()), tool_args: Some(json!({ "limit": 0 })), ..Default::default() }).unwrap_err();
     assert!(matches!(err, SessionError::Act(_)) && err.code() == "INVALID_CAPABILITY_ARGUMENTS", "{err}");
     assert_eq!(bridge.count(), 1, "{:?}", bridge.commands());
-    let report = s.act(&rt, "step_1", &ActRequest { tool_name: Some("blender_get_scene_info".into()), ..Default::default() }).unwrap();
+    let report = s.act(&path, "step_1", &ActRequest { tool_name: Some("blender_get_scene_info".into()), ..Default::default() }).unwrap();
     assert_eq!(report["resolved"]["capability"], "scene.info");
     assert_eq!(report["resolved"]["alias"], "blender_get_scene_info");
     assert_eq!(bridge.commands(), ["get_scene_info", "get_scene_info"]);
@@ -57,6 +58,9 @@ fn plans_acts_and_critiques_against_real_blender() {
     let client = Arc::new(HttpBridgeClient::for_home(&home));
     let mut rt = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
     rt.load_all(&home);
+    // The real call path: the app gate in front of every planner call, as on MCP.
+    let gate = capstan::call::app_gate::AppGate::new(&rt, client.clone(), &home);
+    let path = capstan::call::CallPath::new(&rt, &gate);
     let router = Router::for_runtime(&rt);
     let pick = |t: &str| router.pick(t).1;
 
@@ -72,7 +76,7 @@ fn plans_acts_and_critiques_against_real_blender() {
     ];
     for goal in goals {
         for max in [1, 2, 3, 8] {
-            let steps = build(&rt, &pick, &PlanRequest { goal, max_steps: Some(max), ..Default::default() }).unwrap();
+            let steps = build(&path, &pick, &PlanRequest { goal, max_steps: Some(max), ..Default::default() }).unwrap();
             assert!(steps.len() <= max, "{goal}: {steps:?}");
             for s in &steps {
                 assert_eq!(rt.resolve(&s.tool_hint), Resolution::Canonical, "{goal}: {}", s.tool_hint);
@@ -96,38 +100,38 @@ fn plans_acts_and_critiques_against_real_blender() {
         reset(&rt, &client);
         let mut s = Session::new();
         s.set_goal(goal, Profile::Default).unwrap();
-        let steps = s.plan(&rt, &pick, None, &[]).unwrap().to_vec();
+        let steps = s.plan(&path, &pick, None, &[]).unwrap().to_vec();
         let main = steps.iter().find(|p| p.tool_hint == key).unwrap_or_else(|| panic!("{goal}: {steps:?}"));
         assert_eq!(main.args, args, "{goal}");
         assert!(main.missing.is_empty(), "{goal}: {main:?}");
         let id = main.step_id.clone();
-        s.act(&rt, &id, &ActRequest::default()).unwrap();
+        s.act(&path, &id, &ActRequest::default()).unwrap();
         let mut expect = vec![Expectation::ObjectExists { name: exists.into() }];
         expect.extend(absent.map(|n| Expectation::ObjectAbsent { name: n.into() }));
-        let r = s.critique(&rt, &id, &expect).unwrap();
+        let r = s.critique(&path, &id, &expect).unwrap();
         assert!(r.critique.passed, "{goal}: {:#?}", r.critique);
     }
     // A reference the scene does not have is listed as missing, not guessed.
-    let steps = build(&rt, &pick, &PlanRequest { goal: "rename the teapot to Box", scene: &["Cube".into()], ..Default::default() }).unwrap();
+    let steps = build(&path, &pick, &PlanRequest { goal: "rename the teapot to Box", scene: &["Cube".into()], ..Default::default() }).unwrap();
     let rename = steps.iter().find(|p| p.tool_hint == "scene.modify_object").expect("a rename step");
     assert_eq!(rename.missing, ["name"], "{rename:?}");
 
     reset(&rt, &client);
     let mut s = Session::new();
     s.set_goal("add a cube called Box beside the default one", Profile::Default).unwrap();
-    let steps = s.plan(&rt, &pick, None, &[]).unwrap().to_vec();
+    let steps = s.plan(&path, &pick, None, &[]).unwrap().to_vec();
     assert_eq!(steps[0].tool_hint, "scene.info");
-    s.act(&rt, "step_1", &ActRequest::default()).unwrap();
+    s.act(&path, "step_1", &ActRequest::default()).unwrap();
     let create = ActRequest {
         tool_name: Some("scene.create_object".into()),
         tool_args: Some(json!({ "type": "cube", "name": "Box", "size": 1.0, "location": [3.0, 0.0, 0.5] })),
         dry_run: false,
     };
-    let dry = s.act(&rt, "step_2", &ActRequest { dry_run: true, ..create.clone() }).unwrap();
+    let dry = s.act(&path, "step_2", &ActRequest { dry_run: true, ..create.clone() }).unwrap();
     assert_eq!(dry["dry_run"], true);
-    let absent = s.critique(&rt, "step_1", &[Expectation::ObjectAbsent { name: "Box".into() }]).unwrap();
+    let absent = s.critique(&path, "step_1", &[Expectation::ObjectAbsent { name: "Box".into() }]).unwrap();
     assert!(absent.critique.passed, "dry run made nothing: {absent:?}");
-    let report = s.act(&rt, "step_2", &create).unwrap();
+    let report = s.act(&path, "step_2", &create).unwrap();
     assert_eq!(report["status"], "done", "{report}");
 
     // True expectations, measured.
@@ -143,7 +147,7 @@ fn plans_acts_and_critiques_against_real_blender() {
         },
         Expectation::Visual { camera: None, size: Some(48) },
     ];
-    let ok = s.critique(&rt, "step_2", &truths).unwrap();
+    let ok = s.critique(&path, "step_2", &truths).unwrap();
     assert!(ok.critique.passed, "{:#?}", ok.critique);
     assert_eq!(ok.critique.score, 1.0);
     assert!(ok.fix_step.is_none());
@@ -158,7 +162,7 @@ fn plans_acts_and_critiques_against_real_blender() {
     ];
     let mut fixes = Vec::new();
     for lie in &lies {
-        let r = s.critique(&rt, "step_2", std::slice::from_ref(lie)).unwrap();
+        let r = s.critique(&path, "step_2", std::slice::from_ref(lie)).unwrap();
         assert!(!r.critique.passed, "{lie:?} passed: {r:?}");
         assert!(r.critique.checks[0].reason.is_some(), "{r:?}");
         fixes.push(r.fix_step.expect("a fix step"));
@@ -179,9 +183,9 @@ fn plans_acts_and_critiques_against_real_blender() {
     }
     let mut s = Session::new();
     s.set_goal("look at the scene", Profile::Default).unwrap();
-    s.plan(&rt, &pick, None, &[]).unwrap();
-    s.act(&rt, "step_1", &ActRequest::default()).unwrap();
-    let r = s.critique(&rt, "step_1", &[Expectation::Visual { camera: None, size: Some(32) }]).unwrap();
+    s.plan(&path, &pick, None, &[]).unwrap();
+    s.act(&path, "step_1", &ActRequest::default()).unwrap();
+    let r = s.critique(&path, "step_1", &[Expectation::Visual { camera: None, size: Some(32) }]).unwrap();
     assert!(!r.critique.passed, "{r:?}");
     assert_eq!(r.fix_step.as_deref(), Some("step_1_fix_1"));
 }

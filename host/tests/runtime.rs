@@ -163,3 +163,55 @@ fn on_demand_allocation_enforces_the_same_limits() {
     }
     assert_eq!(rt.call("hostile.ok", "{}").unwrap().result, json!({ "ok": true }));
 }
+
+/// A copy of a built pack's folder whose `pack.json` declares `roles`.
+fn with_roles(built: &std::path::Path, into: &std::path::Path, roles: serde_json::Value) -> capstan::plugin::PackSource {
+    roles_folder(built, into, roles).unwrap()
+}
+
+fn roles_folder(built: &std::path::Path, into: &std::path::Path, roles: serde_json::Value) -> Result<capstan::plugin::PackSource, String> {
+    std::fs::create_dir_all(into).unwrap();
+    for entry in std::fs::read_dir(built).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), into.join(entry.file_name())).unwrap();
+    }
+    let mut manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(into.join("pack.json")).unwrap()).unwrap();
+    manifest["roles"] = roles;
+    std::fs::write(into.join("pack.json"), manifest.to_string()).unwrap();
+    capstan::plugin::PackSource::from_dir(into).map_err(|e| e.to_string())
+}
+
+/// The planner, the critic and eval reach scene reads, measures and pictures only
+/// through roles the packs declare: the official packs fill every role, a role names a
+/// capability of its own pack, a measuring role one that does not mutate, and the first
+/// pack to declare a role keeps it.
+#[test]
+fn roles_name_capabilities_of_their_own_pack_and_measuring_roles_only_read() {
+    use capstan::roles::Role;
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(RecordingBridge::default());
+    let mut rt = runtime(&CapstanHome::at(tmp.path().join("home")), bridge.clone(), &[]);
+    for role in Role::ALL {
+        let key = rt.role(role).unwrap_or_else(|| panic!("no official pack declares {role}"));
+        let spec = rt.capability(key).unwrap_or_else(|| panic!("{role} names {key}, which is not loaded"));
+        assert!(role.may_mutate() || !spec.mutates, "{role} names {key}, which mutates");
+    }
+    let listing = rt.role(Role::ListsObjects).unwrap().to_string();
+
+    let hello = built_pack("sdk/examples/hello-pack");
+    let err = rt.add(with_roles(&hello, &tmp.path().join("ghost"), json!({ "reads-object": "hello.nope" }))).err().expect("refused");
+    assert!(err.to_string().contains("roles.reads-object names \"hello.nope\", which is not a capability of this pack"), "{err}");
+    let err = rt.add(with_roles(&hello, &tmp.path().join("borrow"), json!({ "lists-objects": listing }))).err().expect("refused");
+    assert!(err.to_string().contains("not a capability of this pack"), "another pack's capability: {err}");
+
+    let misbehave = built_pack("tests/hostile-packs/misbehave");
+    let err = rt.add(with_roles(&misbehave, &tmp.path().join("mutating"), json!({ "reads-object": "hostile.legit_create" }))).err().expect("refused");
+    assert!(err.to_string().contains("which mutates; the role only reads"), "{err}");
+    assert!(rt.add(with_roles(&misbehave, &tmp.path().join("renders"), json!({ "renders-picture": "hostile.legit_create" }))).is_ok(), "the final render may mutate");
+
+    let err = roles_folder(&hello, &tmp.path().join("unknown"), json!({ "reads-minds": "hello.count_objects" })).err().expect("refused");
+    assert!(err.contains("roles.reads-minds") && err.contains("unknown role"), "{err}");
+    rt.add(with_roles(&hello, &tmp.path().join("second"), json!({ "lists-objects": "hello.count_objects" }))).expect("a read-only capability of its own");
+    assert_eq!(rt.role(Role::ListsObjects), Some(listing.as_str()), "the first pack to declare a role keeps it");
+    assert_eq!(bridge.count(), 0, "loading runs no capability");
+}

@@ -1,13 +1,14 @@
 //! Typed calls through the host's bridge gate.
 //!
-//! Every command is a type ([`crate::blender`], generated from the add-on's
-//! declarations) with its params and result types, so a misspelt command or field
-//! does not compile. Every call is still checked by the host: the command must be
-//! declared in `pack.json` and by the calling capability (`uses = [...]`), a read-only
-//! capability may not use a mutating command, and the params must pass the command's
-//! schema in the app's bridge catalog.
+//! Every command is a type implementing [`Command`] with its params and result types,
+//! generated from the add-on's declarations into the application's client crate
+//! (`capstan-blender` for Blender), so a misspelt command or field does not compile.
+//! Every call is still checked by the host: the command must be declared in
+//! `pack.json` and by the calling capability (`uses = [...]`), a read-only capability
+//! may not use a mutating command, and the params must pass the command's schema in
+//! the app's bridge catalog.
 
-use crate::error::{BridgeError, BridgeErrorCode};
+use crate::error::{AppCode, BridgeError, BridgeErrorCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -27,14 +28,16 @@ impl Effect {
 
 /// One bridge command, as the generated client declares it.
 pub trait Command {
-    /// The application bridge the command belongs to (`blender`), as the manifest's
+    /// The application bridge the command belongs to, as the manifest's
     /// `servers` names it; sent with every call (`capstan:pack/bridge@0.2.0`).
     const SERVER: &'static str;
     const NAME: &'static str;
     const EFFECT: Effect;
+    /// The application's error codes, typed by its client crate.
+    type AppCode: AppCode;
     /// The application error codes this command may answer with (besides the
     /// protocol-level ones any command may).
-    const ERRORS: &'static [crate::blender::AppErrorCode];
+    const ERRORS: &'static [Self::AppCode];
     type Params: Serialize;
     type Result: DeserializeOwned;
 }

@@ -79,7 +79,7 @@ impl Capability {
         self.tags = tags;
         self
     }
-    /// Legacy names (`blender_create_object`, `create_object`); resolved, never executed.
+    /// Legacy names (`app_create_object`, `create_object`); resolved, never executed.
     pub fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
         self.aliases = aliases;
         self

@@ -1,7 +1,7 @@
 //! Conformance cases: what a capability must do against the real application.
 //!
 //! A case is arguments plus expectations; the host's conformance suite runs every case
-//! of every capability against one real Blender, reset to its factory scene before each
+//! of every capability against the real application, reset to its factory scene before each
 //! case, and checks them (the language is checked by the host when the pack loads;
 //! `host/src/conformance/` documents it):
 //!

@@ -1,7 +1,6 @@
 //! Typed errors a capability returns; they cross the WIT boundary as `pack-error`.
 
 use crate::bindings::capstan::pack::types as wit;
-use crate::blender::AppErrorCode;
 use std::fmt;
 
 /// The result type of a capability handler.
@@ -18,6 +17,17 @@ pub enum BridgeErrorCode {
     AppError,
 }
 
+/// An application's own error codes (`not_found`, `invalid_target`, ...), typed by the
+/// crate of its client (capstan-blender's `AppErrorCode`, generated from the add-on's
+/// declarations). The SDK carries a code as the string the bridge sent, so it names no
+/// application; a code this client does not know parses to its "unknown" value.
+pub trait AppCode: Sized + 'static {
+    /// The code as the bridge spells it.
+    fn as_str(&self) -> &str;
+    /// The typed code of a spelling.
+    fn parse(code: &str) -> Self;
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BridgeError {
     pub code: BridgeErrorCode,
@@ -32,13 +42,14 @@ impl BridgeError {
     }
 
     /// An error the application itself reported, with its code.
-    pub fn app(code: AppErrorCode, message: impl Into<String>) -> Self {
+    pub fn app<C: AppCode>(code: C, message: impl Into<String>) -> Self {
         BridgeError { code: BridgeErrorCode::AppError, message: message.into(), app_code: Some(code.as_str().to_string()) }
     }
 
-    /// The application's code, typed (`None` unless the application reported the error).
-    pub fn app_error(&self) -> Option<AppErrorCode> {
-        self.app_code.as_deref().map(AppErrorCode::parse)
+    /// The application's code, typed as `C` (`None` unless the application reported the
+    /// error): `e.app_error() == Some(AppErrorCode::NotFound)`.
+    pub fn app_error<C: AppCode>(&self) -> Option<C> {
+        self.app_code.as_deref().map(C::parse)
     }
 }
 

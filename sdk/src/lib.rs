@@ -3,28 +3,44 @@
 //! A pack is a WebAssembly component (built for `wasm32-wasip2`) of world
 //! `capstan:pack/capability-pack@0.2.0`. This crate hides the bindings: one file per
 //! capability with `#[capability(...)]` (its summary is the doc comment), typed bridge
-//! commands ([`blender`], generated from the add-on's declarations, so a misspelt
-//! command does not compile), routing families with their cue words, conformance
-//! cases, and [`export_pack!`] to export the lot.
+//! calls ([`bridge::Command`], [`bridge::send`]), routing families with their cue words,
+//! conformance cases, and [`export_pack!`] to export the lot.
+//!
+//! It names no application. An application's commands come from its client crate,
+//! generated from the add-on's declarations so that a misspelt command does not
+//! compile: `capstan-blender` for Blender (its commands, one module per domain, and the
+//! helpers Blender packs share: colours, angles, targets, pack test helpers).
 //!
 //! ```
 //! use capstan_sdk::prelude::*;
-//! use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, GetObjectInfoResult, get_object_info};
 //!
-//! /// Read one object's transform and data.
-//! #[capability(key = "hello.object", family = "inspect", uses = [GetObjectInfo], output = GetObjectInfoResult)]
-//! fn object(args: GetObjectInfoParams) -> PackResult<GetObjectInfoResult> {
-//!     Ok(get_object_info(&args)?)
+//! #[derive(Deserialize, JsonSchema)]
+//! #[serde(deny_unknown_fields)]
+//! struct Args {
+//!     /// Millimetres.
+//!     mm: f64,
 //! }
 //!
-//! // What the host will read from `describe`: a read-only capability that may send one
+//! #[derive(Serialize, JsonSchema)]
+//! struct Inches {
+//!     inches: f64,
+//! }
+//!
+//! /// Convert millimetres to inches.
+//! #[capability(key = "hello.inches", family = "units", output = Inches)]
+//! fn inches(args: Args) -> PackResult<Inches> {
+//!     Ok(Inches { inches: args.mm / 25.4 })
+//! }
+//!
+//! // What the host will read from `describe`: a read-only capability that sends no
 //! // command, with its input and output schemas generated from the types.
 //! let declared = capability();
-//! assert_eq!((declared.key(), declared.family()), ("hello.object", "inspect"));
+//! assert_eq!((declared.key(), declared.family()), ("hello.inches", "units"));
 //! assert!(!declared.mutates_state());
-//! assert_eq!(declared.bridge_commands(), ["get_object_info"]);
-//! assert!(declared.input_schema().contains("\"name\""));
-//! assert!(declared.output_schema().unwrap().contains("\"dimensions\""));
+//! assert!(declared.bridge_commands().is_empty());
+//! assert!(declared.input_schema().contains("\"mm\""));
+//! assert!(declared.output_schema().unwrap().contains("\"inches\""));
+//! assert_eq!(declared.run_json(r#"{"mm": 254}"#).unwrap(), r#"{"inches":10.0}"#);
 //! ```
 //!
 //! The version of this crate is the version of the contract it builds: `capstan-sdk`
@@ -36,7 +52,6 @@
 //! use [`testing::MockBridge`].
 
 pub mod bindings;
-pub mod blender;
 pub mod bridge;
 mod capability;
 pub mod conformance;
@@ -52,7 +67,7 @@ pub mod testing;
 pub use capability::Capability;
 pub use capstan_sdk_macros::capability;
 pub use conformance::Case;
-pub use error::{BridgeError, BridgeErrorCode, PackError, PackResult};
+pub use error::{AppCode, BridgeError, BridgeErrorCode, PackError, PackResult};
 pub use family::Family;
 
 // Re-exported so that packs and the SDK agree on one version of each.
@@ -65,7 +80,7 @@ pub mod prelude {
     pub use crate::bridge::{Command, Effect};
     pub use crate::log;
     pub use crate::progress;
-    pub use crate::{BridgeError, BridgeErrorCode, Capability, Case, Family, PackError, PackResult, capability};
+    pub use crate::{AppCode, BridgeError, BridgeErrorCode, Capability, Case, Family, PackError, PackResult, capability};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

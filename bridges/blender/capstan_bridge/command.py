@@ -7,7 +7,7 @@ comes from it:
 - the add-on's registry: `discover()` imports every module of `capstan_bridge.commands`
   and collects the declared handlers; nothing is listed by hand;
 - the catalog the host embeds (`commands.json`) and the SDK's typed Rust client
-  (`sdk/src/blender/commands.rs`), both written by `scripts/bridgegen.py` from
+  (crate capstan-blender, `sdk/blender/src/commands/`), both written by `scripts/bridgegen.py` from
   `catalog_document()`; the test command runs the generator with `--check`, so a
   declaration and the generated files cannot drift apart;
 - `/ping` reports `catalog_sha256()` of the commands this add-on serves, so the host

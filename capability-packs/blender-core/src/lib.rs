@@ -4,14 +4,12 @@
 //! adding a capability is adding a file); each turns validated, agent-friendly
 //! arguments (degrees, colour names, material presets) into typed bridge commands with
 //! Blender-native values (radians, linear RGBA). The routing families this pack serves,
-//! with their cue words, are in `families.rs`. Shared pure helpers (angles, colours,
-//! lighting rigs, targets) are modules of their own, tested without Blender.
+//! with their cue words, are in `families.rs`. The lighting rigs are a pure module of
+//! their own, tested without Blender; the helpers Blender packs share (angles, colours,
+//! targets) are capstan-blender's.
 
-mod angles;
-mod color;
 mod families;
 mod lighting;
-mod target;
 
 include!(concat!(env!("OUT_DIR"), "/capabilities.rs"));
 

@@ -2,40 +2,20 @@
 //! against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
-
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-core` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-core` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<&str> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    let used_owned: BTreeSet<String> = used.iter().map(|s| s.to_string()).collect();
-    if listed != used_owned && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used_owned);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used_owned, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-core");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn every_capability_has_a_declared_family_and_conformance_cases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
-    for c in capabilities::all() {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
-        assert!(!c.conformance_cases().is_empty(), "{} has no conformance case", c.key());
-        assert!(!c.summary_text().is_empty(), "{}", c.key());
-    }
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 1);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! A caption above a proxy ("<name> Label"), upright, centred, parented to the proxy so
 //! it follows the proxy's animation.
 
-use capstan_sdk::blender::{CreateTextParams, CreateTextParamsAlignX, ParentObjectsParams, create_text, parent_objects};
+use capstan_blender::{CreateTextParams, CreateTextParamsAlignX, ParentObjectsParams, create_text, parent_objects};
 use capstan_sdk::prelude::*;
 
 pub fn name_for(owner: &str) -> PackResult<String> {

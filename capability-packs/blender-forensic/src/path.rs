@@ -4,7 +4,7 @@
 //! waypoint's frame (or a chosen one) so the object is evaluated there.
 
 use crate::plan::{Waypoint, check_waypoints, safe_name};
-use capstan_sdk::blender::{
+use capstan_blender::{
     CreateTextParams, CreateTextParamsAlignX, InsertKeyframeParams, InsertKeyframeParamsProperty as Property, InsertKeyframeParamsValue as KeyValue,
     SetFrameRangeParams, SetInterpolationParams, SetInterpolationParamsInterpolation, create_text, insert_keyframe,
     set_frame_range, set_interpolation,

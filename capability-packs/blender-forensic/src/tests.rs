@@ -2,7 +2,7 @@
 //! run against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -12,19 +12,10 @@ fn manifest() -> Value {
 }
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-forensic` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-forensic` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-forensic");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
@@ -33,10 +24,9 @@ fn the_nine_catalog_keys_are_here_each_with_cases_examples_and_aliases() {
     let want: BTreeSet<String> = ["road", "vehicle", "figure", "annotation", "marker", "cameras", "time_of_day", "animate_vehicle", "ghost"]
         .iter().map(|k| format!("forensic.{k}")).collect();
     assert_eq!(keys, want);
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    // Successes and failures: three cases at least.
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 3);
     for c in capabilities::all() {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
-        assert!(c.conformance_cases().len() >= 3, "{} needs successes and failures", c.key());
         assert!(c.mutates_state() && !c.is_destructive(), "{}: forensic keys add to the scene and remove nothing", c.key());
     }
 }

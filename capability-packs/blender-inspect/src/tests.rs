@@ -3,41 +3,26 @@
 //! add-on's pytest run the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
-
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-inspect` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-inspect` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-inspect");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn every_capability_is_a_read_with_a_family_and_cases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
     let all = capabilities::all();
+    capstan_blender::testing::assert_declared(&families(), &all, 3);
     let keys: BTreeSet<&str> = all.iter().map(|c| c.key()).collect();
     assert_eq!(keys, BTreeSet::from(["inspect.mesh", "inspect.hierarchy", "inspect.diagnostics", "inspect.datablocks", "inspect.rna", "inspect.viewport"]));
     for c in &all {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
         assert!(!c.mutates_state() && !c.is_destructive(), "{} must be read-only", c.key());
-        assert!(c.conformance_cases().len() >= 3, "{} needs conformance cases", c.key());
     }
 }
 

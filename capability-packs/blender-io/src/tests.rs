@@ -2,14 +2,10 @@
 //! against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
 
 fn cap(key: &str) -> capstan_sdk::Capability {
     capabilities::all()
@@ -19,36 +15,14 @@ fn cap(key: &str) -> capstan_sdk::Capability {
 }
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-io` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-io` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all()
-        .iter()
-        .flat_map(|c| c.bridge_commands().to_vec())
-        .map(str::to_string)
-        .collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(
-        listed, used,
-        "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-io"
-    );
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn every_catalog_key_is_here_with_a_declared_family_and_cases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
     let keys: BTreeSet<String> = capabilities::all()
         .iter()
         .map(|c| c.key().to_string())
@@ -67,19 +41,7 @@ fn every_catalog_key_is_here_with_a_declared_family_and_cases() {
         "assets.mark",
     ];
     assert_eq!(keys, want.iter().map(|k| k.to_string()).collect());
-    for c in capabilities::all() {
-        assert!(
-            declared.contains(c.family()),
-            "{} is in undeclared family {}",
-            c.key(),
-            c.family()
-        );
-        assert!(
-            !c.conformance_cases().is_empty(),
-            "{} has no conformance case",
-            c.key()
-        );
-    }
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 1);
 }
 
 #[test]

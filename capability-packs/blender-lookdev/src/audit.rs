@@ -1,7 +1,7 @@
 //! Render audit: the render configuration checked against a profile's thresholds.
 //! Pure logic over the bridge's `render_config` facts, tested without Blender.
 
-use capstan_sdk::blender::RenderConfigResult;
+use capstan_blender::RenderConfigResult;
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -10,12 +10,10 @@
 //! turns agent-friendly arguments (degrees, colour names) into typed bridge commands
 //! with Blender-native values (radians, linear RGBA). The families it serves, with
 //! their cue words, are in `families.rs`; they merge with blender-core's in the host's
-//! router. Shared pure helpers are modules of their own, tested without Blender.
+//! router. Colours and targets are capstan-blender's helpers, shared with other packs.
 
 mod audit;
-mod color;
 mod families;
-mod target;
 
 include!(concat!(env!("OUT_DIR"), "/capabilities.rs"));
 

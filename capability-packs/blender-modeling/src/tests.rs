@@ -3,37 +3,19 @@
 
 use crate::{capabilities, families};
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
-
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-modeling` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-modeling` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-modeling");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn every_capability_has_a_declared_family_cases_examples_and_aliases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
-    for c in capabilities::all() {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
-        assert!(c.conformance_cases().len() >= 2, "{} needs a success and a failure case", c.key());
-        assert!(!c.summary_text().is_empty(), "{}", c.key());
-        assert!(c.key().starts_with(&format!("{}.", c.family())), "{} is not in its family's namespace", c.key());
-    }
+    // A success and a failure case at least.
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 2);
+    capstan_blender::testing::assert_keys_in_family_namespace(&capabilities::all());
 }
 
 #[test]
@@ -60,7 +42,7 @@ fn cap(key: &str) -> capstan_sdk::Capability {
 
 #[test]
 fn a_boolean_that_fails_to_apply_removes_its_modifier_again() {
-    use capstan_sdk::blender::*;
+    use capstan_blender::*;
     let bridge = capstan_sdk::testing::MockBridge::install();
     bridge.on::<AddModifier, _>(|p| {
         assert_eq!(p.properties.as_ref().unwrap()["solver"], AddModifierParamsPropertiesValue::String("FLOAT".into()));
@@ -80,7 +62,7 @@ fn a_boolean_that_fails_to_apply_removes_its_modifier_again() {
 
 #[test]
 fn converting_in_place_is_convert_then_delete_then_rename() {
-    use capstan_sdk::blender::*;
+    use capstan_blender::*;
     let bridge = capstan_sdk::testing::MockBridge::install();
     bridge.on::<ConvertObject, _>(|p| {
         assert_eq!((p.new_name.as_deref(), p.adopt_children), (Some("Logo converting"), Some(true)));
@@ -102,7 +84,7 @@ fn converting_in_place_is_convert_then_delete_then_rename() {
 
 #[test]
 fn a_radial_pattern_parents_its_pivot_without_keeping_the_world_transform() {
-    use capstan_sdk::blender::*;
+    use capstan_blender::*;
     let bridge = capstan_sdk::testing::MockBridge::install();
     bridge.on::<CreateObject, _>(|p| {
         let loc = p.location.unwrap();

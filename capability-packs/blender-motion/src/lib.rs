@@ -2,10 +2,9 @@
 //!
 //! One file per capability in `src/capabilities/`, each over typed bridge commands
 //! (`commands/keyframes.py`, `rigging.py`, `physics.py` in the add-on). Angles are
-//! degrees on the wire and radians toward Blender (`angles.rs`); the routing families
+//! degrees on the wire and radians toward Blender (`capstan_blender::angles`); the routing families
 //! are in `families.rs`.
 
-mod angles;
 mod bones;
 mod families;
 

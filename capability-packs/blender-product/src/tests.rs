@@ -2,38 +2,22 @@
 //! against the SDK's mock bridge (no Blender; conformance and pytest run the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
-use serde_json::{Value, json};
-use std::collections::BTreeSet;
-
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
+use serde_json::json;
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-product` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-product` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-product");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn capabilities_mutate_without_destroying_and_have_cases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 3);
     for c in capabilities::all() {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
         assert!(c.mutates_state() && !c.is_destructive(), "{}", c.key());
-        assert!(c.conformance_cases().len() >= 3, "{}", c.key());
     }
 }
 

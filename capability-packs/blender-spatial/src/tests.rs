@@ -2,52 +2,37 @@
 //! against the SDK's mock bridge (no Blender; the conformance suite runs the real one).
 
 use crate::{capabilities, families};
-use capstan_sdk::blender::*;
+use capstan_blender::*;
 use capstan_sdk::testing::MockBridge;
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
-
-fn manifest() -> Value {
-    serde_json::from_str(include_str!("../pack.json")).unwrap()
-}
 
 /// `pack.json` lists exactly the commands the capabilities use. It is derived, not kept
-/// by hand: run `CAPSTAN_BLESS=1 cargo test -p blender-spatial` to rewrite it.
+/// by hand: `CAPSTAN_BLESS=1 cargo test -p blender-spatial` rewrites it.
 #[test]
 fn the_manifest_lists_exactly_the_commands_the_capabilities_use() {
-    let used: BTreeSet<String> = capabilities::all().iter().flat_map(|c| c.bridge_commands().to_vec()).map(str::to_string).collect();
-    let mut doc = manifest();
-    let listed: BTreeSet<String> = doc["servers"]["blender"]["commands"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
-    if listed != used && std::env::var("CAPSTAN_BLESS").as_deref() == Ok("1") {
-        doc["servers"]["blender"]["commands"] = json!(used);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pack.json");
-        std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-        return;
-    }
-    assert_eq!(listed, used, "pack.json's servers.blender.commands is stale: run CAPSTAN_BLESS=1 cargo test -p blender-spatial");
+    capstan_blender::testing::assert_manifest_commands(env!("CARGO_MANIFEST_DIR"), &capabilities::all());
 }
 
 #[test]
 fn every_capability_has_a_declared_family_and_conformance_cases() {
-    let declared: BTreeSet<&str> = families().iter().map(|f| f.name()).collect();
-    for c in capabilities::all() {
-        assert!(declared.contains(c.family()), "{} is in undeclared family {}", c.key(), c.family());
-        assert!(!c.conformance_cases().is_empty(), "{} has no conformance case", c.key());
-        assert!(!c.summary_text().is_empty(), "{}", c.key());
-    }
+    capstan_blender::testing::assert_declared(&families(), &capabilities::all(), 1);
 }
 
 #[test]
 fn measuring_is_read_only_and_placing_mutates() {
+    // These place objects; every other capability of the pack only measures.
+    let placing = ["spatial.place_on", "spatial.place_relative", "spatial.dimensions"];
     let all = capabilities::all();
-    let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("{k}"));
-    for key in ["spatial.raycast", "spatial.bounds", "spatial.check_collision", "spatial.distance", "spatial.assert", "spatial.camera_framing"] {
-        assert!(!by_key(key).mutates_state(), "{key}");
+    for key in placing {
+        assert!(all.iter().any(|c| c.key() == key), "no {key}");
     }
-    for key in ["spatial.place_on", "spatial.place_relative", "spatial.dimensions"] {
-        assert!(by_key(key).mutates_state() && !by_key(key).is_destructive(), "{key}");
+    for c in &all {
+        if placing.contains(&c.key()) {
+            assert!(c.mutates_state() && !c.is_destructive(), "{}", c.key());
+        } else {
+            assert!(!c.mutates_state(), "{} measures, it must not change the scene", c.key());
+        }
     }
-    assert_eq!(all.len(), 9);
 }
 
 fn bounds(name: &str, min: [f64; 3], max: [f64; 3]) -> BoundsWorldResult {

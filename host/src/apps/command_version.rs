@@ -66,16 +66,16 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     fn script(dir: &Path, body: &str) -> std::path::PathBuf {
-        let path = dir.join("fake-blender");
+        let path = dir.join("fake-sculptor");
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path
     }
 
     #[test]
-    fn blenders_version_line_is_read() {
+    fn sculptors_version_line_is_read() {
         let dir = tempfile::tempdir().unwrap();
-        let fake = script(dir.path(), "[ \"$1\" = --version ] && printf 'Blender 4.5.3 LTS\\n\\tbuild date: 2025-09-01\\n'");
+        let fake = script(dir.path(), "[ \"$1\" = --version ] && printf 'Sculptor 4.5.3 LTS\\n\\tbuild date: 2025-09-01\\n'");
         assert_eq!(read(&fake, &["--version".into()], Duration::from_secs(10)).unwrap().as_str(), "4.5.3");
     }
 

@@ -64,19 +64,19 @@ mod tests {
         let home = CapstanHome::at("/srv/capstan");
         let v = vars();
         let e = |s| expand(s, &home, &v).map(|p| p.display().to_string());
-        assert_eq!(e("/usr/bin/blender").as_deref(), Some("/usr/bin/blender"));
-        assert_eq!(e("~/blender/blender").as_deref(), Some("/home/ada/blender/blender"));
-        assert_eq!(e("$HOME/bin/blender").as_deref(), Some("/home/ada/bin/blender"));
-        assert_eq!(e("${HOME}/bin/blender").as_deref(), Some("/home/ada/bin/blender"));
-        assert_eq!(e("%ProgramFiles%/Blender Foundation/blender.exe").as_deref(), Some("C:\\Program Files/Blender Foundation/blender.exe"));
-        assert_eq!(e("$CAPSTAN_HOME/run/blender/server.json").as_deref(), Some("/srv/capstan/run/blender/server.json"));
+        assert_eq!(e("/usr/bin/sculptor").as_deref(), Some("/usr/bin/sculptor"));
+        assert_eq!(e("~/sculptor/sculptor").as_deref(), Some("/home/ada/sculptor/sculptor"));
+        assert_eq!(e("$HOME/bin/sculptor").as_deref(), Some("/home/ada/bin/sculptor"));
+        assert_eq!(e("${HOME}/bin/sculptor").as_deref(), Some("/home/ada/bin/sculptor"));
+        assert_eq!(e("%ProgramFiles%/Sculptor Foundation/sculptor.exe").as_deref(), Some("C:\\Program Files/Sculptor Foundation/sculptor.exe"));
+        assert_eq!(e("$CAPSTAN_HOME/run/sculptor/server.json").as_deref(), Some("/srv/capstan/run/sculptor/server.json"));
     }
 
     #[test]
     fn an_unset_variable_makes_the_location_unusable() {
         let home = CapstanHome::at("/srv/capstan");
-        assert_eq!(expand("$NOPE/blender", &home, &vars()), None);
-        assert_eq!(expand("%NOPE%/blender.exe", &home, &vars()), None);
+        assert_eq!(expand("$NOPE/sculptor", &home, &vars()), None);
+        assert_eq!(expand("%NOPE%/sculptor.exe", &home, &vars()), None);
         assert_eq!(expand("~/x", &home, &Fixed(HashMap::new())), None);
     }
 

@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn the_fixed_file_version_is_read_from_64_and_32_bit_executables() {
         let dir = tempfile::tempdir().unwrap();
-        let v64 = write(dir.path(), "blender.exe", &executable(true, VersionResource::Fixed([4, 5, 3, 0])));
+        let v64 = write(dir.path(), "sculptor.exe", &executable(true, VersionResource::Fixed([4, 5, 3, 0])));
         let v32 = write(dir.path(), "old.exe", &executable(false, VersionResource::Fixed([3, 6, 23, 7])));
         assert_eq!(read(&v64).unwrap(), DottedVersion::parse("4.5.3").unwrap());
         assert_eq!(read(&v64).unwrap().to_string(), "4.5.3.0");
@@ -81,7 +81,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let bare = write(dir.path(), "bare.exe", &executable(true, VersionResource::Absent));
         assert!(matches!(read(&bare), Err(PeVersionError::NoVersion { .. })), "{:?}", read(&bare));
-        let elf = write(dir.path(), "blender", b"\x7fELF\x02\x01\x01 not a PE at all");
+        let elf = write(dir.path(), "sculptor", b"\x7fELF\x02\x01\x01 not a PE at all");
         assert!(matches!(read(&elf), Err(PeVersionError::NotPe { .. })), "{:?}", read(&elf));
         assert!(matches!(read(&dir.path().join("nope.exe")), Err(PeVersionError::Unreadable { .. })));
     }

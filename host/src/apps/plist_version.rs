@@ -32,7 +32,7 @@ mod tests {
         let app = dir.join(if binary { "Bin.app" } else { "Xml.app" });
         std::fs::create_dir_all(app.join("Contents")).unwrap();
         let mut dict = plist::Dictionary::new();
-        dict.insert("CFBundleName".into(), "Blender".into());
+        dict.insert("CFBundleName".into(), "Sculptor".into());
         if let Some(v) = version {
             dict.insert("CFBundleShortVersionString".into(), v.into());
         }

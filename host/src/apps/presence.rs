@@ -56,20 +56,20 @@ mod tests {
         let root = dir.path().display().to_string();
         std::fs::create_dir_all(dir.path().join("a")).unwrap();
         std::fs::create_dir_all(dir.path().join("b")).unwrap();
-        std::fs::write(dir.path().join("a/blender"), "not executable").unwrap();
-        std::fs::write(dir.path().join("b/blender"), "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(dir.path().join("b/blender"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(dir.path().join("a/sculptor"), "not executable").unwrap();
+        std::fs::write(dir.path().join("b/sculptor"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(dir.path().join("b/sculptor"), std::fs::Permissions::from_mode(0o755)).unwrap();
         let home = CapstanHome::at(dir.path());
         let vars = Home(root.clone());
-        let b = block(Presence::Executable, &["$NOPE/blender", &format!("{root}/a/blender"), "~/b/blender", &format!("{root}/b/blender")]);
-        assert_eq!(find_all(&b, &home, &vars).first(), Some(&dir.path().join("b/blender")), "the first location holding it comes first");
-        assert!(find_all(&block(Presence::Executable, &[&format!("{root}/a/blender")]), &home, &vars).is_empty());
+        let b = block(Presence::Executable, &["$NOPE/sculptor", &format!("{root}/a/sculptor"), "~/b/sculptor", &format!("{root}/b/sculptor")]);
+        assert_eq!(find_all(&b, &home, &vars).first(), Some(&dir.path().join("b/sculptor")), "the first location holding it comes first");
+        assert!(find_all(&block(Presence::Executable, &[&format!("{root}/a/sculptor")]), &home, &vars).is_empty());
     }
 
     #[test]
     fn a_bundle_is_a_folder_with_an_info_plist() {
         let dir = tempfile::tempdir().unwrap();
-        let app = dir.path().join("Blender.app");
+        let app = dir.path().join("Sculptor.app");
         std::fs::create_dir_all(app.join("Contents")).unwrap();
         let home = CapstanHome::at(dir.path());
         let b = block(Presence::Bundle, &[&app.display().to_string()]);

@@ -74,13 +74,13 @@ mod tests {
 
     #[test]
     fn processes_match_by_name_argv0_or_marker() {
-        let names = vec!["blender".to_string()];
-        assert!(matches("blender", b"/opt/blender/blender\0-b\0", &names, &[]));
-        assert!(matches("Blender Render", b"/usr/bin/blender\0", &names, &[]));
-        assert!(matches("python3", b"/venv/bin/python\0/x/bridges/blender/run_bridge.py\0", &names, &["run_bridge.py"]));
+        let names = vec!["sculptor".to_string()];
+        assert!(matches("sculptor", b"/opt/sculptor/sculptor\0-b\0", &names, &[]));
+        assert!(matches("Sculptor Render", b"/usr/bin/sculptor\0", &names, &[]));
+        assert!(matches("python3", b"/venv/bin/python\0/x/bridges/sculptor/run_bridge.py\0", &names, &["run_bridge.py"]));
         assert!(!matches("python3", b"/venv/bin/python\0-m\0pytest\0", &names, &["run_bridge.py"]));
-        assert!(!matches("blenderfoo", b"/usr/bin/blenderfoo\0", &names, &[]));
-        assert!(!matches("vim", b"vim\0blender.txt\0", &names, &[]));
+        assert!(!matches("sculptorfoo", b"/usr/bin/sculptorfoo\0", &names, &[]));
+        assert!(!matches("vim", b"vim\0sculptor.txt\0", &names, &[]));
     }
 
     #[test]

@@ -57,17 +57,17 @@ mod tests {
     #[test]
     fn the_newest_matching_entry_wins() {
         let entries = [
-            entry("Blender", Some("4.2.3")),
-            entry("blender 4.10", Some("4.10.0")),
-            entry("Blender Benchmark Launcher", None),
-            entry("Not Blender", Some("9.9")),
-            entry("Blender", Some("garbage")),
+            entry("Sculptor", Some("4.2.3")),
+            entry("sculptor 4.10", Some("4.10.0")),
+            entry("Sculptor Benchmark Launcher", None),
+            entry("Not Sculptor", Some("9.9")),
+            entry("Sculptor", Some("garbage")),
         ];
-        let (v, e) = newest(&entries, "Blender").unwrap();
+        let (v, e) = newest(&entries, "Sculptor").unwrap();
         assert_eq!(v.as_str(), "4.10.0");
-        assert_eq!(e.display_name, "blender 4.10");
+        assert_eq!(e.display_name, "sculptor 4.10");
         assert!(newest(&entries, "Maya").is_none());
-        assert!(newest(&[entry("Blender", None)], "Blender").is_none());
+        assert!(newest(&[entry("Sculptor", None)], "Sculptor").is_none());
     }
 
     #[test]
@@ -78,17 +78,17 @@ mod tests {
             install_location: Some(dir.into()),
         };
         let entries = [
-            located("Blender 4.5 LTS", "4.5.3", r"C:\Program Files\Blender Foundation\Blender 4.5\"),
-            located("Blender 5.0", "5.0.1", r"C:\Program Files\Blender Foundation\Blender 5.0"),
-            entry("Blender", Some("3.0.0")),
+            located("Sculptor 4.5 LTS", "4.5.3", r"C:\Program Files\Sculptor Foundation\Sculptor 4.5\"),
+            located("Sculptor 5.0", "5.0.1", r"C:\Program Files\Sculptor Foundation\Sculptor 5.0"),
+            entry("Sculptor", Some("3.0.0")),
         ];
-        let exe = std::path::Path::new(r"c:\program files\blender foundation\blender 4.5\blender.exe");
-        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "4.5.3");
-        let exe = std::path::Path::new(r"C:/Program Files/Blender Foundation/Blender 5.0/blender.exe");
-        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "5.0.1");
-        // "Blender 4.5" must not claim a file under "Blender 4.50".
-        let exe = std::path::Path::new(r"C:\Program Files\Blender Foundation\Blender 4.50\blender.exe");
-        assert_eq!(for_install(&entries, "Blender", exe).unwrap().0.as_str(), "5.0.1", "falls back to the newest entry");
+        let exe = std::path::Path::new(r"c:\program files\sculptor foundation\sculptor 4.5\sculptor.exe");
+        assert_eq!(for_install(&entries, "Sculptor", exe).unwrap().0.as_str(), "4.5.3");
+        let exe = std::path::Path::new(r"C:/Program Files/Sculptor Foundation/Sculptor 5.0/sculptor.exe");
+        assert_eq!(for_install(&entries, "Sculptor", exe).unwrap().0.as_str(), "5.0.1");
+        // "Sculptor 4.5" must not claim a file under "Sculptor 4.50".
+        let exe = std::path::Path::new(r"C:\Program Files\Sculptor Foundation\Sculptor 4.50\sculptor.exe");
+        assert_eq!(for_install(&entries, "Sculptor", exe).unwrap().0.as_str(), "5.0.1", "falls back to the newest entry");
         assert!(for_install(&entries, "Maya", exe).is_none());
     }
 }

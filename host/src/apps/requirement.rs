@@ -101,10 +101,10 @@ mod tests {
         }
     }
 
-    /// A fake app folder: an executable that prints `Blender <version>`.
-    fn fake_blender(dir: &std::path::Path, version: &str) -> String {
-        let path = dir.join(format!("blender-{version}"));
-        std::fs::write(&path, format!("#!/bin/sh\necho 'Blender {version}'\n")).unwrap();
+    /// A fake app folder: an executable that prints `Sculptor <version>`.
+    fn fake_sculptor(dir: &std::path::Path, version: &str) -> String {
+        let path = dir.join(format!("sculptor-{version}"));
+        std::fs::write(&path, format!("#!/bin/sh\necho 'Sculptor {version}'\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path.display().to_string()
     }
@@ -130,14 +130,14 @@ mod tests {
     fn each_way_to_fail_has_its_state() {
         let dir = tempfile::tempdir().unwrap();
         let home = CapstanHome::at(dir.path());
-        let old = fake_blender(dir.path(), "3.4.1");
-        let new = fake_blender(dir.path(), "5.0.1");
+        let old = fake_sculptor(dir.path(), "3.4.1");
+        let new = fake_sculptor(dir.path(), "5.0.1");
         let missing = dir.path().join("nope").display().to_string();
 
-        assert_eq!(state(check("blender", &decl(vec![missing.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "missing_app");
-        assert_eq!(state(check("blender", &decl(vec![old.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "version_too_old");
-        assert_eq!(state(check("blender", &decl(vec![new.clone()], Some("4.2")), Some(Platform::Darwin), &home, &NoVars)), "unsupported_os");
-        match check("blender", &decl(vec![missing, old.clone(), new.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars) {
+        assert_eq!(state(check("sculptor", &decl(vec![missing.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "missing_app");
+        assert_eq!(state(check("sculptor", &decl(vec![old.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars)), "version_too_old");
+        assert_eq!(state(check("sculptor", &decl(vec![new.clone()], Some("4.2")), Some(Platform::Darwin), &home, &NoVars)), "unsupported_os");
+        match check("sculptor", &decl(vec![missing, old.clone(), new.clone()], Some("4.2")), Some(Platform::Linux), &home, &NoVars) {
             AppCheck::Satisfied { path, version } => {
                 assert_eq!(path.display().to_string(), new);
                 assert_eq!(version.unwrap().as_str(), "5.0.1");
@@ -146,14 +146,14 @@ mod tests {
         }
         let mut none = decl(vec![new], None);
         none.requires.app = false;
-        assert_eq!(check("blender", &none, Some(Platform::Linux), &home, &NoVars), AppCheck::NotRequired);
+        assert_eq!(check("sculptor", &none, Some(Platform::Linux), &home, &NoVars), AppCheck::NotRequired);
     }
 
     #[test]
     fn a_too_old_app_names_both_versions() {
         let dir = tempfile::tempdir().unwrap();
-        let old = fake_blender(dir.path(), "4.1.1");
-        let AppCheck::Unsatisfied(a) = check("blender", &decl(vec![old], Some("4.2")), Some(Platform::Linux), &CapstanHome::at(dir.path()), &NoVars) else {
+        let old = fake_sculptor(dir.path(), "4.1.1");
+        let AppCheck::Unsatisfied(a) = check("sculptor", &decl(vec![old], Some("4.2")), Some(Platform::Linux), &CapstanHome::at(dir.path()), &NoVars) else {
             panic!()
         };
         assert_eq!((a.app.version.as_deref(), a.app.required.as_deref()), (Some("4.1.1"), Some("4.2")));

@@ -129,11 +129,11 @@ mod tests {
 
     #[test]
     fn the_first_dotted_version_in_output_is_found() {
-        assert_eq!(DottedVersion::find_in("Blender 4.5.3 LTS\n\tbuild date: 2025-09-01").unwrap().as_str(), "4.5.3");
-        assert_eq!(DottedVersion::find_in("Blender 5.0.1 (hash 1234abcd built 2025-11-18)").unwrap().as_str(), "5.0.1");
+        assert_eq!(DottedVersion::find_in("Sculptor 4.5.3 LTS\n\tbuild date: 2025-09-01").unwrap().as_str(), "4.5.3");
+        assert_eq!(DottedVersion::find_in("Sculptor 5.0.1 (hash 1234abcd built 2025-11-18)").unwrap().as_str(), "5.0.1");
         assert_eq!(DottedVersion::find_in("version 3.4.1.").unwrap().as_str(), "3.4.1");
         assert_eq!(DottedVersion::find_in("x86_64 build 42 of 5.0"), Some(v("5.0")));
         assert_eq!(DottedVersion::find_in("no version here, just 42"), None);
-        assert_eq!(DottedVersion::find_in("Blender"), None);
+        assert_eq!(DottedVersion::find_in("Sculptor"), None);
     }
 }

@@ -246,7 +246,7 @@ pub fn launch_with_env(
         })
     };
     write_record(&running.runtime_file, published.as_deref(), &record(None)).map_err(LaunchError::Addon)?;
-    let client = HttpBridgeClient::for_runtime_file(home, running.runtime_file.clone());
+    let client = HttpBridgeClient::for_runtime_file(home, super::unit::SERVER, running.runtime_file.clone());
     let deadline = Instant::now() + LAUNCH_TIMEOUT;
     loop {
         if let Ok(Some(status)) = running.child.try_wait() {

@@ -5,10 +5,15 @@
 //! `capstan` binary alone, without the source tree.
 
 pub mod addon;
+pub mod cli;
+pub mod contact_sheet;
+pub mod demo;
 pub mod find_python;
 pub mod install;
 pub mod launch;
 pub mod line;
+pub mod pack_templates;
 pub mod locate;
 pub mod process;
 pub mod provision;
+pub mod unit;

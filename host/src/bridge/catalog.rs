@@ -12,9 +12,6 @@ use jsonschema::Validator;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// The Blender catalog, embedded at build time.
-pub const BLENDER_CATALOG_JSON: &str = include_str!("../../../bridges/blender/capstan_bridge/commands.json");
-
 /// What running a command does to the application's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -95,10 +92,6 @@ pub struct CatalogError {
 }
 
 impl BridgeCatalog {
-    pub fn blender() -> Result<Self, CatalogError> {
-        Self::parse(BLENDER_CATALOG_JSON)
-    }
-
     pub fn parse(text: &str) -> Result<Self, CatalogError> {
         let err = |app: &str, reason: String| CatalogError { app: app.to_string(), reason };
         let doc: Value = serde_json::from_str(text).map_err(|e| err("?", format!("not JSON: {e}")))?;
@@ -175,11 +168,18 @@ pub struct Catalogs {
 }
 
 impl Catalogs {
-    /// Every catalog compiled into this host.
+    /// Every catalog compiled into this host: one per registered app unit.
     pub fn builtin() -> Result<Self, CatalogError> {
         let mut by_server = BTreeMap::new();
-        by_server.insert("blender".to_string(), BridgeCatalog::blender()?);
+        for unit in crate::app_units::all() {
+            by_server.insert(unit.server().to_string(), BridgeCatalog::parse(unit.catalog_json())?);
+        }
         Ok(Catalogs { by_server })
+    }
+
+    /// These catalogs, each under the server its `app` names (tests, tools).
+    pub fn of(catalogs: Vec<BridgeCatalog>) -> Self {
+        Catalogs { by_server: catalogs.into_iter().map(|c| (c.app.clone(), c)).collect() }
     }
 
     pub fn for_server(&self, server: &str) -> Option<&BridgeCatalog> {
@@ -192,27 +192,43 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A small catalog in the shape `bridgegen.py` writes: shared `$defs`, three effects.
+    const SAMPLE: &str = r##"{"app": "sculptor", "protocol": 1,
+        "$defs": {"vec3": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}},
+        "commands": {
+            "list_things": {"effect": "read", "params": {"type": "object"}, "result": {}},
+            "remove_thing": {"effect": "destroy", "params": {"type": "object"}, "result": {}},
+            "make_thing": {"effect": "mutate", "result": {}, "params": {"type": "object", "additionalProperties": false, "required": ["kind"],
+                "properties": {"kind": {"enum": ["cube", "ball"]}, "at": {"$ref": "#/$defs/vec3"}}}}
+        }}"##;
+
     #[test]
-    fn the_blender_catalog_compiles() {
-        let c = BridgeCatalog::blender().unwrap();
-        assert_eq!(c.app, "blender");
-        assert_eq!(c.protocol, 1);
-        assert_eq!(c.command("get_scene_info").unwrap().effect, CommandEffect::Read);
-        assert_eq!(c.command("delete_object").unwrap().effect, CommandEffect::Destroy);
-        assert!(c.command("create_object").unwrap().effect.mutates());
+    fn a_catalog_compiles_with_its_effects() {
+        let c = BridgeCatalog::parse(SAMPLE).unwrap();
+        assert_eq!((c.app.as_str(), c.protocol), ("sculptor", 1));
+        assert_eq!(c.command("list_things").unwrap().effect, CommandEffect::Read);
+        assert_eq!(c.command("remove_thing").unwrap().effect, CommandEffect::Destroy);
+        assert!(c.command("make_thing").unwrap().effect.mutates());
         assert!(c.command("exec").is_none());
+        assert_eq!(c.sha256, crate::fsutil::sha256_hex(SAMPLE.as_bytes()));
     }
 
     #[test]
     fn params_are_validated_with_shared_definitions() {
-        let c = BridgeCatalog::blender().unwrap();
-        let create = c.command("create_object").unwrap();
-        assert!(create.params_errors(&json!({"type": "cube", "location": [0, 0, 1]})).is_empty());
-        let errs = create.params_errors(&json!({"type": "teapot", "location": [0, 0], "x": 1}));
+        let c = BridgeCatalog::parse(SAMPLE).unwrap();
+        let make = c.command("make_thing").unwrap();
+        assert!(make.params_errors(&json!({"kind": "cube", "at": [0, 0, 1]})).is_empty());
+        let errs = make.params_errors(&json!({"kind": "teapot", "at": [0, 0], "x": 1}));
         assert!(errs.len() >= 3, "{errs:?}");
-        assert!(errs.iter().any(|e| e.starts_with("/location")), "{errs:?}");
-        let mat = c.command("set_material").unwrap();
-        assert!(!mat.params_errors(&json!({"object": "C", "base_color": [2, 0, 0, 1]})).is_empty());
+        assert!(errs.iter().any(|e| e.starts_with("/at")), "{errs:?}");
+    }
+
+    #[test]
+    fn the_builtin_catalogs_are_the_registered_units() {
+        let catalogs = Catalogs::builtin().unwrap();
+        for unit in crate::app_units::all() {
+            assert_eq!(catalogs.for_server(unit.server()).unwrap().app, unit.server());
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Liveness {
     pub runtime_file: RuntimeFileSpec,
-    /// The bridge endpoint path, from the manifest (`/bridge` for capstan's Blender add-on).
+    /// The bridge endpoint path, from the manifest (`/bridge` for capstan's own add-ons).
     pub endpoint_path: String,
 }
 
@@ -46,14 +46,6 @@ impl Liveness {
             runtime_file: RuntimeFileSpec { path: file, url_key: fields.url.clone(), token_key: fields.token.clone(), pid_key: fields.pid.clone(), home: Some(home.root().to_path_buf()) },
             endpoint_path: endpoint_path.clone(),
         })
-    }
-
-    /// capstan's own Blender add-on: `$CAPSTAN_HOME/run/blender/server.json`, `/bridge`.
-    pub fn blender(home: &CapstanHome) -> Self {
-        Liveness {
-            runtime_file: RuntimeFileSpec::at(home.run_dir().join("blender").join("server.json")).under_home(home.root()),
-            endpoint_path: "/bridge".into(),
-        }
     }
 }
 
@@ -81,20 +73,20 @@ impl HttpBridgeClient {
         HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()), pinned: RwLock::new(Default::default()) }
     }
 
-    /// The servers capstan knows how to reach, under `home`.
+    /// The servers capstan knows how to reach, under `home`: every app unit's own bridge.
     pub fn for_home(home: &CapstanHome) -> Self {
-        let mut servers = BTreeMap::new();
-        servers.insert("blender".to_string(), Liveness::blender(home));
-        Self::new(servers)
+        Self::new(crate::app_units::all().iter().map(|unit| (unit.server().to_string(), unit.default_liveness(home))).collect())
     }
 
-    /// A client for one launched instance: its `blender` server is the runtime record at
-    /// `runtime_file` (`RunningBlender::runtime_file`), whatever the packs declare.
-    pub fn for_runtime_file(home: &CapstanHome, runtime_file: std::path::PathBuf) -> Self {
+    /// A client for one launched instance: its `server` is the runtime record at
+    /// `runtime_file` (the instance's own), whatever the packs declare; the endpoint
+    /// path is the unit's.
+    pub fn for_runtime_file(home: &CapstanHome, server: &str, runtime_file: std::path::PathBuf) -> Self {
+        let endpoint_path = crate::app_units::by_server(server).map_or_else(|| "/bridge".to_string(), |unit| unit.default_liveness(home).endpoint_path);
         let mut servers = BTreeMap::new();
-        servers.insert("blender".to_string(), Liveness { runtime_file: RuntimeFileSpec::at(runtime_file).under_home(home.root()), endpoint_path: "/bridge".into() });
+        servers.insert(server.to_string(), Liveness { runtime_file: RuntimeFileSpec::at(runtime_file).under_home(home.root()), endpoint_path });
         let client = Self::new(servers);
-        client.pinned.write().unwrap_or_else(|p| p.into_inner()).insert("blender".to_string());
+        client.pinned.write().unwrap_or_else(|p| p.into_inner()).insert(server.to_string());
         client
     }
 
@@ -301,22 +293,29 @@ mod tests {
     fn a_declared_liveness_names_the_runtime_file_fields_and_endpoint() {
         let home = CapstanHome::at("/srv/capstan");
         let decl = LivenessDecl::ServerJson {
-            path: "$CAPSTAN_HOME/run/blender/server.json".into(),
+            path: "$CAPSTAN_HOME/run/sculptor/server.json".into(),
             endpoint_path: "/bridge".into(),
             fields: FieldNames { url: "address".into(), token: "secret".into(), pid: "process".into() },
         };
         let live = Liveness::from_manifest(&decl, &home).unwrap();
-        assert_eq!(live.runtime_file.path, std::path::PathBuf::from("/srv/capstan/run/blender/server.json"));
+        assert_eq!(live.runtime_file.path, std::path::PathBuf::from("/srv/capstan/run/sculptor/server.json"));
         assert_eq!((live.runtime_file.url_key.as_str(), live.runtime_file.token_key.as_str(), live.runtime_file.pid_key.as_str()), ("address", "secret", "process"));
         assert_eq!(live.endpoint_path, "/bridge");
         assert_eq!(Liveness::from_manifest(&LivenessDecl::None, &home), None);
-        // blender-core declares exactly capstan's default.
-        assert_eq!(
-            Liveness::from_manifest(
-                &LivenessDecl::ServerJson { path: "$CAPSTAN_HOME/run/blender/server.json".into(), endpoint_path: "/bridge".into(), fields: FieldNames::default() },
-                &home
-            ),
-            Some(Liveness::blender(&home))
-        );
+    }
+
+    /// A pack that declares exactly a unit's own bridge (as the official packs do) gets
+    /// the unit's default, and a client for `home` starts with every unit's default.
+    #[test]
+    fn the_units_defaults_are_what_their_packs_declare() {
+        let home = CapstanHome::at("/srv/capstan");
+        let client = HttpBridgeClient::for_home(&home);
+        for unit in crate::app_units::all() {
+            let default = unit.default_liveness(&home);
+            let path = format!("$CAPSTAN_HOME/run/{}/server.json", unit.server());
+            let declared = LivenessDecl::ServerJson { path, endpoint_path: default.endpoint_path.clone(), fields: FieldNames::default() };
+            assert_eq!(Liveness::from_manifest(&declared, &home).as_ref(), Some(&default));
+            assert_eq!(client.liveness(unit.server()).as_deref(), Some(&default));
+        }
     }
 }

@@ -332,7 +332,7 @@ mod tests {
     /// A home with `run/blender/server.json` naming this process; its spec.
     #[cfg(unix)]
     fn written(home: &Path) -> RuntimeFileSpec {
-        let folder = home.join("run/blender");
+        let folder = home.join("run/sculptor");
         crate::fsutil::create_private_dir(&folder).unwrap();
         let text = format!(r#"{{"http":"http://127.0.0.1:9876","token":"runtime-token-trust-0123456789","pid":{}}}"#, std::process::id());
         crate::fsutil::write_private_atomic(&folder.join("server.json"), text.as_bytes()).unwrap();
@@ -352,7 +352,7 @@ mod tests {
         let home = tmp.path().join("home");
         let spec = written(&home);
         assert!(read(&spec).is_ok());
-        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/blender"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
             let before = std::fs::metadata(&path).unwrap();
             use std::os::unix::fs::PermissionsExt;
             let original = before.permissions().mode() & 0o777;
@@ -366,7 +366,7 @@ mod tests {
             assert!(read(&spec).is_ok());
         }
         // A world-writable sticky folder (like /tmp) is no exception.
-        set_mode(&home.join("run/blender"), 0o1777);
+        set_mode(&home.join("run/sculptor"), 0o1777);
         assert_eq!(read(&spec).unwrap_err().state(), "runtime_file_writable_by_others");
     }
 
@@ -381,7 +381,7 @@ mod tests {
         let home = tmp.path().join("home");
         let spec = written(&home);
         let someone_else = 4242;
-        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/blender"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
             std::os::unix::fs::chown(&path, Some(someone_else), None).unwrap();
             let e = read(&spec).unwrap_err();
             assert_eq!(e.state(), "runtime_file_not_owned", "{}: {e}", path.display());

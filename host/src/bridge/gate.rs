@@ -198,6 +198,21 @@ fn truncate(s: &str, max: usize) -> &str {
 mod tests {
     use super::*;
 
+    /// A catalog with one command of each effect, in the shape `bridgegen.py` writes.
+    fn catalogs() -> Catalogs {
+        let any = r#"{"type": "object"}"#;
+        let text = format!(
+            r#"{{"app": "sculptor", "protocol": 1, "commands": {{
+                "get_scene_info": {{"effect": "read", "params": {any}, "result": {{}}}},
+                "delete_object": {{"effect": "destroy", "params": {{"type": "object", "properties": {{"name": {{"type": "string"}}}}}}, "result": {{}}}},
+                "set_material": {{"effect": "mutate", "params": {any}, "result": {{}}}},
+                "create_object": {{"effect": "mutate", "result": {{}}, "params": {{"type": "object", "additionalProperties": false,
+                    "required": ["type"], "properties": {{"type": {{"enum": ["cube", "sphere"]}}, "name": {{"type": "string"}}}}}}}}
+            }}}}"#
+        );
+        Catalogs::of(vec![crate::bridge::catalog::BridgeCatalog::parse(&text).unwrap()])
+    }
+
     fn gate(mutates: bool, declared: &[&str], budget: u32) -> BridgeGate {
         let scope = CapabilityScope {
             pack: "p".into(),
@@ -207,25 +222,25 @@ mod tests {
         };
         let mut commands = PackCommands::default();
         for c in ["get_scene_info", "create_object", "delete_object"] {
-            commands.by_command.insert(c.into(), "blender".into());
+            commands.by_command.insert(c.into(), "sculptor".into());
         }
-        BridgeGate::new(Arc::new(scope), Arc::new(commands), Arc::new(Catalogs::builtin().unwrap()), budget)
+        BridgeGate::new(Arc::new(scope), Arc::new(commands), Arc::new(catalogs()), budget)
     }
 
     #[test]
     fn a_declared_valid_call_passes() {
         let mut g = gate(true, &["create_object"], 4);
         let ok = g.check(None, "create_object", r#"{"type":"cube","name":"A"}"#).unwrap();
-        assert_eq!(ok.server, "blender");
+        assert_eq!(ok.server, "sculptor");
         assert_eq!(ok.effect, CommandEffect::Mutate);
     }
 
     #[test]
     fn a_named_server_must_be_the_one_the_manifest_declares_the_command_under() {
         let mut g = gate(true, &["create_object"], 4);
-        assert_eq!(g.check(Some("blender"), "create_object", r#"{"type":"cube"}"#).unwrap().server, "blender");
+        assert_eq!(g.check(Some("sculptor"), "create_object", r#"{"type":"cube"}"#).unwrap().server, "sculptor");
         let e = g.check(Some("unreal"), "create_object", r#"{"type":"cube"}"#).unwrap_err();
-        assert!(matches!(&e, GateRefusal::PermissionDenied(m) if m.contains("for server \"blender\", not \"unreal\"")), "{e}");
+        assert!(matches!(&e, GateRefusal::PermissionDenied(m) if m.contains("for server \"sculptor\", not \"unreal\"")), "{e}");
         assert_eq!(g.refusals(), 1);
     }
 

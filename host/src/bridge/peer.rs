@@ -1,33 +1,43 @@
 //! Who is on the port, when it is not a capstan bridge.
 //!
-//! Three add-ons default to 9876 with different wire formats. When a call gets no
-//! capstan answer, the client probes and names the peer instead of reporting a bare
-//! timeout. Probes carry an unknown command type, so no known add-on executes
-//! anything because of them.
+//! Other add-ons for the same app may default to the bridge's port with their own wire
+//! formats. When a call gets no capstan answer, the client probes and names the peer
+//! instead of reporting a bare timeout. The app units know their apps' other add-ons
+//! ([`crate::app_unit::AppUnit::foreign_peer`]) and the probes that make them answer;
+//! every probe carries an unknown command type, so no known add-on executes anything
+//! because of them.
 
+use crate::app_unit::ForeignPeer;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// What answered on the port.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Peer {
-    /// The community `blender-mcp` add-on: raw JSON over TCP, answers `{"status": ...}`.
-    CommunityBlenderMcp,
-    /// Blender Lab's MCP add-on: NUL-terminated JSON messages.
-    BlenderLab,
+    /// Another add-on an app unit recognised.
+    Foreign(ForeignPeer),
     /// An HTTP server that does not speak capstan-bridge/1.
     OtherHttp,
     /// Something else, or nothing that answers.
     Unknown,
 }
 
+/// As a stable snake_case name: the unit's id for another add-on.
+impl serde::Serialize for Peer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Peer::Foreign(peer) => peer.id,
+            Peer::OtherHttp => "other_http",
+            Peer::Unknown => "unknown",
+        })
+    }
+}
+
 impl Peer {
     pub fn describe(&self) -> &'static str {
         match self {
-            Peer::CommunityBlenderMcp => "the community blender-mcp add-on (raw JSON socket), not the capstan bridge",
-            Peer::BlenderLab => "Blender Lab's MCP add-on (NUL-terminated JSON), not the capstan bridge",
+            Peer::Foreign(peer) => peer.description,
             Peer::OtherHttp => "an HTTP server that does not speak capstan-bridge/1",
             Peer::Unknown => "a service that does not answer the capstan bridge protocol",
         }
@@ -37,18 +47,10 @@ impl Peer {
 /// Classify the first bytes a peer sent.
 pub fn classify(bytes: &[u8]) -> Peer {
     let text = String::from_utf8_lossy(bytes);
-    let trimmed = text.trim_start();
-    if trimmed.starts_with("HTTP/") {
+    if text.trim_start().starts_with("HTTP/") {
         return Peer::OtherHttp;
     }
-    if bytes.contains(&0) && trimmed.starts_with('{') {
-        return Peer::BlenderLab;
-    }
-    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(trimmed.trim_end())
-        && map.contains_key("status") {
-            return Peer::CommunityBlenderMcp;
-        }
-    Peer::Unknown
+    crate::app_units::all().iter().find_map(|unit| unit.foreign_peer(bytes)).map_or(Peer::Unknown, Peer::Foreign)
 }
 
 fn exchange(addr: SocketAddr, probe: &[u8], wait: Duration) -> Vec<u8> {
@@ -77,14 +79,15 @@ fn exchange(addr: SocketAddr, probe: &[u8], wait: Duration) -> Vec<u8> {
     got
 }
 
-/// Probe a port that did not answer like a capstan bridge.
+/// Probe a port that did not answer like a capstan bridge, with every app unit's probes.
 pub fn probe(addr: SocketAddr, wait: Duration) -> Peer {
-    let community = exchange(addr, br#"{"type":"capstan_identify_probe","params":{}}"#, wait);
-    let peer = classify(&community);
-    if peer != Peer::Unknown {
-        return peer;
+    for probe in crate::app_units::all().iter().flat_map(|unit| unit.peer_probes()) {
+        let peer = classify(&exchange(addr, probe, wait));
+        if peer != Peer::Unknown {
+            return peer;
+        }
     }
-    classify(&exchange(addr, b"{\"type\":\"capstan_identify_probe\"}\0", wait))
+    Peer::Unknown
 }
 
 #[cfg(test)]
@@ -92,11 +95,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wire_formats_are_told_apart() {
-        assert_eq!(classify(br#"{"status":"error","message":"Unknown command type"}"#), Peer::CommunityBlenderMcp);
-        assert_eq!(classify(b"{\"type\":\"error\",\"message\":\"x\"}\0"), Peer::BlenderLab);
+    fn http_and_silence_are_told_apart_from_the_units_add_ons() {
         assert_eq!(classify(b"HTTP/1.0 404 Not Found\r\n\r\n"), Peer::OtherHttp);
         assert_eq!(classify(b""), Peer::Unknown);
         assert_eq!(classify(b"SSH-2.0-OpenSSH"), Peer::Unknown);
+        for unit in crate::app_units::all() {
+            assert!(unit.foreign_peer(b"HTTP/1.0 200 OK\r\n\r\n").is_none(), "{}", unit.server());
+        }
     }
 }

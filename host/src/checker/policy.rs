@@ -49,7 +49,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_allows_blender_and_pure_helpers_only() {
+    fn the_default_allows_the_app_modules_and_pure_helpers_only() {
         let p = CheckerPolicy::default();
         for m in ["bpy", "bmesh", "mathutils", "math", "random", "json", "colorsys", "itertools", "functools", "collections"] {
             assert!(p.allowed_modules.iter().any(|x| x == m), "{m}");

@@ -28,7 +28,9 @@ pub fn run(args: CallArgs) -> Result<ExitCode, CliError> {
     let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone())?;
     runtime.load_all(&home);
     client.adopt_declared(runtime.packs(), &home);
-    match runtime.call(&args.key, &args.args) {
+    // The same path as every MCP surface: an unavailable app is refused with its state.
+    let gate = crate::call::app_gate::AppGate::new(&runtime, client.clone(), &home);
+    match crate::call::CallPath::new(&runtime, &gate).execute(&args.key, &args.args, None) {
         Ok(out) => {
             if args.json {
                 print_json(&json!({ "ok": true, "key": out.key, "result": out.result, "bridge_calls": out.bridge_calls }));

@@ -8,7 +8,7 @@ use crate::bridge::HttpBridgeClient;
 use crate::bridge::endpoint;
 use crate::engine::AllocationPreference;
 use crate::home::CapstanHome;
-use crate::mcp::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
+use crate::call::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
 use crate::runtime::Runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -81,11 +81,17 @@ fn server_report(policy: &ServerPolicy, availability: &AvailabilityCache, client
     json!({ "server": name, "available": matches!(status, Some(ServerStatus::Available { .. })), "steps": steps, "state": state })
 }
 
-/// The containment layers of the running Blender (DESIGN §3a).
-fn containment_report(client: &HttpBridgeClient) -> Value {
-    let ep = client.liveness("blender").and_then(|live| endpoint::read(&live.runtime_file).ok());
-    let ping = ep.as_ref().and_then(|_| client.ping("blender").ok());
-    crate::containment::layers::report(ep.is_some(), ep.as_ref().and_then(|e| e.containment.as_ref()), ping.as_ref())
+/// The containment layers of each registered app's running instance (DESIGN §3a), by server.
+fn containment_report(client: &HttpBridgeClient) -> serde_json::Map<String, Value> {
+    crate::app_units::all()
+        .iter()
+        .map(|unit| {
+            let server = unit.server();
+            let ep = client.liveness(server).and_then(|live| endpoint::read(&live.runtime_file).ok());
+            let ping = ep.as_ref().and_then(|_| client.ping(server).ok());
+            (server.to_string(), crate::containment::layers::report(ep.is_some(), ep.as_ref().and_then(|e| e.containment.as_ref()), ping.as_ref()))
+        })
+        .collect()
 }
 
 pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
@@ -131,17 +137,19 @@ pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
             }
             println!("  => {}", s["state"]["state"].as_str().unwrap_or(""));
         }
-        println!("\ncontainment of the running Blender:");
-        for layer in ["landlock", "seccomp", "privileges_dropped", "checker", "guard"] {
-            let on = containment[layer]["on"].as_bool().unwrap_or(false);
-            let extra = match layer {
-                "landlock" => format!(" (ABI {}, kernel offers {})", containment[layer]["abi"], containment[layer]["kernel_abi"]),
-                "checker" | "guard" => format!(" ({})", containment[layer]["detail"].as_str().unwrap_or("")),
-                _ => String::new(),
-            };
-            println!("  {layer}: {}{extra}", if on { "on" } else { "OFF" });
+        for (server, report) in &containment {
+            println!("\ncontainment of the running {}:", crate::app_units::display_name(server));
+            for layer in ["landlock", "seccomp", "privileges_dropped", "checker", "guard"] {
+                let on = report[layer]["on"].as_bool().unwrap_or(false);
+                let extra = match layer {
+                    "landlock" => format!(" (ABI {}, kernel offers {})", report[layer]["abi"], report[layer]["kernel_abi"]),
+                    "checker" | "guard" => format!(" ({})", report[layer]["detail"].as_str().unwrap_or("")),
+                    _ => String::new(),
+                };
+                println!("  {layer}: {}{extra}", if on { "on" } else { "OFF" });
+            }
+            println!("  execute_python: {}", report["execute_python"].as_str().unwrap_or(""));
         }
-        println!("  execute_python: {}", containment["execute_python"].as_str().unwrap_or(""));
         println!("\npacks: {} loaded, {} refused; cache {} ({} hits, {} compiled)", packs.len(), refused.len(), runtime.cache().dir().display(), stats.hits(), stats.compiled_total());
         if healthy {
             println!("\nhealthy: nothing to do");

@@ -2,10 +2,8 @@
 //! Human output goes to stdout; `--json` prints one JSON document there instead.
 //! Logs and diagnostics go to stderr.
 
-mod blender;
 mod call;
 mod check_python;
-mod demo;
 mod doctor;
 mod eval;
 mod mcp_config;
@@ -17,7 +15,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "capstan", version, about = "Drive Blender from MCP clients through sandboxed capability packs")]
+#[command(name = "capstan", version, about = crate::app_units::about())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -63,16 +61,7 @@ enum Command {
         #[arg(long, requires = "http", value_name = "SECONDS", default_value_t = crate::limits::HTTP_SESSION_IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 3600))]
         session_idle_timeout: u64,
     },
-    /// A guided MCP session end to end against a headless Blender, ending in a PNG.
-    Demo {
-        /// Render size, WIDTHxHEIGHT.
-        #[arg(long, default_value = "960x540", value_parser = parse_size)]
-        size: (u32, u32),
-        /// Cycles samples (denoised).
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
-        samples: u32,
-    },
-    /// Run a suite of goal-conditioned tasks against a headless Blender (each in a fresh
+    /// Run a suite of goal-conditioned tasks against a headless app instance (each in a fresh
     /// factory scene) and report their measured metrics. Exit 1 when any task errors.
     Eval(eval::EvalArgs),
     /// Walk the chain for every declared server (app, version, session, runtime file,
@@ -89,11 +78,9 @@ enum Command {
         #[arg(long)]
         expert: bool,
     },
-    /// Find, provision, launch Blender; install the add-on.
-    Blender {
-        #[command(subcommand)]
-        command: blender::BlenderCommand,
-    },
+    /// The applications' own commands (from the app units).
+    #[command(flatten)]
+    App(crate::app_units::AppCommand),
 }
 
 pub fn main() -> ExitCode {
@@ -102,7 +89,7 @@ pub fn main() -> ExitCode {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
         Command::CheckPython(args) => check_python::run(args),
-        Command::Blender { command } => blender::run(command),
+        Command::App(command) => command.run(),
         Command::Serve { expert, planner, http, allow_non_loopback, allow_origin, max_sessions, session_idle_timeout } => {
             let surface = if expert {
                 crate::mcp::Surface::Expert
@@ -115,7 +102,6 @@ pub fn main() -> ExitCode {
             serve(surface, http, allow_non_loopback, allow_origin, sessions)
         }
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
-        Command::Demo { size, samples } => demo::run(size, samples),
         Command::Doctor { json } => doctor::run(json),
         Command::Eval(args) => eval::run(args),
     };
@@ -167,11 +153,4 @@ pub enum CliError {
 pub(crate) fn print_json(value: &serde_json::Value) {
     let text = serde_json::to_string_pretty(value).expect("JSON values serialise");
     println!("{}", crate::redact::redact(&text));
-}
-
-/// `WIDTHxHEIGHT`, each 16..=8192.
-fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let (w, h) = text.split_once('x').ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT"))?;
-    let side = |v: &str| v.parse::<u32>().ok().filter(|n| (16..=8192).contains(n)).ok_or_else(|| format!("{v:?} is not a size from 16 to 8192"));
-    Ok((side(w)?, side(h)?))
 }

@@ -275,7 +275,7 @@ fn availability_lines(m: &manifest::Manifest, home: &CapstanHome) -> Vec<Value> 
     m.servers
         .iter()
         .map(|(server, decl)| {
-            let app = crate::availability::app_name(server);
+            let app = crate::app_units::display_name(server);
             if platform.is_some_and(|p| !m.platforms.contains(&p)) {
                 let detail = format!("the pack lists platforms {:?}", m.platforms.iter().map(|p| p.key()).collect::<Vec<_>>());
                 return json!({ "server": server, "state": "platform_mismatch", "app": { "name": app }, "detail": detail,

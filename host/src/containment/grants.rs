@@ -137,7 +137,7 @@ pub fn grants(plan: &Plan) -> Vec<Grant> {
             add(Path::new("/dev/dri"), Access::Device, "the GPU");
         }
         if let Some(config) = &desktop.user_config {
-            add(config, Access::Read, "the user's Blender configuration");
+            add(config, Access::Read, "the user's configuration of the app");
         }
     }
     out
@@ -242,10 +242,10 @@ mod tests {
     fn a_desktop_adds_display_sockets_and_config_read_only() {
         let root = Path::new("/x");
         let mut p = plan(root);
-        p.desktop = Some(Desktop { display_sockets: vec![PathBuf::from("/tmp/.X11-unix")], user_config: Some(root.join("cfg/blender")) });
+        p.desktop = Some(Desktop { display_sockets: vec![PathBuf::from("/tmp/.X11-unix")], user_config: Some(root.join("cfg/sculptor")) });
         let g = grants(&p);
         assert_eq!(access_of(&g, Path::new("/tmp/.X11-unix")), Some(Access::ReadWrite));
-        assert_eq!(access_of(&g, &root.join("cfg/blender")), Some(Access::Read));
+        assert_eq!(access_of(&g, &root.join("cfg/sculptor")), Some(Access::Read));
     }
 
     #[test]

@@ -104,8 +104,8 @@ pub fn report(running: bool, layers: Option<&Layers>, ping: Option<&Value>) -> V
         "checker": { "on": early["checker"] == "on", "detail": early["checker"] },
         "guard": { "on": early["guard"] == "on", "detail": early["guard"] },
         "os_layer_complete": running && l.os_layer_complete(),
-        "missing": if running { json!(l.missing()) } else { json!(["no Blender is running"]) },
-        "execute_python": if !running { "no Blender is running" } else if l.os_layer_complete() { "allowed (when CAPSTAN_ALLOW_EXEC=1)" } else if std::env::var(super::ALLOW_UNCONFINED_EXEC_ENV).is_ok_and(|v| v == "1") { "allowed without the OS layer (CAPSTAN_ALLOW_UNCONFINED_EXEC=1)" } else { "refused: the OS layer is not complete" },
+        "missing": if running { json!(l.missing()) } else { json!(["the app is not running"]) },
+        "execute_python": if !running { "the app is not running" } else if l.os_layer_complete() { "allowed (when CAPSTAN_ALLOW_EXEC=1)" } else if std::env::var(super::ALLOW_UNCONFINED_EXEC_ENV).is_ok_and(|v| v == "1") { "allowed without the OS layer (CAPSTAN_ALLOW_UNCONFINED_EXEC=1)" } else { "refused: the OS layer is not complete" },
     })
 }
 

@@ -1,8 +1,8 @@
 //! `--report DIR`: `report.json`, `report.md` (one table row per task and the totals),
 //! `renders/NNN-<task>.png` and `contact-sheet.png` (with `contact-sheet.txt`, the task
 //! of each cell), each task's final picture framed green (passed), red (failed) or
-//! orange (error; a blank tile when there is no picture). The sheet is made by
-//! `scripts/contact_sheet.py` under Blender's Python.
+//! orange (error; a blank tile when there is no picture). The app the suite ran in
+//! makes the sheet ([`ContactSheets`], in its unit's confined scratch folder).
 //!
 //! Security reasoning: DIR is a folder the user named, but what is inside it may have
 //! been planted by anyone who can write there (a shared folder, a CI workspace), so the
@@ -16,26 +16,20 @@
 //!   made; a name that would still lead out of DIR fails inside cap-std.
 //! - Names are built from task ids that [`Suite::parse`](super::Suite::parse)
 //!   restricted to `[A-Za-z0-9._-]`.
-//! - The contact sheet is made in a private temporary folder (owner-only, created
-//!   fresh by `tempfile`): the script (the workspace's own, built into capstan), the
-//!   tiles it reads and the sheet it writes all live there, and Blender runs with that
-//!   folder as its working directory. Nothing in DIR is run or read by Blender; the
-//!   finished sheet is read back (bounded) and written into DIR like every other file.
+//! - The contact sheet is made outside DIR, in the app unit's private scratch folder;
+//!   nothing in DIR is run or read by the app. The finished sheet comes back as bytes
+//!   and is written into DIR like every other file.
 
 use super::metrics::{HEADER, Status, SuiteReport, summary_row, totals_line};
-use crate::blender::locate::{BlenderInstall, BlenderKind};
+use crate::app_unit::ContactSheets;
 use crate::confined::Folder;
-use crate::limits::{EVAL_CONTACT_SHEET_MAX_BYTES, EVAL_CONTACT_SHEET_INDEX_MAX_BYTES};
 use std::io;
 use std::path::{Path, PathBuf};
-
-const CONTACT_SHEET: &str = include_str!("../../../scripts/contact_sheet.py");
 
 /// The folder below DIR that holds each task's framed picture.
 const RENDERS: &str = "renders";
 const SHEET: &str = "contact-sheet.png";
 const SHEET_INDEX: &str = "contact-sheet.txt";
-const SHEET_SCRIPT: &str = "contact_sheet.py";
 
 /// Why (part of) a report could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -44,8 +38,6 @@ pub enum ReportError {
     Io { path: PathBuf, source: io::Error },
     #[error("the report does not serialise: {0}")]
     Serialise(#[from] serde_json::Error),
-    #[error("contact sheet: Blender ({}) did not start: {source}", blender.display())]
-    SheetStart { blender: PathBuf, source: io::Error },
     #[error("contact sheet failed: {stderr}")]
     SheetFailed { stderr: String },
 }
@@ -138,7 +130,7 @@ fn real_subfolder(folder: &Folder, name: &str) -> Result<Folder, ReportError> {
 }
 
 /// Write the report into `dir`; returns the files written.
-pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>) -> Result<Vec<PathBuf>, ReportError> {
+pub fn write(dir: &Path, report: &SuiteReport, sheets: Option<&dyn ContactSheets>) -> Result<Vec<PathBuf>, ReportError> {
     std::fs::create_dir_all(dir).map_err(io_at(dir.to_path_buf()))?;
     let folder = Folder::open(dir).map_err(io_at(dir.to_path_buf()))?;
     let mut written = Vec::new();
@@ -159,55 +151,14 @@ pub fn write(dir: &Path, report: &SuiteReport, blender: Option<&BlenderInstall>)
             written.push(put(&renders, name, bytes)?);
         }
     }
-    if let (Some(install), false) = (blender, tiles.is_empty()) {
-        let (sheet, index) = contact_sheet(install, &tiles)?;
+    if let (Some(sheets), false) = (sheets, tiles.is_empty()) {
+        let (sheet, index) = sheets.make(&tiles).map_err(|stderr| ReportError::SheetFailed { stderr })?;
         written.push(put(&folder, SHEET, &sheet)?);
         if let Some(index) = index {
             written.push(put(&folder, SHEET_INDEX, &index)?);
         }
     }
     Ok(written)
-}
-
-/// Make the contact sheet of `tiles` (file name, PNG) with Blender's Python in a
-/// private temporary folder; returns the sheet and, when the script wrote it, the
-/// index of its cells.
-fn contact_sheet(install: &BlenderInstall, tiles: &[(String, Vec<u8>)]) -> Result<(Vec<u8>, Option<Vec<u8>>), ReportError> {
-    let scratch = tempfile::Builder::new().prefix("capstan-contact-sheet-").tempdir().map_err(io_at(std::env::temp_dir()))?;
-    let work = Folder::open(scratch.path()).map_err(io_at(scratch.path().to_path_buf()))?;
-    let new_file = |name: &str, bytes: &[u8]| work.write_new(name, bytes).map_err(io_at(work.shown(name)));
-    new_file(SHEET_SCRIPT, CONTACT_SHEET.as_bytes())?;
-    for (name, bytes) in tiles {
-        new_file(name, bytes)?;
-    }
-    let mut cmd = std::process::Command::new(&install.path);
-    if install.kind == BlenderKind::Executable {
-        cmd.args(["-b", "--factory-startup", "--python"]).arg(scratch.path().join(SHEET_SCRIPT)).arg("--");
-    } else {
-        cmd.arg(scratch.path().join(SHEET_SCRIPT));
-    }
-    cmd.arg(scratch.path().join(SHEET)).args(tiles.iter().map(|(name, _)| scratch.path().join(name)));
-    // The same kernel wall as every Blender capstan starts: it writes only the scratch folder.
-    #[cfg(target_os = "linux")]
-    let _confinement = crate::blender::launch::confine_job(&mut cmd, install, scratch.path()).map_err(|e| ReportError::SheetFailed { stderr: e.to_string() })?;
-    let output = cmd
-        .current_dir(scratch.path())
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|source| ReportError::SheetStart { blender: install.path.clone(), source })?;
-    let sheet = work.read(SHEET, EVAL_CONTACT_SHEET_MAX_BYTES);
-    let sheet = match (output.status.success(), sheet) {
-        (true, Ok(sheet)) => sheet,
-        (_, sheet) => {
-            let mut stderr: String = String::from_utf8_lossy(&output.stderr).chars().take(2000).collect();
-            if let Err(e) = sheet {
-                stderr = format!("{stderr} ({}: {e})", work.shown(SHEET).display());
-            }
-            return Err(ReportError::SheetFailed { stderr: crate::control_chars::escape(&stderr).into_owned() });
-        }
-    };
-    let index = work.exists(SHEET_INDEX).then(|| work.read(SHEET_INDEX, EVAL_CONTACT_SHEET_INDEX_MAX_BYTES)).transpose().map_err(io_at(work.shown(SHEET_INDEX)))?;
-    Ok((sheet, index))
 }
 
 #[cfg(all(test, unix))]

@@ -1,7 +1,7 @@
 //! Running a suite: each task in a fresh factory scene, its calls through the checked
 //! path, its assertions measured by the critic, its side effects read from the merged
 //! delta. A task that cannot run (not valid, naming what this capstan does not have)
-//! or whose Blender is unreachable (the reset or a call fails on transport or
+//! or whose app is unreachable (the reset or a call fails on transport or
 //! availability) is an error, never a pass.
 
 use super::metrics::{CallRecord, Outcome, Status, SuiteReport, TaskReport};
@@ -11,35 +11,35 @@ use crate::delta::SceneDelta;
 use crate::planner::critique::{Critique, Expectation, critique};
 use crate::planner::plan::{PlanRequest, build};
 use crate::planner::{Registry, Router, act};
-use crate::runtime::{CallError, Resolution, Runtime};
+use crate::call::CallPath;
+use crate::runtime::Resolution;
 use serde_json::json;
 
 pub struct Env<'a> {
-    pub runtime: &'a Runtime,
+    /// The call path every task's calls, setup and assertions run on (with the app gate).
+    pub path: CallPath<'a>,
     pub client: &'a dyn BridgeClient,
     pub router: &'a Router,
+    /// The server whose app the suite runs in (its unit names the reset command).
+    pub server: &'a str,
     /// Take a small picture of each task's final scene (for the contact sheet).
     pub thumbnails: bool,
     /// Run the planner's own plan for every task, its trajectory ignored (`--planner`).
     pub planner_only: bool,
 }
 
+/// Put the app back to its factory state: the unit's host-only reset command.
 fn reset(env: &Env<'_>) -> Result<(), String> {
-    let spec = env.runtime.bridge_command("blender", "reset_scene").ok_or("the catalog has no reset_scene")?;
+    let app = crate::app_units::display_name(env.server);
+    let command = crate::app_units::by_server(env.server)
+        .and_then(|u| u.host_commands().reset)
+        .ok_or_else(|| format!("{app} has no reset command, so tasks cannot start from a factory state"))?;
+    let spec = env.path.runtime.bridge_command(env.server, command).ok_or_else(|| format!("the {app} catalog has no {command}"))?;
     let params = json!({});
     env.client
-        .call(BridgeRequest { server: "blender", command: "reset_scene", params: &params, timeout: spec.timeout })
+        .call(BridgeRequest { server: env.server, command, params: &params, timeout: spec.timeout })
         .map(|_| ())
-        .map_err(|e| format!("Blender did not reset the scene: {e}"))
-}
-
-/// A failure that means Blender is not there, not that the task went wrong.
-fn unreachable_blender(e: &CallError) -> bool {
-    match e {
-        CallError::Pack { failure, .. } => matches!(failure.bridge_code.as_deref(), Some("transport") | Some("app_unavailable")),
-        CallError::Workflow { cause, .. } => unreachable_blender(cause),
-        _ => false,
-    }
+        .map_err(|e| format!("{app} did not reset: {e}"))
 }
 
 fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {
@@ -47,15 +47,15 @@ fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {
     (!of.is_empty()).then(|| of.iter().all(|k| k.passed))
 }
 
-/// Every task an error (Blender did not start): no number is made up.
-pub fn not_started(suite: &Suite, reason: &str) -> SuiteReport {
+/// Every task an error (the app did not start): no number is made up.
+pub fn not_started(suite: &Suite, app: &str, reason: &str) -> SuiteReport {
     let tasks = suite
         .tasks
         .iter()
         .map(|t| {
             let mut r = TaskReport::blank(&t.id, &t.goal, source_of(t, false));
             r.error = Some(match &t.task {
-                Ok(_) => format!("Blender did not start: {reason}"),
+                Ok(_) => format!("{app} did not start: {reason}"),
                 Err(e) => format!("the task is not valid: {e}"),
             });
             r
@@ -75,7 +75,7 @@ fn source_of(entry: &TaskEntry, planner_only: bool) -> &'static str {
 /// What makes a valid task impossible to run as written with this capstan: a
 /// trajectory or an expected capability naming a key it does not have, an expected
 /// family no pack declares, an assertion measuring through a capability that is
-/// missing or mutates, `spatial.assert` constraints its schema refuses. Checked before
+/// missing or mutates, constraints the `measures-spatial` capability's schema refuses. Checked before
 /// the scene is touched; nothing here calls a pack.
 pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, task: &Task, planner_only: bool) -> Result<(), String> {
     let known = |key: &str| act::resolve(registry, key).is_ok();
@@ -104,7 +104,8 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
         return Err(format!("the expected family {f:?} is not one any pack declares ({})", families.names().collect::<Vec<_>>().join(", ")));
     }
     for (i, a) in task.assertions.iter().enumerate() {
-        for key in a.measured_with() {
+        for key in a.measured_with(registry).map_err(|e| format!("assertion {}: {e}", i + 1))? {
+            let key = key.as_str();
             match (registry.resolve(key), registry.describe(key)) {
                 (Resolution::Canonical, Some((_, false))) => {}
                 (Resolution::Canonical, Some((_, true))) => return Err(format!("assertion {}: {key} changes the scene; only a read-only capability can measure", i + 1)),
@@ -112,10 +113,14 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
             }
         }
         let (key, args) = match a {
-            Expectation::Read { capability, args, .. } => (capability.as_str(), args.clone()),
-            Expectation::Spatial { constraints } => ("spatial.assert", json!({ "constraints": constraints })),
+            Expectation::Read { capability, args, .. } => (capability.clone(), args.clone()),
+            Expectation::Spatial { constraints } => match registry.role(crate::roles::Role::MeasuresSpatial) {
+                Some(key) => (key, json!({ "constraints": constraints })),
+                None => continue,
+            },
             _ => continue,
         };
+        let key = key.as_str();
         let args = crate::planner::placeholders::stand_in(&args);
         registry.check(key, &args.to_string()).map_err(|e| format!("assertion {}: {e}", i + 1))?;
     }
@@ -135,7 +140,7 @@ pub fn run_task(env: &Env<'_>, entry: &TaskEntry) -> TaskReport {
             report.family_ok = task.family.as_ref().map(|f| *f == report.routed_family);
             report.capability_ok = task.capability.as_ref().map(|c| Some(c) == report.routed_capability.as_ref());
             report.assertions_total = task.assertions.len();
-            precheck(env.runtime, env.router.families(), task, env.planner_only)
+            precheck(&env.path, env.router.families(), task, env.planner_only)
                 .map_err(|e| format!("cannot run: {e}"))
                 .and_then(|()| run_valid(env, task, &mut report))
         }
@@ -155,37 +160,37 @@ fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<
         return Ok(calls.clone());
     }
     let pick = |t: &str| env.router.pick(t).1;
-    let scene = crate::planner::scene_objects(env.runtime);
-    let steps = build(env.runtime, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
+    let scene = crate::planner::scene_objects(&env.path);
+    let steps = build(&env.path, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
     let calls = steps.iter().map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
     report.plan = Some(steps);
     Ok(calls)
 }
 
-/// One call as `execute_capability` would run it, recorded; Err when Blender went away.
+/// One call as `execute_capability` would run it, recorded; Err when the app went away.
 fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged: &mut SceneDelta, report: &mut TaskReport) -> Result<(), String> {
     let text = call.args.to_string();
     let sent = json!({ "key": call.key, "arguments": call.args }).to_string().len();
     let mut record = CallRecord { key: call.key.clone(), capability: None, args: call.args.clone(), retry: false, outcome: Outcome::Ok, code: None, message: None, bytes_sent: sent, bytes_received: 0 };
-    let answer = match act::resolve(env.runtime, &call.key) {
+    let answer = match act::resolve(&env.path, &call.key) {
         Err(e) => Err((Outcome::Refused, json!({ "code": e.code(), "message": e.to_string() }))),
         Ok((key, _alias)) => {
             record.capability = Some(key.clone());
             record.retry = last_failed.as_deref() == Some(key.as_str());
-            match env.runtime.check(&key, &text) {
+            match env.path.check(&key, &text) {
                 Err(e) => Err((Outcome::Refused, crate::report::error_json(&e))),
                 Ok(()) => {
                     if !record.retry {
                         report.args_accepted_first_time += 1;
                     }
-                    match env.runtime.call_checked(&key, &text) {
+                    match env.path.run_checked(&key, &text, None) {
                         Ok(out) => {
                             if let Some(d) = &out.delta {
                                 merged.then(d);
                             }
                             Ok(crate::report::output_json(&out))
                         }
-                        Err(e) if unreachable_blender(&e) => return Err(format!("Blender failed during {key}: {e}")),
+                        Err(e) if e.app_went_away() => return Err(format!("{} failed during {key}: {e}", crate::app_units::display_name(env.server))),
                         Err(e) => {
                             if let Some(d) = e.delta() {
                                 merged.then(d);
@@ -222,10 +227,10 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
 /// task cannot run as written.
 fn set_up(env: &Env<'_>, task: &Task) -> Result<(), String> {
     for (i, call) in task.setup.iter().enumerate() {
-        let (key, _) = act::resolve(env.runtime, &call.key).map_err(|e| format!("setup call {}: {e}", i + 1))?;
+        let (key, _) = act::resolve(&env.path, &call.key).map_err(|e| format!("setup call {}: {e}", i + 1))?;
         let text = call.args.to_string();
-        env.runtime.check(&key, &text).and_then(|()| env.runtime.call_checked(&key, &text)).map_err(|e| {
-            let which = if unreachable_blender(&e) { "Blender failed during setup call" } else { "setup call" };
+        env.path.check(&key, &text).and_then(|()| env.path.run_checked(&key, &text, None)).map_err(|e| {
+            let which = if e.app_went_away() { format!("{} failed during setup call", crate::app_units::display_name(env.server)) } else { "setup call".to_string() };
             format!("{which} {} ({key}) failed: {e}", i + 1)
         })?;
     }
@@ -238,7 +243,7 @@ fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
     // The assertions on the scene before the task acts (with an empty delta): one that
     // already holds measures nothing the task did, and a task whose every assertion
     // holds cannot fail.
-    let before = critique(env.runtime, &task.assertions, Some(&SceneDelta::default()));
+    let before = critique(&env.path, &task.assertions, Some(&SceneDelta::default()));
     report.held_before = before.checks.iter().filter(|c| c.passed).count();
     let calls = calls_for(env, task, report)?;
     let mut merged = SceneDelta::default();
@@ -246,13 +251,16 @@ fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
     for call in &calls {
         run_call(env, call, &mut last_failed, &mut merged, report)?;
     }
-    let result = critique(env.runtime, &task.assertions, Some(&merged));
-    // A check that failed because Blender went away is not a measurement: make sure it
+    let result = critique(&env.path, &task.assertions, Some(&merged));
+    // A check that failed because the app went away is not a measurement: make sure it
     // is still there before scoring.
-    if let Err(e) = env.runtime.call("scene.info", r#"{"limit":1}"#)
-        && unreachable_blender(&e)
-    {
-        return Err(format!("Blender failed while the assertions were checked: {e}"));
+    let gone = match env.path.admission.server_available(env.server) {
+        Some(available) => !available,
+        // No app gate (a test's bridge): ask through the scene list.
+        None => env.path.runtime.role(crate::roles::Role::ListsObjects).is_some_and(|list| env.path.execute(list, r#"{"limit":1}"#, None).is_err_and(|e| e.app_went_away())),
+    };
+    if gone {
+        return Err(format!("{} went away while the assertions were checked", crate::app_units::display_name(env.server)));
     }
     report.assertions_met = result.checks.iter().filter(|c| c.passed).count();
     report.constraint_success = all_of_kind(&result, "spatial");
@@ -280,7 +288,8 @@ pub fn side_effects(task: &Task, merged: &SceneDelta) -> Vec<String> {
 fn thumbnail(env: &Env<'_>) -> Option<Vec<u8>> {
     use base64::Engine as _;
     let args = json!({ "width": 128, "height": 96, "samples": 4 });
-    let out = env.runtime.call("inspect.viewport", &args.to_string()).ok()?;
+    let picture = env.path.runtime.role(crate::roles::Role::PicturesScene)?;
+    let out = env.path.execute(picture, &args.to_string(), None).ok()?;
     out.result["image"]["data"].as_str().and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
 }
 
@@ -299,7 +308,7 @@ pub fn run_suite(env: &Env<'_>, suite: &Suite, progress: bool) -> SuiteReport {
 }
 
 /// Every problem that would stop a task of `suite` from running, checked against a
-/// registry without Blender (`capstan eval --check`): (task id, reason).
+/// registry without the app (`capstan eval --check`): (task id, reason).
 pub fn check_suite(registry: &dyn Registry, families: &crate::router::FamilyTable, suite: &Suite, planner_only: bool) -> Vec<(String, String)> {
     suite
         .tasks

@@ -90,15 +90,15 @@ mod tests {
     #[test]
     fn rooted_locations_are_accepted() {
         for ok in [
-            "/usr/bin/blender",
-            "~/Applications/Blender.app",
+            "/usr/bin/sculptor",
+            "~/Applications/Sculptor.app",
             "~",
-            "%ProgramFiles%/Blender Foundation/Blender 4.5/blender.exe",
-            "%LOCALAPPDATA%\\Programs\\Blender\\blender.exe",
-            "$CAPSTAN_HOME/run/blender/server.json",
-            "${HOME}/blender/blender",
-            "C:\\Program Files\\Blender Foundation\\blender.exe",
-            "D:/Blender/blender.exe",
+            "%ProgramFiles%/Sculptor Foundation/Sculptor 4.5/sculptor.exe",
+            "%LOCALAPPDATA%\\Programs\\Sculptor\\sculptor.exe",
+            "$CAPSTAN_HOME/run/sculptor/server.json",
+            "${HOME}/sculptor/sculptor",
+            "C:\\Program Files\\Sculptor Foundation\\sculptor.exe",
+            "D:/Sculptor/sculptor.exe",
         ] {
             assert_eq!(location_error(ok), None, "{ok}");
         }
@@ -108,19 +108,19 @@ mod tests {
     fn relative_climbing_and_url_locations_are_refused() {
         for (bad, why) in [
             ("", "empty"),
-            ("blender", "relative"),
-            ("./blender", "relative"),
-            ("bin/blender", "relative"),
+            ("sculptor", "relative"),
+            ("./sculptor", "relative"),
+            ("bin/sculptor", "relative"),
             ("/opt/../etc/passwd", ".."),
             ("$HOME/../root/x", ".."),
-            ("C:\\Blender\\..\\Windows\\x.exe", ".."),
-            ("file:///usr/bin/blender", "URL"),
-            ("https://example.com/blender", "URL"),
-            ("smb://share/blender.exe", "URL"),
+            ("C:\\Sculptor\\..\\Windows\\x.exe", ".."),
+            ("file:///usr/bin/sculptor", "URL"),
+            ("https://example.com/sculptor", "URL"),
+            ("smb://share/sculptor.exe", "URL"),
             ("%%/x", "relative"),
             ("$1/x", "relative"),
             ("$HOME-x/y", "relative"),
-            ("/usr/bin/blen\nder", "control"),
+            ("/usr/bin/sculp\ntor", "control"),
         ] {
             let e = location_error(bad).unwrap_or_else(|| panic!("{bad:?} was accepted"));
             assert!(e.contains(why), "{bad:?}: {e}");

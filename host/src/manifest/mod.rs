@@ -6,7 +6,8 @@
 //! errors everywhere, and every error names its JSON path.
 //!
 //! Grammar implemented here: `schema`, `name`, `version`, `description`, `component`,
-//! `sha256`, `platforms`, `limits`; per server (servers.rs) `commands`, `app`
+//! `sha256`, `platforms`, `limits`, `roles` (role name -> capability key, see
+//! [`crate::roles`]); per server (servers.rs) `commands`, `app`
 //! (app.rs), `requires`, `liveness` (liveness.rs), with the rooting rules for every
 //! path a manifest may name in location.rs.
 
@@ -111,6 +112,9 @@ pub struct Manifest {
     pub platforms: Vec<Platform>,
     pub limits: LimitRequest,
     pub servers: BTreeMap<String, ServerDecl>,
+    /// The roles the pack's capabilities fill (optional; checked against the
+    /// capabilities at load).
+    pub roles: BTreeMap<crate::roles::Role, String>,
 }
 
 impl Manifest {
@@ -188,6 +192,10 @@ fn parse_document(doc: &Value, errors: &mut ManifestErrors) -> Option<Manifest> 
         Some(v) => servers::parse_servers(v, "servers", errors),
         None => BTreeMap::new(),
     };
+    let roles = match r.optional("roles") {
+        Some(v) => parse_roles(v, errors),
+        None => BTreeMap::new(),
+    };
     r.finish(errors);
     Some(Manifest {
         schema: schema?,
@@ -199,6 +207,7 @@ fn parse_document(doc: &Value, errors: &mut ManifestErrors) -> Option<Manifest> 
         platforms,
         limits,
         servers,
+        roles,
     })
 }
 
@@ -265,6 +274,30 @@ fn parse_platforms(v: &Value, errors: &mut ManifestErrors) -> Vec<Platform> {
                 &path,
                 format!("unknown platform {s:?}; use linux, darwin (or macos), win32 (or windows)"),
             )),
+        }
+    }
+    out
+}
+
+/// `roles`: an object from role names to capability keys.
+fn parse_roles(v: &Value, errors: &mut ManifestErrors) -> BTreeMap<crate::roles::Role, String> {
+    let mut out = BTreeMap::new();
+    let Some(map) = v.as_object() else {
+        errors.push(ManifestError::new("roles", "expected an object from role names to capability keys"));
+        return out;
+    };
+    for (name, key) in map {
+        let path = format!("roles.{name}");
+        let Some(role) = crate::roles::Role::parse(name) else {
+            let known: Vec<&str> = crate::roles::Role::ALL.iter().map(|r| r.name()).collect();
+            errors.push(ManifestError::new(&path, format!("unknown role; the roles are {}", known.join(", "))));
+            continue;
+        };
+        match key.as_str() {
+            Some(k) if !k.is_empty() && k.chars().count() <= crate::limits::tool_inputs::MAX_KEY_CHARS => {
+                out.insert(role, k.to_string());
+            }
+            _ => errors.push(ManifestError::new(&path, "expected a capability key (a non-empty string of at most 64 characters)")),
         }
     }
     out

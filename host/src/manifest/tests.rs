@@ -4,14 +4,14 @@ use serde_json::json;
 fn base() -> Value {
     json!({
         "schema": 1,
-        "name": "blender-core",
+        "name": "sculptor-core",
         "version": "0.1.0",
         "description": "Core",
-        "component": "blender_core.wasm",
+        "component": "sculptor_core.wasm",
         "sha256": "a".repeat(64),
         "platforms": ["linux", "macos", "windows"],
         "limits": { "memory_mib": 64, "timeout_ms": 10000, "max_bridge_calls": 64 },
-        "servers": { "blender": { "commands": ["get_scene_info", "create_object"] } }
+        "servers": { "sculptor": { "commands": ["get_scene_info", "create_object"] } }
     })
 }
 
@@ -26,11 +26,11 @@ fn errors_of(v: Value) -> ManifestErrors {
 #[test]
 fn a_complete_manifest_parses() {
     let m = parse_value(&base()).unwrap();
-    assert_eq!(m.name, "blender-core");
+    assert_eq!(m.name, "sculptor-core");
     assert_eq!(m.version, semver::Version::new(0, 1, 0));
     assert_eq!(m.platforms, vec![Platform::Linux, Platform::Darwin, Platform::Win32]);
-    assert_eq!(m.servers["blender"].commands, vec!["get_scene_info", "create_object"]);
-    assert_eq!(m.server_of("create_object"), Some("blender"));
+    assert_eq!(m.servers["sculptor"].commands, vec!["get_scene_info", "create_object"]);
+    assert_eq!(m.server_of("create_object"), Some("sculptor"));
     assert_eq!(m.server_of("delete_object"), None);
     assert_eq!(m.limits().max_bridge_calls, 64);
 }
@@ -40,11 +40,11 @@ fn unknown_keys_are_errors_at_every_level() {
     let mut v = base();
     v["colour"] = json!("red");
     v["limits"]["cpu"] = json!(2);
-    v["servers"]["blender"]["port"] = json!(9876);
+    v["servers"]["sculptor"]["port"] = json!(9876);
     let e = errors_of(v);
     assert!(e.has("colour", "unknown key"), "{e}");
     assert!(e.has("limits.cpu", "unknown key"), "{e}");
-    assert!(e.has("servers.blender.port", "unknown key"), "{e}");
+    assert!(e.has("servers.sculptor.port", "unknown key"), "{e}");
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn sha256_may_be_absent_in_a_source_folder() {
 #[test]
 fn names_versions_and_schema_are_checked() {
     let mut v = base();
-    v["name"] = json!("Blender Core");
+    v["name"] = json!("Sculptor Core");
     v["version"] = json!("1.0");
     v["schema"] = json!(2);
     let e = errors_of(v);
@@ -135,15 +135,15 @@ fn limits_above_the_ceiling_are_clamped_not_refused() {
 fn server_commands_are_checked() {
     let mut v = base();
     v["servers"] = json!({
-        "blender": { "commands": ["get_scene_info", "get_scene_info", "Bad-Name", 7] },
-        "other": { "commands": ["get_scene_info"] },
+        "sculptor": { "commands": ["get_scene_info", "get_scene_info", "Bad-Name", 7] },
+        "viewer": { "commands": ["get_scene_info"] },
         "empty": { "commands": [] }
     });
     let e = errors_of(v);
-    assert!(e.has("servers.blender.commands[1]", "listed twice"), "{e}");
-    assert!(e.has("servers.blender.commands[2]", "not a bridge command name"), "{e}");
-    assert!(e.has("servers.blender.commands[3]", "expected a string"), "{e}");
-    assert!(e.has("servers.other.commands[0]", "already declared by server"), "{e}");
+    assert!(e.has("servers.sculptor.commands[1]", "listed twice"), "{e}");
+    assert!(e.has("servers.sculptor.commands[2]", "not a bridge command name"), "{e}");
+    assert!(e.has("servers.sculptor.commands[3]", "expected a string"), "{e}");
+    assert!(e.has("servers.viewer.commands[0]", "already declared by server"), "{e}");
     assert!(e.has("servers.empty.commands", "at least one"), "{e}");
 }
 
@@ -157,4 +157,23 @@ fn a_manifest_must_be_a_json_object() {
 fn every_error_is_reported_in_one_pass() {
     let e = errors_of(json!({ "schema": 1, "name": "x", "version": "nope", "component": "a", "servers": {}, "extra": 1 }));
     assert!(e.iter().count() >= 4, "{e}");
+}
+
+#[test]
+fn roles_map_known_role_names_to_capability_keys() {
+    use crate::roles::Role;
+    assert!(parse_value(&base()).unwrap().roles.is_empty(), "roles are optional");
+    let mut v = base();
+    v["roles"] = json!({ "lists-objects": "scene.info", "measures-spatial": "spatial.assert" });
+    let m = parse_value(&v).unwrap();
+    assert_eq!(m.roles.get(&Role::ListsObjects).map(String::as_str), Some("scene.info"));
+    assert_eq!(m.roles.get(&Role::MeasuresSpatial).map(String::as_str), Some("spatial.assert"));
+
+    v["roles"] = json!({ "reads-minds": "x.y", "reads-object": 7, "lists-objects": "" });
+    let e = errors_of(v.clone());
+    assert!(e.has("roles.reads-minds", "unknown role"), "{e}");
+    assert!(e.has("roles.reads-object", "expected a capability key"), "{e}");
+    assert!(e.has("roles.lists-objects", "expected a capability key"), "{e}");
+    v["roles"] = json!(["lists-objects"]);
+    assert!(errors_of(v).has("roles", "expected an object"));
 }

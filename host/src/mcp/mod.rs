@@ -1,13 +1,18 @@
-//! The MCP surfaces over stdio: guided (five tools), expert (one tool per
-//! capability) and planner (five planner tools). Both execute through the same runtime: schema validation, a fresh
-//! sandbox per call, the bridge gate.
+//! The MCP surfaces: guided (five tools, `guided`), expert (one tool per capability,
+//! `expert`) and planner (five planner tools, `planner_tools`), over stdio or HTTP.
+//! Every surface runs capabilities on the one call path ([`crate::call::CallPath`]):
+//! resolve, validate, the app gate, a fresh sandbox per call, the bridge gate.
 //!
-//! stdout carries only MCP frames; everything else (logs, Blender's output) goes to
+//! stdout carries only MCP frames; everything else (logs, the app's output) goes to
 //! stderr or a log file.
 
-pub mod availability;
-pub mod handler;
+pub mod core;
+pub mod execute;
+pub mod expert;
+pub mod guided;
 pub mod python_exec;
+pub mod results;
+pub mod server;
 pub mod http;
 pub mod http_admission;
 pub mod http_origin;
@@ -19,7 +24,8 @@ pub mod session;
 pub mod shared;
 pub mod tools;
 
-pub use handler::{CapstanServer, Core, Surface};
+pub use core::Core;
+pub use server::{CapstanServer, Surface};
 
 use crate::bridge::HttpBridgeClient;
 use crate::engine::AllocationPreference;

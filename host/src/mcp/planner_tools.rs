@@ -10,14 +10,12 @@
 //! on a blocking thread: a long step holds its own session (the connection's other
 //! planner calls wait for it) but never the server's async workers.
 
-use super::handler::{Core, error_result, ok_result};
-use crate::report::ErrorCode;
+use super::Core;
+use super::results::{error_result, ok_result};
 use crate::planner::act::ActRequest;
 use crate::planner::critique::Expectation;
 use crate::planner::plan::Profile;
-use crate::planner::Registry;
 use crate::planner::session::{Session, SessionError};
-use crate::runtime::{CallError, CallOutput, Resolution};
 use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, Mutex};
@@ -45,7 +43,7 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             PLAN,
-            "A deterministic plan for the goal, one step per instruction in it: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names; \"it\" is the step before's object), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with render.audit and scene.render.",
+            "A deterministic plan for the goal, one step per instruction in it: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names; \"it\" is the step before's object), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with the packs' audits-render then renders-picture capabilities.",
             schema(json!({ "type": "object", "properties": {
                 "max_steps": { "type": "integer", "minimum": 1, "maximum": 16 },
                 "custom_steps": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 500 }, "maxItems": 16 }
@@ -64,7 +62,7 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             CRITIQUE,
-            "Check a done step against typed expectations measured in the scene: object_exists, object_absent, property (a path of scene.object_info, with equals / at_least / at_most), read (a path of any read-only capability's answer), material, spatial (spatial.assert constraints), delta, visual (a small render: not empty, not uniform, subject inside the frame). `$added` / `$added:TYPE` stand for the object the step added. Nothing passes by default; a failure adds a diagnostic step {step_id}_fix_N.",
+            "Check a done step against typed expectations measured in the scene: object_exists, object_absent, property (a path of the reads-object capability's answer, with equals / at_least / at_most), read (a path of any read-only capability's answer), material, spatial (constraints of the measures-spatial capability), delta, visual (a small render: not empty, not uniform, subject inside the frame). `$added` / `$added:TYPE` stand for the object the step added. Nothing passes by default; a failure adds a diagnostic step {step_id}_fix_N.",
             schema(json!({ "type": "object", "properties": {
                 "step_id": { "type": "string", "minLength": 1, "maxLength": 64 },
                 "expectations": { "type": "array", "items": { "type": "object" }, "minItems": 1, "maxItems": 32 }
@@ -89,33 +87,6 @@ fn step_error(e: &SessionError, step_id: &str) -> CallToolResult {
     let mut body = e.body();
     body["step_id"] = json!(step_id);
     error_result(body)
-}
-
-/// The runtime behind this surface's app gate: a step is admitted exactly as
-/// `execute_capability` admits a call ([`Core::admit`]: the server is available and its
-/// add-on serves the commands), so a planner client cannot reach what a guided client
-/// could not.
-struct Gated<'a>(&'a Core);
-
-impl Registry for Gated<'_> {
-    fn resolve(&self, key: &str) -> Resolution {
-        Registry::resolve(&self.0.runtime, key)
-    }
-    fn describe(&self, key: &str) -> Option<(String, bool)> {
-        Registry::describe(&self.0.runtime, key)
-    }
-    fn input_schema(&self, key: &str) -> Option<Value> {
-        Registry::input_schema(&self.0.runtime, key)
-    }
-    fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
-        Registry::check(&self.0.runtime, key, arguments_json)
-    }
-    fn admit(&self, key: &str) -> Result<(), Value> {
-        self.0.admit(key)
-    }
-    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
-        Registry::call_checked(&self.0.runtime, key, arguments_json)
-    }
 }
 
 fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
@@ -148,7 +119,7 @@ fn schema_errors(name: &str, args: &Map<String, Value>) -> Option<String> {
 }
 
 /// Run a session operation off the async worker: it may wait for the session's lock
-/// (held while one of its steps runs) or for Blender.
+/// (held while one of its steps runs) or for the app.
 async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T, CallToolResult> {
     tokio::task::spawn_blocking(f).await.map_err(|e| error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("{what} ended abnormally: {e}") })))
 }
@@ -160,7 +131,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
     }
     // The goal's bound first, so both goal tools refuse an oversized goal alike.
     if name == SET_GOAL
-        && let Some(refusal) = args.get("goal").and_then(Value::as_str).and_then(|g| super::handler::too_long("goal", g, MAX_GOAL_CHARS))
+        && let Some(refusal) = args.get("goal").and_then(Value::as_str).and_then(|g| super::results::too_long("goal", g, MAX_GOAL_CHARS))
     {
         return Some(refusal);
     }
@@ -191,7 +162,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
             let run = move || {
                 let pick = |t: &str| crate::planner::pick(&core.families, &core.index, t).1;
                 let mut s = lock(&session);
-                let steps = s.plan(&Gated(&core), &pick, max_steps, &custom)?.to_vec();
+                let steps = s.plan(&core.path(), &pick, max_steps, &custom)?.to_vec();
                 Ok::<_, SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))
             };
             match blocking("planning", run).await {
@@ -204,20 +175,15 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
             let step_id = text("step_id").unwrap_or_default();
             let request = ActRequest { tool_name: text("tool_name"), tool_args: args.get("tool_args").cloned(), dry_run: args.get("dry_run").and_then(Value::as_bool).unwrap_or(false) };
             let (id, gate) = (step_id.clone(), core.clone());
-            match blocking("the step", move || lock(&session).act(&Gated(&gate), &step_id, &request)).await {
+            match blocking("the step", move || lock(&session).act(&gate.path(), &step_id, &request)).await {
                 Ok(Ok(mut doc)) => {
                     let images = super::images::take(&mut doc);
                     let mut r = ok_result(doc);
                     r.content.extend(images);
                     r
                 }
-                Ok(Err(e)) => {
-                    // As execute_capability: an app found gone is asked again next time.
-                    if e.code() == ErrorCode::AppUnavailable.as_str() {
-                        core.availability.invalidate();
-                    }
-                    step_error(&e, &id)
-                }
+                // The call path already forgot what it believed about an app it found gone.
+                Ok(Err(e)) => step_error(&e, &id),
                 Err(r) => r,
             }
         }
@@ -231,7 +197,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
             if let Some((i, p)) = expectations.iter().enumerate().find_map(|(i, e)| e.problem().map(|p| (i, p))) {
                 return Some(bad(format!("expectation {}: {p}", i + 1)));
             }
-            match blocking("the critique", move || lock(&session).critique(&Gated(&core), &step_id, &expectations)).await {
+            match blocking("the critique", move || lock(&session).critique(&core.path(), &step_id, &expectations)).await {
                 Ok(Ok(record)) => ok_result(serde_json::to_value(&record).unwrap_or(Value::Null)),
                 Ok(Err(e)) => session_error(&e),
                 Err(r) => r,

@@ -1,4 +1,5 @@
-//! `execute_python`, the expert surface's one way to send Python to Blender.
+//! `execute_python`, the expert surface's one way to send a script to an app: the app
+//! unit that declares an exec command (`HostCommands::exec`) receives it.
 //!
 //! Security reasoning, in the order a call meets it:
 //! - Off unless the operator set `CAPSTAN_ALLOW_EXEC=1` for this server process, and
@@ -19,7 +20,8 @@
 //!   can prove the add-on's containment on its own. Debug builds only: a release build
 //!   ignores it.
 
-use super::handler::{Core, error_result, ok_result};
+use super::Core;
+use super::results::{error_result, ok_result};
 use crate::bridge::{BridgeClient, BridgeFailure, BridgeRequest};
 use crate::checker::CheckerPolicy;
 use rmcp::model::{CallToolResult, Tool};
@@ -28,8 +30,12 @@ use std::sync::Arc;
 
 pub const TOOL: &str = "execute_python";
 pub const ALLOW_ENV: &str = "CAPSTAN_ALLOW_EXEC";
-const SERVER: &str = "blender";
-const COMMAND: &str = "execute_python";
+
+/// The app unit that runs scripts, and its exec command (the first registered unit
+/// that has one); None when no registered app runs scripts.
+pub fn exec_unit() -> Option<(&'static dyn crate::app_unit::AppUnit, crate::app_unit::ExecCommand)> {
+    crate::app_units::all().iter().find_map(|u| u.host_commands().exec.map(|exec| (*u, exec)))
+}
 
 pub const TEST_UNCHECKED_ENV: &str = "CAPSTAN_TEST_UNCHECKED_PYTHON";
 /// What the MAC covers, after this prefix: checker digest, nonce, script (the add-on's
@@ -61,40 +67,44 @@ pub fn attestation(key_hex: &str, checker_sha: &str, code: &str) -> Result<Value
 }
 
 /// The bridge's attestation key, from the runtime file the client will use.
-fn exec_key(ep: &crate::bridge::endpoint::Endpoint) -> Result<crate::redact::Secret, String> {
-    ep.exec_key.clone().ok_or_else(|| "Blender's bridge publishes no exec_key in its runtime file (an older add-on): update and restart the add-on".to_string())
+fn exec_key(app: &str, ep: &crate::bridge::endpoint::Endpoint) -> Result<crate::redact::Secret, String> {
+    ep.exec_key.clone().ok_or_else(|| format!("{app}'s bridge publishes no exec_key in its runtime file (an older add-on): update and restart the add-on"))
 }
 
-/// Why Python may not run in this Blender: the OS layer (DESIGN §3a) is not complete,
+/// Why scripts may not run in this app instance: the OS layer (DESIGN §3a) is not complete,
 /// and the operator did not accept running without it. None when it may run.
 ///
 /// Security reasoning: the checker and the add-on's guard explain refusals, but only the
-/// kernel's wall holds against what a script reaches through Blender's C code. A Blender
-/// capstan launched records its layers in the runtime file (written by capstan, outside
-/// the app's reach); a Blender started by hand has no such record and is unconfined.
-pub fn unconfined_refusal(ep: &crate::bridge::endpoint::Endpoint) -> Option<String> {
+/// kernel's wall holds against what a script reaches through the app's own native code.
+/// An app capstan launched records its layers in the runtime file (written by capstan, outside
+/// the app's reach); an app started by hand has no such record and is unconfined.
+pub fn unconfined_refusal(server: &str, ep: &crate::bridge::endpoint::Endpoint) -> Option<String> {
     use crate::containment::{ALLOW_UNCONFINED_EXEC_ENV, Layers};
     let layers = ep.containment.clone().unwrap_or_else(Layers::unconfined);
     if layers.os_layer_complete() || std::env::var(ALLOW_UNCONFINED_EXEC_ENV).is_ok_and(|v| v == "1") {
         return None;
     }
-    let why = if ep.containment.is_none() { vec!["this Blender was not launched by capstan, so nothing confines it".to_string()] } else { layers.missing() };
+    let app = crate::app_units::display_name(server);
+    let why = if ep.containment.is_none() { vec![format!("this {app} was not launched by capstan, so nothing confines it")] } else { layers.missing() };
+    let launch = crate::app_units::by_server(server).and_then(|u| u.user_commands().launch).map(|c| format!(" with `{c}`")).unwrap_or_default();
     Some(format!(
-        "execute_python needs the OS containment layer, and {}; launch Blender with `capstan blender launch` on Linux with Landlock, or accept running scripts without the OS layer by starting `capstan serve` with {ALLOW_UNCONFINED_EXEC_ENV}=1",
+        "execute_python needs the OS containment layer, and {}; launch {app}{launch} on Linux with Landlock, or accept running scripts without the OS layer by starting `capstan serve` with {ALLOW_UNCONFINED_EXEC_ENV}=1",
         why.join("; ")
     ))
 }
 
-pub fn tool() -> Tool {
+/// The tool, for the unit that runs scripts.
+pub fn tool(unit: &dyn crate::app_unit::AppUnit, exec: crate::app_unit::ExecCommand) -> Tool {
+    let app = unit.display_name();
     let schema = json!({
         "type": "object",
         "additionalProperties": false,
         "required": ["code"],
         "properties": { "code": { "type": "string", "minLength": 1, "maxLength": crate::limits::MAX_PYTHON_SOURCE_BYTES,
-            "description": "A Python script for Blender. It is checked first (imports of bpy, bmesh, mathutils and pure helpers only; no files, eval/exec, dunders, handlers or wm operators). Set a variable named `result` to return a value; print() output is returned too." } }
+            "description": format!("A Python script for {app}. It is checked first ({}). Set a variable named `result` to return a value; print() output is returned too.", exec.script_rules) } }
     });
     let Value::Object(schema) = schema else { unreachable!() };
-    Tool::new(TOOL, "Run a checked Python script in Blender (expert only; rejected scripts never reach Blender).", Arc::new(schema))
+    Tool::new(TOOL, format!("Run a checked Python script in {app} (expert only; rejected scripts never reach {app})."), Arc::new(schema))
 }
 
 pub fn disabled(why: &str) -> CallToolResult {
@@ -111,6 +121,10 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     if let Some(extra) = args.keys().find(|k| *k != "code") {
         return error_result(json!({ "code": "INVALID_TOOL_ARGUMENTS", "message": format!("unknown argument {extra:?}") }));
     }
+    let Some((unit, exec)) = exec_unit() else {
+        return disabled("no application capstan carries runs scripts");
+    };
+    let (server, command, app) = (unit.server(), exec.command, unit.display_name());
     let checking = core.clone();
     let checked = tokio::task::spawn_blocking(move || {
         let outcome = checking.runtime.python_checker().map(|c| (c.check(checking.runtime.sandbox(), &code, &CheckerPolicy::default()), c.sha256().to_string()));
@@ -125,38 +139,38 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     if !verdict.allowed && checker_bypassed_for_tests() {
         tracing::warn!(findings = verdict.findings.len(), "{TEST_UNCHECKED_ENV}=1: sending a script the checker rejected (test builds only)");
     } else if !verdict.allowed {
-        return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the script was rejected ({} finding(s)); it was not sent to Blender", verdict.findings.len()), "findings": verdict.findings }));
+        return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the script was rejected ({} finding(s)); it was not sent to {app}", verdict.findings.len()), "findings": verdict.findings }));
     }
-    if let Some(super::availability::ServerStatus::Unavailable(state)) = core.availability.status(&core.client, SERVER) {
-        return error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("execute_python needs {SERVER}, which is unavailable ({})", state.detail), "availability": state }));
+    if let Some(crate::call::availability::ServerStatus::Unavailable(state)) = core.gate.status(server) {
+        return error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("execute_python needs {server}, which is unavailable ({})", state.detail), "availability": state }));
     }
-    let Some(spec) = core.runtime.bridge_command(SERVER, COMMAND) else {
-        return error_result(json!({ "code": "BRIDGE_ERROR", "message": "this capstan's Blender catalog has no execute_python command" }));
+    let Some(spec) = core.runtime.bridge_command(server, command) else {
+        return error_result(json!({ "code": "BRIDGE_ERROR", "message": format!("this capstan's {app} catalog has no {command} command") }));
     };
     let timeout = spec.timeout;
-    let endpoint = core.client.liveness(SERVER).ok_or_else(|| "capstan does not know how to reach blender".to_string()).and_then(|live| crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string()));
-    if let Some(why) = endpoint.as_ref().ok().and_then(unconfined_refusal) {
+    let endpoint = core.client().liveness(server).ok_or_else(|| format!("capstan does not know how to reach {server}")).and_then(|live| crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string()));
+    if let Some(why) = endpoint.as_ref().ok().and_then(|ep| unconfined_refusal(server, ep)) {
         return disabled(&why);
     }
-    let checked = match endpoint.and_then(|ep| exec_key(&ep)).and_then(|key| attestation(key.expose(), &checker_sha, &code)) {
+    let checked = match endpoint.and_then(|ep| exec_key(app, &ep)).and_then(|key| attestation(key.expose(), &checker_sha, &code)) {
         Ok(checked) => checked,
-        Err(detail) => return error_result(json!({ "code": "BRIDGE_ERROR", "message": crate::redact::redact(&format!("cannot attest the script for Blender: {detail}")) })),
+        Err(detail) => return error_result(json!({ "code": "BRIDGE_ERROR", "message": crate::redact::redact(&format!("cannot attest the script for {app}: {detail}")) })),
     };
     let params = json!({ "code": code, "checked": checked });
     let sending = core.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        sending.client.call(BridgeRequest { server: SERVER, command: COMMAND, params: &params, timeout })
+        sending.client().call(BridgeRequest { server, command, params: &params, timeout })
     })
     .await;
     match answer {
         Ok(Ok(result)) => ok_result(json!({ "result": result })),
-        Ok(Err(BridgeFailure::App { code, message, .. })) if code == "exec_disabled" => disabled(&format!("Blender's bridge refuses Python: {message}")),
+        Ok(Err(BridgeFailure::App { code, message, .. })) if code == "exec_disabled" => disabled(&format!("{app}'s bridge refuses scripts: {message}")),
         Ok(Err(BridgeFailure::App { code, message, .. })) if script_limit(&code).is_some() => {
             error_result(json!({ "code": "PACK_FAULT", "message": message, "limit": script_limit(&code), "app_code": code }))
         }
         Ok(Err(BridgeFailure::App { code, message, .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": message, "app_code": code })),
         Ok(Err(BridgeFailure::Unavailable { server, state, detail, .. })) => {
-            core.availability.invalidate();
+            core.gate.availability.invalidate();
             error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("{server} is unavailable ({state}): {detail}") }))
         }
         Ok(Err(e @ BridgeFailure::Transport { .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": e.to_string() })),

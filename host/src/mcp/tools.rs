@@ -26,22 +26,23 @@ fn read_only() -> ToolAnnotations {
 
 /// The guided surface: exactly five tools, small on purpose.
 pub fn guided() -> Vec<Tool> {
+    let apps = crate::app_units::display_names();
     vec![
         Tool::new(
             SET_GOAL,
-            "Start here: state what the user wants done in Blender. Returns the routed capability family and first suggestions.",
+            format!("Start here: state what the user wants done in {apps}. Returns the routed capability family and first suggestions."),
             schema(json!({ "type": "object", "properties": { "goal": { "type": "string", "minLength": 1, "maxLength": MAX_GOAL_CHARS } }, "required": ["goal"], "additionalProperties": false })),
         )
         .with_annotations(read_only()),
         Tool::new(
             GET_STATUS,
-            "The current goal and family, the last search, executions so far (with scene deltas) and whether Blender is available.",
+            format!("The current goal and family, the last search, executions so far (with scene deltas) and whether {apps} is available."),
             schema(json!({ "type": "object", "properties": {}, "additionalProperties": false })),
         )
         .with_annotations(read_only()),
         Tool::new(
             SEARCH,
-            "Search Blender capabilities; returns ranked summaries (key, family, summary, mutates). Get a schema before executing.",
+            format!("Search {apps} capabilities; returns ranked summaries (key, family, summary, mutates). Get a schema before executing."),
             schema(json!({ "type": "object", "properties": {
                 "query": { "type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS },
                 "limit": { "type": "integer", "minimum": 1, "maximum": 50 },

@@ -1,6 +1,6 @@
 //! One step through the host's call path: resolve, [`Registry::check`] (size, JSON,
-//! schema) before any sandbox or bridge work, then [`Registry::call_checked`] (sandbox,
-//! gate, host-merged delta). The name is the step's hint or an explicit override; an
+//! schema) before any sandbox or bridge work, then [`Registry::run_checked`] (app gate,
+//! sandbox, bridge gate, host-merged delta). The name is the step's hint or an explicit override; an
 //! alias is mapped to its canonical key before anything runs and reported as such, an
 //! unknown name is refused before any call.
 
@@ -99,12 +99,16 @@ pub fn act(registry: &dyn Registry, step: &PlanStep, request: &ActRequest) -> Re
     }
     let text = args.to_string();
     registry.check(&capability, &text)?;
-    registry.admit(&capability).map_err(|body| ActError::Refused(Box::new(body)))?;
+    let refused = |e: CallError| match e {
+        CallError::NotAdmitted { .. } => ActError::Refused(Box::new(crate::report::error_json(&e))),
+        other => ActError::from(other),
+    };
     let resolved = Resolved { routing_override: capability != step.tool_hint, capability, alias, args };
     if request.dry_run {
+        registry.admit(&resolved.capability).map_err(refused)?;
         return Ok(ActOutcome::DryRun(resolved));
     }
-    let output = registry.call_checked(&resolved.capability, &text)?;
+    let output = registry.run_checked(&resolved.capability, &text).map_err(refused)?;
     Ok(ActOutcome::Done(resolved, Box::new(output)))
 }
 
@@ -132,7 +136,7 @@ mod tests {
     fn unknown_names_and_bad_arguments_make_no_call() {
         let reg = FakeRegistry::default();
         let s = step(&reg, "look", "scene.info", json!({})).unwrap();
-        let e = act(&reg, &s, &ActRequest { tool_name: Some("blender_nuke".into()), ..Default::default() }).unwrap_err();
+        let e = act(&reg, &s, &ActRequest { tool_name: Some("app_nuke".into()), ..Default::default() }).unwrap_err();
         assert_eq!(e.code(), "CAPABILITY_NOT_FOUND");
         let e = act(&reg, &s, &ActRequest { tool_args: Some(json!({"bad": 1})), ..Default::default() }).unwrap_err();
         assert_eq!(e.code(), "INVALID_CAPABILITY_ARGUMENTS");

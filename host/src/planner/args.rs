@@ -59,8 +59,8 @@ impl Filled {
     }
 }
 
-/// An object of the scene: its name and Blender type (`MESH`, `CAMERA`, ...; empty when
-/// unknown, as for an object an earlier step of the plan will create).
+/// An object of the scene: its name and the app's type for it (`MESH`, `CAMERA`, ...;
+/// empty when unknown, as for an object an earlier step of the plan will create).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SceneObject {
     pub name: String,
@@ -73,15 +73,9 @@ impl From<&str> for SceneObject {
     }
 }
 
-/// The kind of object a property names by its own name.
+/// The kind of object a property names by its own name (the app units' words).
 fn wanted_kind(key: &str) -> Option<&'static str> {
-    match key {
-        "camera" => Some("CAMERA"),
-        "light" | "lamp" | "sun" => Some("LIGHT"),
-        "armature" => Some("ARMATURE"),
-        "curve" | "path" => Some("CURVE"),
-        _ => None,
-    }
+    crate::app_units::all().iter().flat_map(|u| u.kind_words()).find(|(word, _)| *word == key).map(|(_, kind)| *kind)
 }
 
 /// One mention of a scene object in the words.

@@ -11,6 +11,7 @@
 //! judging cannot change the scene. Pictures are decoded only in [`super::picture`].
 
 use super::{Registry, read_only as read};
+use crate::roles::Role;
 use super::path::at_path;
 use super::picture::picture;
 use crate::delta::SceneDelta;
@@ -217,14 +218,14 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
             if constraints.is_empty() {
                 return fail(e, Value::Null, "no constraints to measure");
             }
-            match read(registry, "spatial.assert", json!({ "constraints": constraints })) {
+            match by_role(registry, Role::MeasuresSpatial, json!({ "constraints": constraints })) {
                 Ok(r) if r["passed"] == json!(true) && r["results"].as_array().is_some_and(|a| a.len() == constraints.len()) => pass(e, r),
-                Ok(r) if r["passed"] == json!(true) => fail(e, r, "spatial.assert answered without one result per constraint"),
+                Ok(r) if r["passed"] == json!(true) => fail(e, r, "the spatial measure answered without one result per constraint"),
                 Ok(r) => fail(e, r, "a constraint does not hold"),
                 Err(m) => fail(e, Value::Null, m),
             }
         }
-        Expectation::ObjectExists { name } => match read(registry, "scene.object_info", json!({ "name": name })) {
+        Expectation::ObjectExists { name } => match by_role(registry, Role::ReadsObject, json!({ "name": name })) {
             Ok(r) if r["name"] == json!(name) => pass(e, json!({ "name": name, "type": r["type"] })),
             Ok(r) => fail(e, r, "the answer names another object"),
             Err(m) => fail(e, Value::Null, m),
@@ -234,16 +235,16 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
             // The filter is a glob: the name's own `*`, `?` and `[` are escaped, so it
             // matches that name only.
             let exact: String = name.chars().map(|c| if matches!(c, '*' | '?' | '[') { format!("[{c}]") } else { c.to_string() }).collect();
-            match read(registry, "scene.info", json!({ "name": exact, "limit": 200 })) {
+            match by_role(registry, Role::ListsObjects, json!({ "name": exact, "limit": 200 })) {
                 Ok(r) => match r["objects"].as_array() {
                     Some(objs) if objs.iter().all(|o| o["name"] != json!(name)) => pass(e, json!({ "found": false })),
                     Some(_) => fail(e, json!({ "found": true }), format!("{name} is in the scene")),
-                    None => fail(e, r, "cannot measure: scene.info listed no objects field"),
+                    None => fail(e, r, "cannot measure: the object list has no objects field"),
                 },
                 Err(m) => fail(e, Value::Null, m),
             }
         }
-        Expectation::Property { object, path, .. } => match read(registry, "scene.object_info", json!({ "name": object })) {
+        Expectation::Property { object, path, .. } => match by_role(registry, Role::ReadsObject, json!({ "name": object })) {
             Ok(r) => measure_at(e, &r, path, &format!("{object} has no {path}")),
             Err(m) => fail(e, Value::Null, m),
         },
@@ -256,7 +257,7 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
                 Err(m) => fail(e, Value::Null, m),
             }
         }
-        Expectation::Material { material, property, .. } => match read(registry, "material.list", json!({ "material": material })) {
+        Expectation::Material { material, property, .. } => match by_role(registry, Role::ReadsMaterials, json!({ "material": material })) {
             Ok(r) => match r["materials"].as_array().and_then(|rows| rows.iter().find(|m| m["name"] == json!(material))) {
                 Some(row) => measure_at(e, row, property, &format!("material {material} has no {property}")),
                 None => fail(e, Value::Null, format!("no material {material}")),
@@ -270,7 +271,7 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
             if let Some(c) = camera {
                 args["camera"] = json!(c);
             }
-            match read(registry, "inspect.viewport", args).and_then(|r| picture(&r)) {
+            match by_role(registry, Role::PicturesScene, args).and_then(|r| picture(&r)) {
                 Ok(stats) => {
                     let measured = serde_json::to_value(&stats).unwrap_or(Value::Null);
                     let mut why = Vec::new();
@@ -295,7 +296,7 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
 /// subject is judged in the frame the final picture will have); square when the render
 /// settings cannot be read.
 fn frame_size(registry: &dyn Registry, longest: u32) -> (u32, u32) {
-    let resolution = read(registry, "scene.info", json!({ "limit": 1 })).ok().and_then(|r| {
+    let resolution = by_role(registry, Role::ListsObjects, json!({ "limit": 1 })).ok().and_then(|r| {
         let res = r["render"]["resolution"].as_array()?.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()?;
         match res.as_slice() {
             [w, h] if *w >= 1.0 && *h >= 1.0 => Some((*w, *h)),
@@ -307,23 +308,42 @@ fn frame_size(registry: &dyn Registry, longest: u32) -> (u32, u32) {
     if w >= h { (longest, short(h, w)) } else { (short(w, h), longest) }
 }
 
+/// Measure through the capability a pack declared for `role` (read-only, checked).
+fn by_role(registry: &dyn Registry, role: Role, args: Value) -> Result<Value, String> {
+    let key = registry.role(role).ok_or_else(|| format!("cannot measure: no loaded pack declares the role {role}"))?;
+    read(registry, &key, args)
+}
+
 impl Expectation {
-    /// The capabilities this expectation measures with (all must exist and not mutate).
-    pub fn measured_with(&self) -> Vec<&str> {
+    /// The roles this expectation measures with.
+    pub fn roles(&self) -> Vec<Role> {
         let placeholders = super::placeholders::has_placeholder(&serde_json::to_value(self).unwrap_or(Value::Null));
-        let mut keys = match self {
-            Expectation::Spatial { .. } => vec!["spatial.assert"],
-            Expectation::ObjectExists { .. } | Expectation::Property { .. } => vec!["scene.object_info"],
-            Expectation::ObjectAbsent { .. } => vec!["scene.info"],
-            Expectation::Read { capability, .. } => vec![capability.as_str()],
-            Expectation::Material { .. } => vec!["material.list"],
-            Expectation::Delta { added_type, .. } => if added_type.is_some() { vec!["scene.object_info"] } else { vec![] },
-            Expectation::Visual { .. } => vec!["inspect.viewport", "scene.info"],
+        let mut roles = match self {
+            Expectation::Spatial { .. } => vec![Role::MeasuresSpatial],
+            Expectation::ObjectExists { .. } | Expectation::Property { .. } => vec![Role::ReadsObject],
+            Expectation::ObjectAbsent { .. } => vec![Role::ListsObjects],
+            Expectation::Read { .. } => vec![],
+            Expectation::Material { .. } => vec![Role::ReadsMaterials],
+            Expectation::Delta { added_type, .. } => if added_type.is_some() { vec![Role::ReadsObject] } else { vec![] },
+            Expectation::Visual { .. } => vec![Role::PicturesScene, Role::ListsObjects],
         };
-        if placeholders && !keys.contains(&"scene.object_info") {
-            keys.push("scene.object_info");
+        if placeholders && !roles.contains(&Role::ReadsObject) {
+            roles.push(Role::ReadsObject);
         }
-        keys
+        roles
+    }
+
+    /// The capabilities this expectation measures with (all must exist and not mutate):
+    /// its roles' capabilities, and a `read`'s own; Err names a role no pack declares.
+    pub fn measured_with(&self, registry: &dyn Registry) -> Result<Vec<String>, String> {
+        let mut keys = Vec::new();
+        for role in self.roles() {
+            keys.push(registry.role(role).ok_or_else(|| format!("no loaded pack declares the role {role}, which this expectation measures with"))?);
+        }
+        if let Expectation::Read { capability, .. } = self {
+            keys.push(capability.clone());
+        }
+        Ok(keys)
     }
 
     /// What is wrong with the expectation itself, before anything is measured: a picture
@@ -375,7 +395,7 @@ fn check_delta(
     if let Some(t) = added_type {
         let mut types = serde_json::Map::new();
         for name in &d.objects.added {
-            match read(registry, "scene.object_info", json!({ "name": name })) {
+            match by_role(registry, Role::ReadsObject, json!({ "name": name })) {
                 Ok(r) => {
                     let ty = r["type"].as_str().unwrap_or("").to_string();
                     if !ty.eq_ignore_ascii_case(t) {

@@ -4,17 +4,16 @@
 //! - [`plan`]: a goal to a deterministic list of steps whose hints are canonical keys
 //!   that exist when the plan is made;
 //! - [`act`]: one step through the same path as `execute_capability`
-//!   ([`Runtime::check`](crate::runtime::Runtime::check) before any sandbox or bridge
-//!   work, then the sandbox, the gate and the host-merged delta);
+//!   ([`CallPath`]: resolve and validate before any sandbox or bridge work, the app
+//!   gate, then the sandbox, the bridge gate and the host-merged delta);
 //! - [`critique`]: typed expectations measured in the real scene through read-only
-//!   capabilities (`spatial.assert`, `scene.object_info`, `material.list`,
-//!   `inspect.viewport`);
+//!   capabilities the packs declare for measuring roles ([`crate::roles`]);
 //! - [`session`]: the state of one client (one per MCP connection, never global).
 //!
-//! Security reasoning: the planner adds no way to reach Blender. Every call it makes is
+//! Security reasoning: the planner adds no way to reach an app. Every call it makes is
 //! an ordinary capability call through [`Registry`], which for the real host is the
-//! [`Runtime`](crate::runtime::Runtime): the pack's sandbox, its declared bridge
-//! commands and the gate apply unchanged. A name from a client (a step's hint or an
+//! [`CallPath`]: the app gate, the pack's sandbox, its declared bridge commands and the
+//! bridge gate apply unchanged. A name from a client (a step's hint or an
 //! override) is resolved against the registry before anything runs; an alias is mapped
 //! to its canonical key and reported, an unknown name is refused with no bridge call.
 //! The critic only calls capabilities that do not mutate (checked before each call), so
@@ -30,44 +29,50 @@ pub mod placeholders;
 pub mod plan;
 pub mod session;
 
+use crate::call::CallPath;
 use crate::runtime::{CallError, CallOutput, Resolution, Runtime};
 
-/// What the planner needs from the host: name resolution and the checked call path.
+/// What the planner needs from the host: name resolution and the call path.
 pub trait Registry {
     fn resolve(&self, key: &str) -> Resolution;
     /// The family and whether it mutates, for a canonical key.
     fn describe(&self, key: &str) -> Option<(String, bool)>;
     /// The capability's input schema, for a canonical key.
     fn input_schema(&self, key: &str) -> Option<serde_json::Value>;
-    /// Validation only (no sandbox, no bridge).
+    /// Resolve and validate only (no sandbox, no bridge).
     fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError>;
-    /// The app gate after validation: whether the capability's app can be reached now.
-    /// The refusal is the error body `execute_capability` answers (`APP_UNAVAILABLE`
-    /// with the state object). The bare runtime has no availability view of its own and
-    /// admits everything (its bridge calls still fail on an absent app); the MCP surface
-    /// asks its availability cache.
-    fn admit(&self, _key: &str) -> Result<(), serde_json::Value> {
-        Ok(())
-    }
-    /// The call after a successful [`Registry::check`].
-    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError>;
+    /// The app gate alone: whether the capability's app can be reached now (a dry run
+    /// reports what a real run would refuse).
+    fn admit(&self, key: &str) -> Result<(), CallError>;
+    /// After a successful [`Registry::check`]: admit, then run.
+    fn run_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError>;
+    /// The capability a loaded pack declared for `role` ([`crate::roles`]).
+    fn role(&self, role: crate::roles::Role) -> Option<String>;
 }
 
-impl Registry for Runtime {
+/// The real host's registry is the call path: the planner, the critic and `capstan
+/// eval` run every call through it, the app gate included.
+impl Registry for CallPath<'_> {
     fn resolve(&self, key: &str) -> Resolution {
-        Runtime::resolve(self, key)
+        self.runtime.resolve(key)
     }
     fn describe(&self, key: &str) -> Option<(String, bool)> {
-        self.capability(key).map(|c| (c.family.clone(), c.mutates))
+        self.runtime.capability(key).map(|c| (c.family.clone(), c.mutates))
     }
     fn input_schema(&self, key: &str) -> Option<serde_json::Value> {
-        self.capability(key).map(|c| c.input_schema.clone())
+        self.runtime.capability(key).map(|c| c.input_schema.clone())
     }
     fn check(&self, key: &str, arguments_json: &str) -> Result<(), CallError> {
-        Runtime::check(self, key, arguments_json)
+        CallPath::check(self, key, arguments_json)
     }
-    fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
-        Runtime::call_checked(self, key, arguments_json)
+    fn admit(&self, key: &str) -> Result<(), CallError> {
+        CallPath::admit(self, key)
+    }
+    fn run_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        CallPath::run_checked(self, key, arguments_json, None)
+    }
+    fn role(&self, role: crate::roles::Role) -> Option<String> {
+        self.runtime.role(role).map(String::from)
     }
 }
 
@@ -82,15 +87,18 @@ pub fn read_only(registry: &dyn Registry, key: &str, args: serde_json::Value) ->
     }
     let text = args.to_string();
     registry.check(key, &text).map_err(|e| e.to_string())?;
-    registry.admit(key).map_err(|body| format!("cannot measure: {}", body["message"].as_str().unwrap_or("the app is unavailable")))?;
-    registry.call_checked(key, &text).map(|o| o.result).map_err(|e| e.to_string())
+    registry.run_checked(key, &text).map(|o| o.result).map_err(|e| match e {
+        CallError::NotAdmitted { .. } => format!("cannot measure: {e}"),
+        other => other.to_string(),
+    })
 }
 
 /// The scene's objects (up to 200: names and types) for filling references, read with
-/// the read-only `scene.info`. A scene that cannot be read gives none: the plan then
+/// the read-only `lists-objects` capability. A scene that cannot be read gives none: the plan then
 /// fills no references and lists them as missing, it does not guess.
 pub fn scene_objects(registry: &dyn Registry) -> Vec<args::SceneObject> {
-    let Ok(answer) = read_only(registry, plan::INSPECT_KEY, serde_json::json!({ "limit": 200 })) else { return vec![] };
+    let Some(inspect) = registry.role(crate::roles::Role::ListsObjects) else { return vec![] };
+    let Ok(answer) = read_only(registry, &inspect, serde_json::json!({ "limit": 200 })) else { return vec![] };
     let objects = answer.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten();
     objects
         .filter_map(|o| {
@@ -161,6 +169,17 @@ pub(crate) mod fake {
         ("workflow.product_hero", "workflow", true),
     ];
 
+    /// The roles the fake's packs declare.
+    pub const ROLES: &[(crate::roles::Role, &str)] = &[
+        (crate::roles::Role::ListsObjects, "scene.info"),
+        (crate::roles::Role::ReadsObject, "scene.object_info"),
+        (crate::roles::Role::ReadsMaterials, "material.list"),
+        (crate::roles::Role::MeasuresSpatial, "spatial.assert"),
+        (crate::roles::Role::PicturesScene, "inspect.viewport"),
+        (crate::roles::Role::AuditsRender, "render.audit"),
+        (crate::roles::Role::RendersPicture, "scene.render"),
+    ];
+
     impl FakeRegistry {
         pub fn answer(&self, key: &str, value: serde_json::Value) {
             self.answers.lock().unwrap().insert(key.into(), value);
@@ -205,7 +224,13 @@ pub(crate) mod fake {
                 _ => Err(CallError::InvalidArguments { key: key.into(), errors: vec!["bad arguments".into()] }),
             }
         }
-        fn call_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
+        fn admit(&self, _key: &str) -> Result<(), CallError> {
+            Ok(())
+        }
+        fn role(&self, role: crate::roles::Role) -> Option<String> {
+            ROLES.iter().find(|(r, _)| *r == role).map(|(_, k)| k.to_string())
+        }
+        fn run_checked(&self, key: &str, arguments_json: &str) -> Result<CallOutput, CallError> {
             self.calls.lock().unwrap().push((key.into(), arguments_json.into()));
             let answer = self.answers.lock().unwrap().get(key).cloned().unwrap_or(serde_json::json!({}));
             if answer.get("__error").is_some() {

@@ -2,8 +2,8 @@
 //!
 //! A goal rarely names what it makes ("add a torus"), so an expectation that must hold
 //! for any agent cannot name it either. `$added` stands for the one object the calls
-//! added, `$added:TYPE` for the one added object of a Blender type (`MESH`, `LIGHT`,
-//! `CAMERA`, `CURVE`, `FONT`, `ARMATURE`, `EMPTY`, ...). Any string of an expectation
+//! added, `$added:TYPE` for the one added object of a type one of the app units lists
+//! ([`crate::app_unit::AppUnit::object_types`]: `MESH`, `LIGHT`, `CAMERA`, ...). Any string of an expectation
 //! that is exactly such a placeholder is replaced (an object name, a constraint's
 //! object or support, a read's argument). None added, or more than one that fits, is
 //! not a guess: the check fails with the count.
@@ -15,19 +15,18 @@ use std::collections::BTreeMap;
 
 const PREFIX: &str = "$added";
 
-/// Blender's object types, as `$added:TYPE` may name them.
-pub const OBJECT_TYPES: &[&str] = &[
-    "MESH", "CURVE", "SURFACE", "META", "FONT", "CURVES", "POINTCLOUD", "VOLUME", "GREASEPENCIL", "ARMATURE", "LATTICE", "EMPTY", "LIGHT",
-    "LIGHT_PROBE", "CAMERA", "SPEAKER",
-];
+/// Every object type `$added:TYPE` may name: the registered apps' own.
+fn object_types() -> Vec<&'static str> {
+    crate::app_units::all().iter().flat_map(|u| u.object_types().iter().copied()).collect()
+}
 
 /// The type a placeholder names (None: any), or why it is not a placeholder.
 fn parse(placeholder: &str) -> Result<Option<String>, String> {
     match placeholder.strip_prefix(PREFIX) {
         Some("") => Ok(None),
         Some(rest) => match rest.strip_prefix(':') {
-            Some(ty) if OBJECT_TYPES.contains(&ty.to_uppercase().as_str()) => Ok(Some(ty.to_uppercase())),
-            Some(ty) => Err(format!("{placeholder:?}: {ty:?} is not a Blender object type ({})", OBJECT_TYPES.join(", "))),
+            Some(ty) if object_types().contains(&ty.to_uppercase().as_str()) => Ok(Some(ty.to_uppercase())),
+            Some(ty) => Err(format!("{placeholder:?}: {ty:?} is not an object type of {} ({})", crate::app_units::display_names(), object_types().join(", "))),
             None => Err(format!("{placeholder:?} is not a placeholder: write $added or $added:TYPE")),
         },
         None => Err(format!("{placeholder:?} is not a placeholder")),
@@ -60,7 +59,8 @@ impl<'a> Added<'a> {
         if self.types.is_none() {
             let mut types = BTreeMap::new();
             for name in &self.names {
-                let info = super::read_only(self.registry, "scene.object_info", json!({ "name": name })).ok();
+                let key = self.registry.role(crate::roles::Role::ReadsObject);
+                let info = key.and_then(|key| super::read_only(self.registry, &key, json!({ "name": name })).ok());
                 if let Some(ty) = info.and_then(|r| r["type"].as_str().map(str::to_uppercase)) {
                     types.insert(name.clone(), ty);
                 }
@@ -131,7 +131,7 @@ mod tests {
         assert_eq!(added.substitute(&e).unwrap(), json!({ "kind": "property", "object": "Torus", "path": "type", "nested": ["Torus", 1] }));
         assert!(added.substitute(&json!("$added:LIGHT")).unwrap_err().contains("none fits"));
         assert!(added.substitute(&json!("$addedx")).is_err());
-        assert!(malformed(&json!({ "a": ["$added:BANANA"] })).unwrap().contains("not a Blender object type"));
+        assert!(malformed(&json!({ "a": ["$added:BANANA"] })).unwrap().contains("is not an object type of"));
         assert!(malformed(&json!("$added.1")).unwrap().contains("write $added or $added:TYPE"));
         assert_eq!(malformed(&json!(["$added", "$added:light", "Cube"])), None);
         d.objects.added.insert("Ring".into());

@@ -6,19 +6,19 @@
 //! custom steps, scene names and registry always give the same plan. Every
 //! `tool_hint` is a canonical key the registry has when the plan is made (an alias the
 //! router produced is mapped to its key; a key that does not exist makes planning fail,
-//! it is never passed on as free text). Inspection comes first unless the profile is
-//! `power-user`. A goal that asks for a picture ends with `render.audit` then
-//! `scene.render`, each at most once, and `max_steps` is a hard cap: the middle is cut
-//! first, then (below two slots) the audit.
+//! it is never passed on as free text). Inspection (the `lists-objects` role) comes
+//! first unless the profile is `power-user`. A goal that asks for a picture ends with
+//! the `audits-render` then the `renders-picture` capability, each at most once, and
+//! `max_steps` is a hard cap: the middle is cut first, then (below two slots) the audit.
+//! The keys of those steps are the ones the packs declared for the roles
+//! ([`crate::roles`]); the planner names no capability itself.
 
 use super::Registry;
+use crate::roles::Role;
 use crate::runtime::Resolution;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub const INSPECT_KEY: &str = "scene.info";
-pub const AUDIT_KEY: &str = "render.audit";
-pub const RENDER_KEY: &str = "scene.render";
 pub const MAX_STEPS: usize = 16;
 pub const DEFAULT_MAX_STEPS: usize = 8;
 /// Words (whole) and phrases that ask for a picture. "image" counts unless it names an
@@ -80,6 +80,13 @@ pub enum PlanError {
     Profile(String),
     #[error("the plan would name {0:?}, which the registry does not have")]
     UnknownKey(String),
+    #[error("no loaded pack declares the role {0} (pack.json `roles`), which the plan needs")]
+    NoRole(Role),
+}
+
+/// The capability a pack declared for `role`.
+pub fn role_key(registry: &dyn Registry, role: Role) -> Result<String, PlanError> {
+    registry.role(role).ok_or(PlanError::NoRole(role))
 }
 
 #[derive(Debug, Clone, Default)]
@@ -215,16 +222,22 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     if !(1..=MAX_STEPS).contains(&max_steps) {
         return Err(PlanError::MaxSteps(max_steps));
     }
+    // The inspection role is looked up only when a step needs it.
+    let inspect = registry.role(Role::ListsObjects);
+    let need_inspect = || inspect.clone().ok_or(PlanError::NoRole(Role::ListsObjects));
     let mut steps = Vec::new();
     if request.profile != Profile::PowerUser {
-        steps.push(step(registry, "Inspect the current scene", INSPECT_KEY, serde_json::json!({}))?);
+        steps.push(step(registry, "Inspect the current scene", &need_inspect()?, serde_json::json!({}))?);
     }
     let mut context = Context { names: request.scene.to_vec(), subject: None };
     for text in clauses(goal).iter().chain(request.custom_steps) {
-        let key = pick(text).unwrap_or_else(|| INSPECT_KEY.to_string());
+        let key = match pick(text) {
+            Some(key) => key,
+            None => need_inspect()?,
+        };
         let s = routed(registry, text, &key, &mut context)?;
         // An instruction that routes nowhere adds no second inspection.
-        if s.tool_hint != INSPECT_KEY || !steps.iter().any(|p| p.tool_hint == INSPECT_KEY) {
+        if Some(&s.tool_hint) != inspect.as_ref() || !steps.iter().any(|p| Some(&p.tool_hint) == inspect.as_ref()) {
             steps.push(s);
         }
     }
@@ -232,22 +245,25 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     // The tail is reserved like the render finish: max_steps cuts the middle first.
     let mut tail = Vec::new();
     if request.profile == Profile::Forensic {
-        tail.push(step(registry, "Inspect the scene after the forensic changes", INSPECT_KEY, serde_json::json!({}))?);
+        tail.push(step(registry, "Inspect the scene after the forensic changes", &need_inspect()?, serde_json::json!({}))?);
     }
-    let renders = wants_render(goal) || steps.iter().any(|s| s.tool_hint == RENDER_KEY || s.tool_hint == AUDIT_KEY);
+    let (audit, render) = (registry.role(Role::AuditsRender), registry.role(Role::RendersPicture));
+    let is_finish = |key: &str| Some(key) == render.as_deref() || Some(key) == audit.as_deref();
+    let renders = wants_render(goal) || steps.iter().any(|s| is_finish(&s.tool_hint));
     if renders {
+        let (audit, render) = (audit.clone().ok_or(PlanError::NoRole(Role::AuditsRender))?, render.clone().ok_or(PlanError::NoRole(Role::RendersPicture))?);
         // No render or audit step in the middle (no duplicates), and a chain that would
         // render on its own (a workflow's `auto_render`) leaves the picture to the
         // finish, so the plan renders once, after the audit.
-        steps.retain(|s| s.tool_hint != RENDER_KEY && s.tool_hint != AUDIT_KEY);
+        steps.retain(|s| !is_finish(&s.tool_hint));
         for s in &mut steps {
             let renders_itself = registry.input_schema(&s.tool_hint).is_some_and(|schema| schema["properties"]["auto_render"]["type"] == "boolean");
             if renders_itself && let Some(args) = s.args.as_object_mut() {
                 args.insert("auto_render".into(), Value::Bool(false));
             }
         }
-        tail.push(step(registry, "Audit the render settings before the final output", AUDIT_KEY, serde_json::json!({}))?);
-        tail.push(step(registry, "Render the final output", RENDER_KEY, serde_json::json!({}))?);
+        tail.push(step(registry, "Audit the render settings before the final output", &audit, serde_json::json!({}))?);
+        tail.push(step(registry, "Render the final output", &render, serde_json::json!({}))?);
     }
     // Below the tail's length, its last steps stay (the render before the audit before
     // the forensic inspection).

@@ -168,7 +168,8 @@ impl Session {
         if !result.passed && self.steps.len() < MAX_PLAN_STEPS {
             self.fixes += 1;
             let base = step_id.split("_fix_").next().unwrap_or(step_id);
-            let mut fix = step(registry, &format!("Inspect the scene to diagnose why {step_id} fell short"), super::plan::INSPECT_KEY, json!({}))?;
+            let inspect = super::plan::role_key(registry, crate::roles::Role::ListsObjects)?;
+            let mut fix = step(registry, &format!("Inspect the scene to diagnose why {step_id} fell short"), &inspect, json!({}))?;
             fix.step_id = format!("{base}_fix_{}", self.fixes);
             fix_step = Some(fix.step_id.clone());
             self.steps.insert(i + 1, fix);

@@ -327,7 +327,7 @@ mod tests {
         for ok in ["scene.info", "scene.create_object", "workflow.product_hero", "a1.b2"] {
             assert!(is_canonical_key(ok), "{ok}");
         }
-        for bad in ["scene", "Scene.info", "scene.create-object", "a.b.c", ".x", "x.", "scene.1x", "blender_create_object"] {
+        for bad in ["scene", "Scene.info", "scene.create-object", "a.b.c", ".x", "x.", "scene.1x", "sculptor_create_object"] {
             assert!(!is_canonical_key(bad), "{bad}");
         }
     }

@@ -63,8 +63,10 @@ impl PackSource {
     }
 }
 
+/// Serialised adjacently tagged (`{"kind", "detail"}`): several variants hold a list,
+/// which an internally tagged enum cannot carry.
 #[derive(Debug, Clone, thiserror::Error, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum PackLoadError {
     #[error("cannot read {path}: {detail}")]
     Io { path: PathBuf, detail: String },
@@ -90,6 +92,16 @@ pub enum PackLoadError {
     Describe(PackFault),
     #[error("the pack's description is inconsistent:\n{}", .0.join("\n"))]
     Contract(Vec<String>),
+}
+
+impl PackLoadError {
+    /// The refusal's stable code: the variant's name, or for a contract-version problem
+    /// the ABI check's own (`forbidden_import`, ...).
+    pub fn code(&self) -> String {
+        let v = serde_json::to_value(self).unwrap_or_default();
+        let inner = if matches!(self, PackLoadError::Abi(_)) { v["detail"]["kind"].as_str() } else { None };
+        inner.or(v["kind"].as_str()).unwrap_or("invalid").to_string()
+    }
 }
 
 /// A pack ready to serve calls.
@@ -177,4 +189,27 @@ pub fn load(
         commands: Arc::new(commands),
         name,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `packs list --json` prints refused packs: every kind of refusal serialises,
+    /// those holding a list included.
+    #[test]
+    fn every_load_error_serialises_with_its_kind() {
+        let errors = [
+            PackLoadError::Contract(vec!["roles.reads-object names \"x\"".into()]),
+            PackLoadError::Manifest(ManifestErrors(vec![crate::manifest::ManifestError::new("roles", "expected an object")])),
+            PackLoadError::Unsealed,
+            PackLoadError::UnknownServer { server: "sculptor".into() },
+        ];
+        for e in errors {
+            let v = serde_json::to_value(&e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
+            assert_eq!(v["kind"].as_str(), Some(e.code().as_str()), "{v}");
+        }
+        let abi = PackLoadError::Abi(abi::AbiError::ForbiddenImport { import: "wasi:sockets/network".into(), reason: "no network".into() });
+        assert_eq!(abi.code(), "forbidden_import", "the ABI check's own code");
+    }
 }

@@ -306,7 +306,7 @@ fn describe(bytes: &[u8], pack_name: &str) -> Result<PackDescription, BuildError
 fn derive_commands(doc: &Value, description: &PackDescription, catalogs: &Catalogs) -> Result<BTreeMap<String, Vec<String>>, BuildError> {
     let servers: Vec<String> = doc["servers"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
     if servers.is_empty() {
-        return Err(BuildError::Manifest { detail: "`servers` declares no server (\"servers\": {\"blender\": {\"commands\": []}})".into() });
+        return Err(BuildError::Manifest { detail: "`servers` declares no server (\"servers\": {\"sculptor\": {\"commands\": []}})".into() });
     }
     let mut found: BTreeMap<String, BTreeSet<String>> = servers.iter().map(|s| (s.clone(), BTreeSet::new())).collect();
     for cap in &description.capabilities {
@@ -358,7 +358,7 @@ mod tests {
 
     #[test]
     fn the_sealed_manifest_keeps_the_documented_key_order() {
-        let doc = serde_json::json!({ "servers": { "blender": { "commands": ["a"] } }, "name": "x", "schema": 1, "sha256": "ab", "extra": 1 });
+        let doc = serde_json::json!({ "servers": { "sculptor": { "commands": ["a"] } }, "name": "x", "schema": 1, "sha256": "ab", "extra": 1 });
         let text = manifest_text(&doc);
         let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
         assert!(at("schema") < at("name") && at("name") < at("sha256") && at("sha256") < at("servers") && at("servers") < at("extra"), "{text}");
@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn manifest_errors_stop_the_build_except_in_what_sealing_writes() {
-        let base = |extra: &str| format!(r#"{{"schema":1,"name":"p","version":"0.1.0","component":"p.wasm","servers":{{"blender":{{"commands":[]}}}}{extra}}}"#);
+        let base = |extra: &str| format!(r#"{{"schema":1,"name":"p","version":"0.1.0","component":"p.wasm","servers":{{"sculptor":{{"commands":[]}}}}{extra}}}"#);
         assert!(check_before_compiling(&base("")).is_ok(), "empty commands are filled by the build");
         let e = check_before_compiling(&base(r#","limits":{"memory_mib":"lots"}"#)).unwrap_err();
         assert!(e.to_string().contains("limits.memory_mib"), "{e}");

@@ -17,7 +17,8 @@
 //!   (normal and build dependencies, transitively; dev-dependencies are never built by
 //!   `packs build`) that has a `custom-build` target (a build script) or is a
 //!   `proc-macro`, the pack itself included;
-//! - **except the SDK's own**: the dependency closure of `capstan-sdk` as it resolves
+//! - **except the SDK's own**: the dependency closure of `capstan-sdk` (and of
+//!   `capstan-blender`, the Blender client in the SDK's `blender/`) as it resolves
 //!   for this pack, computed from the same graph, not a hand-written list (the SDK
 //!   needs `wit-bindgen`'s and its own macros, `serde`'s build script and derive, ...).
 //!   Only a real SDK anchors that closure, and only its real crates are in it: a
@@ -162,6 +163,12 @@ fn plain_toolchain(text: &str) -> bool {
     true
 }
 
+/// The crates of the SDK whose dependency closures are the SDK's own: the generic SDK
+/// and the app units' client crates that live in it (published beside it).
+fn sdk_crates() -> Vec<&'static str> {
+    std::iter::once("capstan-sdk").chain(crate::app_units::all().iter().filter_map(|u| u.rust_client()).map(|c| c.crate_name)).collect()
+}
+
 /// The local SDK this capstan trusts (see the module doc): never found from the working
 /// folder, which a pack could supply.
 pub fn trusted_local_sdk() -> Option<PathBuf> {
@@ -207,7 +214,9 @@ pub fn graph_findings(doc: &Value, trusted_sdk: Option<&Path>) -> Result<Vec<Bui
             },
         }
     };
-    let anchors: Vec<&str> = packages.iter().filter(|(_, p)| p["name"] == "capstan-sdk" && genuine(p)).map(|(id, _)| *id).collect();
+    let sdk_crates = sdk_crates();
+    let anchors: Vec<&str> =
+        packages.iter().filter(|(_, p)| sdk_crates.contains(&p["name"].as_str().unwrap_or("")) && genuine(p)).map(|(id, _)| *id).collect();
     let allowed: HashSet<String> = closure(anchors).into_iter().filter(|id| packages.get(id.as_str()).is_some_and(|p| genuine(p))).collect();
     let built = closure(vec![root]);
 
@@ -319,6 +328,32 @@ mod tests {
         assert!(listed.iter().any(|l| l.starts_with("capstan-sdk-macros 1.0.0 (path /w/pack/fake-sdk/macros) is a procedural macro")), "{listed:?}");
         assert!(listed.iter().any(|l| l.starts_with("serde 1.0.0 (crates.io) has a build script")), "{listed:?}");
         assert!(listed.iter().any(|l| l.starts_with("serde_derive 1.0.0 (crates.io) is a procedural macro")), "{listed:?}");
+    }
+
+    #[test]
+    fn an_app_clients_closure_is_the_sdks_only_when_it_is_genuine() {
+        let client = crate::app_units::scaffold_client().expect("a registered app has a Rust client");
+        // pack -> the app client -> a derive macro the generic SDK does not use.
+        let with_client = |source: Option<&str>, dir: &str| {
+            let mut doc = graph(Some(IO), "/r/sdk", &["lib"]);
+            let packages = doc["packages"].as_array_mut().unwrap();
+            packages.push(package("client", client.crate_name, source, &format!("{dir}/Cargo.toml"), &["lib"]));
+            packages.push(package("derive", "client_derive", Some(IO), "/r/derive/Cargo.toml", &["proc-macro"]));
+            let nodes = doc["resolve"]["nodes"].as_array_mut().unwrap();
+            nodes[0]["deps"].as_array_mut().unwrap().push(json!({ "pkg": "client", "dep_kinds": [{ "kind": null }] }));
+            nodes.push(node("client", &[("sdk", None), ("derive", None)]));
+            nodes.push(node("derive", &[]));
+            doc
+        };
+        assert_eq!(graph_findings(&with_client(Some(IO), "/r/client"), None).unwrap(), vec![], "the client from crates.io");
+        let tmp = tempfile::tempdir().unwrap();
+        let sdk = tmp.path().join("sdk");
+        std::fs::create_dir_all(sdk.join(client.folder)).unwrap();
+        let local = with_client(None, sdk.join(client.folder).to_str().unwrap());
+        assert_eq!(graph_findings(&local, Some(&sdk)).unwrap(), vec![], "the trusted SDK's own client folder");
+        let found = graph_findings(&with_client(None, "/w/pack/fake-client"), Some(&sdk)).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].what.as_str(), found[0].kind), ("client_derive 1.0.0", BuildCodeKind::ProcMacro));
     }
 
     #[test]

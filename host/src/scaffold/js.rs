@@ -1,5 +1,5 @@
 //! JavaScript packs (componentize-js, SpiderMonkey): the templates under
-//! `templates/js/` and how `src/pack.js` is compiled into a component.
+//! generic `templates/js/` and the app unit's pack templates, and how `src/pack.js` is compiled into a component.
 //!
 //! Layout: `src/pack.js` (one ES module: componentize-js takes a single file), `tests/`
 //! (`node --test`, with the `capstan:pack/*` imports replaced by a fake bridge),
@@ -14,18 +14,13 @@ use std::path::{Path, PathBuf};
 /// The module componentize-js compiles (it must export `pack`).
 pub const ENTRY: &str = "src/pack.js";
 
-/// Each file of a JavaScript pack and its template.
-const FILES: &[(&str, &str)] = &[
-    ("pack.json", include_str!("templates/js/pack.json.tmpl")),
-    ("README.md", include_str!("templates/js/README.md.tmpl")),
-    (".gitignore", include_str!("templates/js/gitignore.tmpl")),
-    ("package.json", include_str!("templates/js/package.json.tmpl")),
-    (ENTRY, include_str!("templates/js/pack.js.tmpl")),
-    ("tests/pack.test.mjs", include_str!("templates/js/pack.test.mjs.tmpl")),
-];
+/// The files every JavaScript pack has, whatever its app.
+const GENERIC: &[(&str, &str)] = &[(".gitignore", include_str!("templates/js/gitignore.tmpl")), ("package.json", include_str!("templates/js/package.json.tmpl"))];
 
+/// The generic files and the app's (its manifest, `src/pack.js`, tests, README).
 pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
-    Ok(render_all(FILES, names))
+    let app = super::app_templates()?;
+    Ok(render_all(GENERIC, names).into_iter().chain(render_all(app.js, names)).collect())
 }
 
 /// True when `dir` holds a JavaScript pack.

@@ -2,11 +2,12 @@
 //! `capstan packs build` (compile, seal, validate; `build.rs`).
 //!
 //! One module per language (`rust`, `python`, `js`): its templates and how its
-//! compiler is run. The templates are plain files under `scaffold/templates/<lang>/`,
-//! embedded with `include_str!`, with `{{placeholders}}` filled in by [`render`]. Every
-//! language scaffolds the same two capabilities (`<ns>.count_objects`, read-only;
-//! `<ns>.add_marker`, mutating) with the same conformance cases, so one test proves
-//! each against real Blender. Python and JavaScript compilers are pinned and installed
+//! compiler is run. The language's generic files are under `scaffold/templates/<lang>/`;
+//! the pack itself (manifest, capabilities, tests, README) is the app unit's
+//! ([`crate::app_unit::PackTemplates`]); both are embedded with `include_str!`, with
+//! `{{placeholders}}` filled in by [`render`]. Every language scaffolds the same two
+//! capabilities (`<ns>.count_objects`, read-only; `<ns>.add_marker`, mutating) with the
+//! same conformance cases, so one test proves each against the real app. Python and JavaScript compilers are pinned and installed
 //! on first use (`toolchain.rs`).
 //!
 //! Nothing is written unless everything can be: the files go into a temporary folder
@@ -19,6 +20,8 @@ mod child;
 mod js;
 mod python;
 mod rust;
+/// The SDK version `packs new` asks for outside a checkout (the contract it builds).
+pub use rust::SDK_VERSION;
 pub mod toolchain;
 
 use serde::Serialize;
@@ -43,7 +46,8 @@ impl Lang {
     }
 }
 
-/// Where the scaffold's `capstan-sdk` dependency comes from.
+/// Where the scaffold's `capstan-sdk` dependency comes from (and `capstan-blender`'s:
+/// the SDK's `blender/` crate, or the published crate of the same version).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum SdkSource {
@@ -97,6 +101,8 @@ pub enum ScaffoldError {
     SdkNotFound { path: PathBuf, reason: String },
     #[error("{}: {detail}; nothing was written", path.display())]
     Io { path: PathBuf, detail: String },
+    #[error("no registered app has pack templates; nothing was written")]
+    NoTemplates,
 }
 
 impl ScaffoldError {
@@ -109,6 +115,7 @@ impl ScaffoldError {
             ScaffoldError::SdkForLang { .. } => "sdk_for_lang",
             ScaffoldError::SdkNotFound { .. } => "sdk_not_found",
             ScaffoldError::Io { .. } => "io",
+            ScaffoldError::NoTemplates => "no_templates",
         }
     }
 }
@@ -149,6 +156,11 @@ pub(crate) fn render(template: &str, names: &Names, extra: &[(&str, &str)]) -> S
 /// Render a language's template table: (path in the pack folder, template).
 pub(crate) fn render_all(table: &[(&str, &str)], names: &Names) -> Vec<(String, String)> {
     table.iter().map(|(path, template)| (path.to_string(), render(template, names, &[]))).collect()
+}
+
+/// The scaffolded app's templates (its unit's), or why there are none.
+pub(crate) fn app_templates() -> Result<crate::app_unit::PackTemplates, ScaffoldError> {
+    crate::app_units::scaffold_unit().and_then(|u| u.pack_templates()).ok_or(ScaffoldError::NoTemplates)
 }
 
 /// Scaffold a pack folder `<parent>/<name>`.

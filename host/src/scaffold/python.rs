@@ -1,4 +1,4 @@
-//! Python packs (componentize-py): the templates under `templates/python/` and how
+//! Python packs (componentize-py): the generic `templates/python/` and the app unit's pack templates, and how
 //! `src/` is compiled into a component.
 //!
 //! Layout: `src/app.py` (the contract's glue: describe/execute, errors), `src/capabilities.py`
@@ -17,18 +17,13 @@ use std::path::{Path, PathBuf};
 /// The module componentize-py loads (`src/app.py`, class `Pack`).
 pub const ENTRY: &str = "src/app.py";
 
-/// Each file of a Python pack and its template.
-const FILES: &[(&str, &str)] = &[
-    ("pack.json", include_str!("templates/python/pack.json.tmpl")),
-    ("README.md", include_str!("templates/python/README.md.tmpl")),
-    (".gitignore", include_str!("templates/python/gitignore.tmpl")),
-    (ENTRY, include_str!("templates/python/app.py.tmpl")),
-    ("src/capabilities.py", include_str!("templates/python/capabilities.py.tmpl")),
-    ("tests/test_capabilities.py", include_str!("templates/python/test_capabilities.py.tmpl")),
-];
+/// The files every Python pack has, whatever its app.
+const GENERIC: &[(&str, &str)] = &[(".gitignore", include_str!("templates/python/gitignore.tmpl"))];
 
+/// The generic files and the app's (its manifest, `src/app.py`, capabilities, tests, README).
 pub fn files(names: &Names) -> Result<Vec<(String, String)>, ScaffoldError> {
-    Ok(render_all(FILES, names))
+    let app = super::app_templates()?;
+    Ok(render_all(GENERIC, names).into_iter().chain(render_all(app.python, names)).collect())
 }
 
 /// True when `dir` holds a Python pack.

@@ -447,7 +447,7 @@ mod tests {
     fn manifest() -> String {
         serde_json::json!({
             "schema": 1, "name": "p", "version": "0.1.0", "description": "d", "component": "p.wasm",
-            "platforms": ["linux"], "servers": { "blender": { "commands": ["get_scene_info"] } }
+            "platforms": ["linux"], "servers": { "sculptor": { "commands": ["get_scene_info"] } }
         })
         .to_string()
     }

@@ -66,7 +66,7 @@ impl InstallError {
     pub fn code(&self) -> String {
         let fixed = match self {
             InstallError::AppRequirement { availability } => return availability.state.name().to_string(),
-            InstallError::Invalid(e) => return serde_json::to_value(e).ok().and_then(|v| v["kind"].as_str().map(String::from)).unwrap_or_else(|| "invalid".into()),
+            InstallError::Invalid(e) => return e.code(),
             InstallError::Unreadable { .. } => "unreadable",
             InstallError::PlatformMismatch { .. } => "platform_mismatch",
             InstallError::OfficialName { .. } => "official_name",
@@ -361,8 +361,8 @@ mod tests {
             InstallError::Unreadable { detail: "x".into() },
             InstallError::Invalid(PackLoadError::Unsealed),
             InstallError::PlatformMismatch { os: "linux".into(), listed: "darwin".into() },
-            InstallError::AppRequirement { availability: Box::new(Availability::new("blender", State::MissingApp, "not found".into())) },
-            InstallError::OfficialName { name: "blender-core".into() },
+            InstallError::AppRequirement { availability: Box::new(Availability::new("sculptor", State::MissingApp, "not found".into())) },
+            InstallError::OfficialName { name: "sculptor-core".into() },
             InstallError::Store { path: "/x".into(), detail: "y".into() },
             InstallError::Catalog { detail: "z".into() },
         ];

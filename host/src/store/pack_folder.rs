@@ -42,7 +42,7 @@ mod tests {
         std::fs::write(tmp.path().join("elsewhere.wasm"), b"\0asm\x0d\0\x01\0").unwrap();
         let manifest = serde_json::json!({
             "schema": 1, "name": "p", "version": "0.1.0", "description": "d", "component": "p.wasm",
-            "platforms": ["linux"], "servers": { "blender": { "commands": ["get_scene_info"] } }
+            "platforms": ["linux"], "servers": { "sculptor": { "commands": ["get_scene_info"] } }
         });
         std::fs::write(tmp.path().join("pack.json.outside"), manifest.to_string()).unwrap();
         std::os::unix::fs::symlink(tmp.path().join("pack.json.outside"), pack.join(MANIFEST_FILE)).unwrap();

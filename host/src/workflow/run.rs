@@ -2,14 +2,15 @@
 //! through the same path as any capability call.
 //!
 //! Order and reasoning:
-//! 1. The workflow's own arguments were validated against its schema (`Runtime::check`).
+//! 1. The workflow's own arguments were validated against its schema and the workflow
+//!    admitted by the app gate, on the call path ([`CallPath`]).
 //! 2. [`plan`] applies the schema's defaults, evaluates every condition (conditions read
 //!    arguments only) and renders every step's arguments.
-//! 3. Every planned step is checked against its capability's schema (`Runtime::check`)
+//! 3. Every planned step is checked against its capability's schema (`CallPath::check`)
 //!    before the first one runs: an argument a later step would refuse costs no bridge
 //!    call and changes nothing.
-//! 4. Each step runs with `Runtime::call_checked`: its own pack's sandbox, limits and
-//!    gate (the step's scope, never a wider one), one undo step per step.
+//! 4. Each step runs with `CallPath::run_checked`: admitted again, then its own pack's
+//!    sandbox, limits and gate (the step's scope, never a wider one), one undo step per step.
 //! 5. The first failure stops the workflow; there is no rollback (what the steps before
 //!    it changed is reported in the merged delta and per step). A step that failed in
 //!    any way, a fault or the app's error, is a failed step in the answer.
@@ -17,7 +18,8 @@
 use super::Workflow;
 use crate::delta::SceneDelta;
 use crate::report;
-use crate::runtime::{CallError, CallOutput, Runtime};
+use crate::call::CallPath;
+use crate::runtime::{CallError, CallOutput};
 use crate::sandbox::progress::CallProgress;
 use crate::sandbox::{BridgeCallRecord, ProgressSink};
 use serde_json::{Map, Value, json};
@@ -88,11 +90,11 @@ pub fn plan(workflow: &Workflow, arguments: &Value) -> Result<Plan, Vec<String>>
     if problems.is_empty() { Ok(Plan { steps, skipped }) } else { Err(problems) }
 }
 
-/// Run a workflow whose arguments passed [`Runtime::check`].
+/// Run a workflow whose arguments passed [`CallPath::check`] and which was admitted.
 ///
 /// `progress` hears one report per step as it starts and one when the last has run (the
 /// steps' own reports are not passed on: they would not advance the workflow's count).
-pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
+pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, progress: Option<ProgressSink>) -> Result<CallOutput, CallError> {
     let key = workflow.spec.key.as_str();
     let invalid = |errors| CallError::InvalidArguments { key: key.into(), errors };
     let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| invalid(vec![format!("the arguments are not JSON: {e}")]))?;
@@ -101,7 +103,7 @@ pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str, pro
     let texts: Vec<String> = plan.steps.iter().map(|s| s.arguments.to_string()).collect();
     let mut errors = Vec::new();
     for (step, text) in plan.steps.iter().zip(&texts) {
-        match runtime.check(&step.key, text) {
+        match path.check(&step.key, text) {
             Ok(()) => {}
             Err(CallError::InvalidArguments { errors: e, .. }) => errors.extend(e.into_iter().map(|e| format!("step {} ({}): {e}", step.id, step.key))),
             Err(other) => errors.push(format!("step {} ({}): {other}", step.id, step.key)),
@@ -120,7 +122,7 @@ pub fn execute(runtime: &Runtime, workflow: &Workflow, arguments_json: &str, pro
     for (index, (step, text)) in plan.steps.iter().zip(&texts).enumerate() {
         tracing::info!(workflow = key, step = step.id, capability = step.key, "workflow step");
         progress.report(index as u64, total, &format!("step {} of {total}: {} ({})", index + 1, step.id, step.key));
-        match runtime.call_checked(&step.key, text) {
+        match path.run_checked(&step.key, text, None) {
             Ok(out) => {
                 bridge_calls.extend(out.bridge_calls.iter().cloned());
                 if let Some(d) = &out.delta {

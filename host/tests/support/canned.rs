@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 fn catalog() -> Value {
-    serde_json::from_str(capstan::bridge::catalog::BLENDER_CATALOG_JSON).unwrap()
+    serde_json::from_str(capstan::app_units::blender::unit::CATALOG_JSON).unwrap()
 }
 
 fn minimal(schema: &Value, defs: &Value) -> Value {

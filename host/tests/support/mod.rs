@@ -114,10 +114,10 @@ pub fn runtime(home: &CapstanHome, bridge: Arc<dyn BridgeClient>, extra: &[PathB
 /// None when CAPSTAN_TEST_BLENDER is unset (a failure if CAPSTAN_REQUIRE_BLENDER=1).
 /// Call from a multi-thread tokio test or plain code; launching blocks until the
 /// bridge's runtime file is up.
-pub fn headless_blender(home: &Path) -> Option<capstan::blender::launch::RunningBlender> {
-    let install = capstan::blender::locate::probe(&blender_under_test()?).unwrap();
-    let options = capstan::blender::launch::LaunchOptions { background: true, ..Default::default() };
-    Some(capstan::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
+pub fn headless_blender(home: &Path) -> Option<capstan::app_units::blender::launch::RunningBlender> {
+    let install = capstan::app_units::blender::locate::probe(&blender_under_test()?).unwrap();
+    let options = capstan::app_units::blender::launch::LaunchOptions { background: true, ..Default::default() };
+    Some(capstan::app_units::blender::launch::launch(&CapstanHome::at(home), &install, &options).unwrap())
 }
 
 /// The Blender the tests run against (`CAPSTAN_TEST_BLENDER`), or None when unset (a

@@ -1,6 +1,6 @@
-use crate::angles::AngleUnit;
-use crate::target::Target;
-use capstan_sdk::blender::{GetObjectInfo, SetCamera, SetCameraParams, SetCameraParamsDof, set_camera};
+use capstan_blender::angles::AngleUnit;
+use capstan_blender::target::Target;
+use capstan_blender::{GetObjectInfo, SetCamera, SetCameraParams, SetCameraParamsDof, set_camera};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

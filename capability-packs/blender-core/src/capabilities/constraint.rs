@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddConstraint, AddConstraintParams, AddConstraintParamsType, ListConstraints, ListConstraintsParams, RemoveConstraint,
     RemoveConstraintParams, add_constraint, list_constraints, remove_constraint,
 };

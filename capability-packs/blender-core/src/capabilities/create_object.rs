@@ -1,5 +1,5 @@
-use crate::angles::AngleUnit;
-use capstan_sdk::blender::{CreateObject, CreateObjectParams, CreateObjectParamsType, create_object as bridge_create};
+use capstan_blender::angles::AngleUnit;
+use capstan_blender::{CreateObject, CreateObjectParams, CreateObjectParamsType, create_object as bridge_create};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{DeleteObject, DeleteObjectParams, delete_object as bridge_delete};
+use capstan_blender::{DeleteObject, DeleteObjectParams, delete_object as bridge_delete};
 use capstan_sdk::prelude::*;
 
 /// Delete objects by name.

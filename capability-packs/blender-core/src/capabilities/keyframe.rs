@@ -1,5 +1,5 @@
-use crate::angles::AngleUnit;
-use capstan_sdk::blender::{InsertKeyframe, InsertKeyframeParams, InsertKeyframeParamsProperty as Property, InsertKeyframeParamsValue as KeyValue, insert_keyframe};
+use capstan_blender::angles::AngleUnit;
+use capstan_blender::{InsertKeyframe, InsertKeyframeParams, InsertKeyframeParamsProperty as Property, InsertKeyframeParamsValue as KeyValue, insert_keyframe};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

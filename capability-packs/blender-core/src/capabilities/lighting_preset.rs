@@ -1,6 +1,6 @@
 use crate::lighting::{self, LightingPreset};
-use crate::target::Target;
-use capstan_sdk::blender::{CreateLight, CreateLightParams, CreateLightParamsType, GetObjectInfo, create_light};
+use capstan_blender::target::Target;
+use capstan_blender::{CreateLight, CreateLightParams, CreateLightParamsType, GetObjectInfo, create_light};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{AddModifier, AddModifierParams, add_modifier};
+use capstan_blender::{AddModifier, AddModifierParams, add_modifier};
 use capstan_sdk::prelude::*;
 
 /// Add a non-destructive modifier (subdivision, bevel, mirror, array, solidify, ...) to an object.

@@ -1,5 +1,5 @@
-use crate::angles::AngleUnit;
-use capstan_sdk::blender::{ModifyObject, ModifyObjectParams, modify_object as bridge_modify};
+use capstan_blender::angles::AngleUnit;
+use capstan_blender::{ModifyObject, ModifyObjectParams, modify_object as bridge_modify};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

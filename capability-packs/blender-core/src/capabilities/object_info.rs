@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, GetObjectInfoResult, get_object_info};
+use capstan_blender::{GetObjectInfo, GetObjectInfoParams, GetObjectInfoResult, get_object_info};
 use capstan_sdk::prelude::*;
 
 /// One object: transform, dimensions, parent and children, modifiers, constraints, materials, mesh counts, keyframes.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ParentObjects, ParentObjectsParams, parent_objects};
+use capstan_blender::{ParentObjects, ParentObjectsParams, parent_objects};
 use capstan_sdk::prelude::*;
 
 /// Parent objects to another, or unparent them, keeping where they are in the world.

@@ -1,5 +1,5 @@
 use super::render_settings::{RenderSettingsArgs, params};
-use capstan_sdk::blender::{RenderImage, RenderImageParams, SetRenderSettings, render_image, set_render_settings};
+use capstan_blender::{RenderImage, RenderImageParams, SetRenderSettings, render_image, set_render_settings};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

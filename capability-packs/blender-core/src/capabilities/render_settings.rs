@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetRenderSettings, SetRenderSettingsParams, SetRenderSettingsParamsEngine, set_render_settings};
+use capstan_blender::{SetRenderSettings, SetRenderSettingsParams, SetRenderSettingsParamsEngine, set_render_settings};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{GetSceneInfo, GetSceneInfoParams, get_scene_info};
+use capstan_blender::{GetSceneInfo, GetSceneInfoParams, get_scene_info};
 use capstan_sdk::prelude::*;
 
 /// The scene at a glance: object counts by type, collections, frame range, render engine, and one page of objects.

@@ -1,5 +1,5 @@
-use crate::color::ColorInput;
-use capstan_sdk::blender::{SetMaterial, SetMaterialParams, set_material as bridge_set};
+use capstan_blender::color::ColorInput;
+use capstan_blender::{SetMaterial, SetMaterialParams, set_material as bridge_set};
 use capstan_sdk::prelude::*;
 
 /// Starting points for common looks; explicit fields override them.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SceneSnapshot, SceneSnapshotParams, scene_snapshot};
+use capstan_blender::{SceneSnapshot, SceneSnapshotParams, scene_snapshot};
 use capstan_sdk::prelude::*;
 
 /// Save, list, diff or drop hashed snapshots of the whole scene, to see what changed between two moments.

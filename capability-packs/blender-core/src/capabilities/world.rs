@@ -1,5 +1,5 @@
-use crate::color::ColorInput;
-use capstan_sdk::blender::{SetWorld, SetWorldParams, SetWorldParamsSky, set_world};
+use capstan_blender::color::ColorInput;
+use capstan_blender::{SetWorld, SetWorldParams, SetWorldParamsSky, set_world};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,6 +1,6 @@
 use crate::path::{Interpolation, Subject, caption_names, key};
 use crate::plan::Waypoint;
-use capstan_sdk::blender::{CreateText, GetObjectInfo, GetObjectInfoParams, InsertKeyframe, SetFrameRange, SetInterpolation, get_object_info};
+use capstan_blender::{CreateText, GetObjectInfo, GetObjectInfoParams, InsertKeyframe, SetFrameRange, SetInterpolation, get_object_info};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

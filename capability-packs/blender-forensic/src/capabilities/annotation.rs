@@ -1,5 +1,5 @@
 use crate::plan::{arrow_points, length, safe_name, sub};
-use capstan_sdk::blender::{
+use capstan_blender::{
     CreateCurve, CreateCurveParams, CreateCurveParamsCurveType, CreateText, CreateTextParams, CreateTextParamsAlignX, SetMaterial, SetMaterialParams,
     create_curve, create_text, set_material,
 };

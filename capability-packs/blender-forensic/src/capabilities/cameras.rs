@@ -1,5 +1,5 @@
 use crate::plan::driver_view;
-use capstan_sdk::blender::{GetObjectInfo, GetObjectInfoParams, SetCamera, SetCameraParams, get_object_info, set_camera};
+use capstan_blender::{GetObjectInfo, GetObjectInfoParams, SetCamera, SetCameraParams, get_object_info, set_camera};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::plan::{FIGURE_DEPTH, FIGURE_WIDTH};
-use capstan_sdk::blender::{CreateText, ParentObjects, PlaceProxy, PlaceProxyParams, PlaceProxyParamsKind, PlaceProxyParamsPose, place_proxy};
+use capstan_blender::{CreateText, ParentObjects, PlaceProxy, PlaceProxyParams, PlaceProxyParamsKind, PlaceProxyParamsPose, place_proxy};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -1,6 +1,6 @@
 use crate::path::{Interpolation, Subject, caption_names, key};
 use crate::plan::{Waypoint, safe_name};
-use capstan_sdk::blender::{
+use capstan_blender::{
     CreateText, GetObjectInfo, GetObjectInfoParams, GhostCopy, GhostCopyParams, InsertKeyframe, SetFrameRange, SetInterpolation, get_object_info, ghost_copy,
 };
 use capstan_sdk::prelude::*;

@@ -1,5 +1,5 @@
 use crate::plan::{debris, disc, safe_name, skid_tracks};
-use capstan_sdk::blender::{CreateMesh, CreateMeshParams, CreateText, ParentObjects, SetMaterial, SetMaterialParams, create_mesh, set_material};
+use capstan_blender::{CreateMesh, CreateMeshParams, CreateText, ParentObjects, SetMaterial, SetMaterialParams, create_mesh, set_material};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{BuildRoad, BuildRoadParams, BuildRoadParamsRoadType, build_road};
+use capstan_blender::{BuildRoad, BuildRoadParams, BuildRoadParamsRoadType, build_road};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]

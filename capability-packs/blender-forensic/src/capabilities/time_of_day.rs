@@ -1,5 +1,5 @@
 use crate::plan::{TimeOfDay, sky_rotation, sun_rotation};
-use capstan_sdk::blender::{
+use capstan_blender::{
     CreateLight, CreateLightParams, CreateLightParamsType, GetObjectInfo, GetObjectInfoParams, ModifyObject, ModifyObjectParams, SetLight, SetLightParams,
     SetWorld, SetWorldParams, SetWorldSky, SetWorldSkyParams, AppErrorCode, create_light, get_object_info, modify_object, set_light, set_world, set_world_sky,
 };

@@ -1,5 +1,5 @@
 use crate::plan::VehicleType;
-use capstan_sdk::blender::{CreateText, ParentObjects, PlaceProxy, PlaceProxyParams, PlaceProxyParamsDamageSide as Side, PlaceProxyParamsKind, place_proxy};
+use capstan_blender::{CreateText, ParentObjects, PlaceProxy, PlaceProxyParams, PlaceProxyParamsDamageSide as Side, PlaceProxyParamsKind, place_proxy};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

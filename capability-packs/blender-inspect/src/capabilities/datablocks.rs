@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{BlendfileSummary, BlendfileSummaryParams, BlendfileSummaryParamsView as View, blendfile_summary};
+use capstan_blender::{BlendfileSummary, BlendfileSummaryParams, BlendfileSummaryParamsView as View, blendfile_summary};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SceneDiagnostics, SceneDiagnosticsParams, scene_diagnostics};
+use capstan_blender::{SceneDiagnostics, SceneDiagnosticsParams, scene_diagnostics};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

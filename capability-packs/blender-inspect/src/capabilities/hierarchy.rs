@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SceneInspect, SceneInspectParams, SceneInspectParamsView as View, scene_inspect};
+use capstan_blender::{SceneInspect, SceneInspectParams, SceneInspectParamsView as View, scene_inspect};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

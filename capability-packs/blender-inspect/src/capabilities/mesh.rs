@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MeshInspect, MeshInspectParams, MeshInspectParamsAction as Action, mesh_inspect};
+use capstan_blender::{MeshInspect, MeshInspectParams, MeshInspectParamsAction as Action, mesh_inspect};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{RnaDescribe, RnaDescribeParams, RnaSearch, RnaSearchParams, rna_describe, rna_search};
+use capstan_blender::{RnaDescribe, RnaDescribeParams, RnaSearch, RnaSearchParams, rna_describe, rna_search};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

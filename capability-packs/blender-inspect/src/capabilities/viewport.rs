@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{RenderPreview, RenderPreviewParams, RenderPreviewParamsEngine as Engine, render_preview};
+use capstan_blender::{RenderPreview, RenderPreviewParams, RenderPreviewParamsEngine as Engine, render_preview};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{AppendFromBlend, AppendFromBlendParams, AppendFromBlendParamsDatablockType as Kind, append_from_blend};
+use capstan_blender::{AppendFromBlend, AppendFromBlendParams, AppendFromBlendParamsDatablockType as Kind, append_from_blend};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{ExportFile, ExportFileParams, ExportFileParamsFormat as Format, export_file};
+use capstan_blender::{ExportFile, ExportFileParams, ExportFileParamsFormat as Format, export_file};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ListLocalAssets, ListLocalAssetsParams, ListLocalAssetsParamsKind as Kind, SetWorldHdri, SetWorldHdriParams, list_local_assets,
     set_world_hdri,
 };

@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{CreateImagePlane, CreateImagePlaneParams, create_image_plane};
+use capstan_blender::{CreateImagePlane, CreateImagePlaneParams, create_image_plane};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

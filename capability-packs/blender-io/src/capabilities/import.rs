@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{ImportFile, ImportFileParams, ImportFileParamsFormat as Format, import_file};
+use capstan_blender::{ImportFile, ImportFileParams, ImportFileParamsFormat as Format, import_file};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

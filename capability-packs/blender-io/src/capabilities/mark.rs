@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MarkAsset, MarkAssetParams, MarkAssetParamsKind as Kind, mark_asset};
+use capstan_blender::{MarkAsset, MarkAssetParams, MarkAssetParamsKind as Kind, mark_asset};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

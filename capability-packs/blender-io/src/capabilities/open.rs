@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{NewFile, NewFileParams, OpenBlend, OpenBlendParams, new_file, open_blend};
+use capstan_blender::{NewFile, NewFileParams, OpenBlend, OpenBlendParams, new_file, open_blend};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

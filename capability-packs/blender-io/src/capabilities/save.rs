@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{SaveBlend, SaveBlendParams, save_blend};
+use capstan_blender::{SaveBlend, SaveBlendParams, save_blend};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ListLocalAssets, ListLocalAssetsParams, ListLocalAssetsParamsKind as Kind, list_local_assets};
+use capstan_blender::{ListLocalAssets, ListLocalAssetsParams, ListLocalAssetsParamsKind as Kind, list_local_assets};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::paths;
-use capstan_sdk::blender::{ApplyTextureSet, ApplyTextureSetParams, apply_texture_set};
+use capstan_blender::{ApplyTextureSet, ApplyTextureSetParams, apply_texture_set};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

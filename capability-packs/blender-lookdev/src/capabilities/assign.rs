@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{AssignMaterial, AssignMaterialParams, assign_material};
+use capstan_blender::{AssignMaterial, AssignMaterialParams, assign_material};
 use capstan_sdk::prelude::*;
 
 /// Put an existing material in an object's slot, or on some faces of a mesh.

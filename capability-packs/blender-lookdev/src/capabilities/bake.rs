@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{BakeTexture, BakeTextureParams, BakeTextureParamsBakeType as BakeType, bake_texture};
+use capstan_blender::{BakeTexture, BakeTextureParams, BakeTextureParamsBakeType as BakeType, bake_texture};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetCameraDof, SetCameraDofParams, set_camera_dof};
+use capstan_blender::{SetCameraDof, SetCameraDofParams, set_camera_dof};
 use capstan_sdk::prelude::*;
 
 /// Depth of field: on or off, focus on an object or at a distance, and the f-stop.

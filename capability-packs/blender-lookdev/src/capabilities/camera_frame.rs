@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{FrameObjects, FrameObjectsParams, frame_objects};
+use capstan_blender::{FrameObjects, FrameObjectsParams, frame_objects};
 use capstan_sdk::prelude::*;
 
 /// Move a camera so the given objects fill its frame.

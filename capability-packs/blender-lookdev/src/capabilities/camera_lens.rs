@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetCameraLens, SetCameraLensParams, set_camera_lens};
+use capstan_blender::{SetCameraLens, SetCameraLensParams, set_camera_lens};
 use capstan_sdk::prelude::*;
 
 /// Lens and sensor: perspective, orthographic or panoramic, focal length, sensor, shift, clipping.

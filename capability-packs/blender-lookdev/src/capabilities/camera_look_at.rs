@@ -1,5 +1,5 @@
-use crate::target::Target;
-use capstan_sdk::blender::{AimCamera, AimCameraParams, aim_camera};
+use capstan_blender::target::Target;
+use capstan_blender::{AimCamera, AimCameraParams, aim_camera};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

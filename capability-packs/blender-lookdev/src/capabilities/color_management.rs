@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetColorManagement, SetColorManagementParams, set_color_management};
+use capstan_blender::{SetColorManagement, SetColorManagementParams, set_color_management};
 use capstan_sdk::prelude::*;
 
 /// Colour management of the render: view transform (AgX, Filmic, Standard, Khronos PBR Neutral), look, exposure, gamma.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     CompositorGraphEdit, CompositorGraphEditParams, CompositorGraphEditParamsFromSocket as FromSocket,
     CompositorGraphEditParamsInput as InputSocket, CompositorGraphEditParamsNodeType as NodeType, CompositorGraphEditParamsOp as Op,
     CompositorGraphEditParamsPreset as Preset, CompositorGraphEditParamsToSocket as ToSocket, CompositorGraphEditParamsValue as NodeValue,

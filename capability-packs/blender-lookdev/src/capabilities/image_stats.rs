@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ImageStats, ImageStatsParams, ImageStatsResult, image_stats as bridge_image_stats};
+use capstan_blender::{ImageStats, ImageStatsParams, ImageStatsResult, image_stats as bridge_image_stats};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     BindImageTexture, BindImageTextureParams, BindImageTextureParamsInput as Input, BindImageTextureParamsProjection as Projection,
     LoadImage, LoadImageParams, LoadImageParamsColorSpace as ColorSpace, bind_image_texture, load_image,
 };

@@ -1,6 +1,6 @@
-use crate::color::ColorInput;
-use crate::target::Target;
-use capstan_sdk::blender::{
+use capstan_blender::color::ColorInput;
+use capstan_blender::target::Target;
+use capstan_blender::{
     CreateLight, CreateLightParams, CreateLightParamsType, GetObjectInfo, SetLight, SetLightParams, create_light, set_light,
 };
 use capstan_sdk::prelude::*;

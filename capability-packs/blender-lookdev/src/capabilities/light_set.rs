@@ -1,6 +1,6 @@
 use crate::capabilities::light_add::{LightType, bridge_size};
-use crate::color::ColorInput;
-use capstan_sdk::blender::{SetLight, SetLightParams, SetLightParamsType, set_light};
+use capstan_blender::color::ColorInput;
+use capstan_blender::{SetLight, SetLightParams, SetLightParamsType, set_light};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

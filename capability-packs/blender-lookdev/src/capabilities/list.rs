@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ListMaterials, ListMaterialsParams, list_materials};
+use capstan_blender::{ListMaterials, ListMaterialsParams, list_materials};
 use capstan_sdk::prelude::*;
 
 /// List materials with their colour, metallic, roughness and the objects using them.

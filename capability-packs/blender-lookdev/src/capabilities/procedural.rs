@@ -1,5 +1,5 @@
-use crate::color::ColorInput;
-use capstan_sdk::blender::{
+use capstan_blender::color::ColorInput;
+use capstan_blender::{
     AssignMaterial, AssignMaterialParams, BuildNodeMaterial, BuildNodeMaterialParams, BuildNodeMaterialParamsPreset as Preset,
     GetObjectInfo, GetObjectInfoParams, assign_material, build_node_material, get_object_info,
 };

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{RenderFrames, RenderFramesParams, render_frames};
+use capstan_blender::{RenderFrames, RenderFramesParams, render_frames};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::audit::{Profile, audit, passed, rules};
-use capstan_sdk::blender::{RenderConfig, RenderConfigParams, render_config};
+use capstan_blender::{RenderConfig, RenderConfigParams, render_config};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ShaderGraphEdit, ShaderGraphEditParams, ShaderGraphEditParamsNodeType as NodeType, ShaderGraphEditParamsOp as Op,
     ShaderGraphInfo, ShaderGraphInfoParams, shader_graph_edit, shader_graph_info,
 };

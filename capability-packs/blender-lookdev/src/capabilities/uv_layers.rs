@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ListUvLayers, ListUvLayersParams, UvLayers, UvLayersParams, UvLayersParamsAction, list_uv_layers, uv_layers};
+use capstan_blender::{ListUvLayers, ListUvLayersParams, UvLayers, UvLayersParams, UvLayersParamsAction, list_uv_layers, uv_layers};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

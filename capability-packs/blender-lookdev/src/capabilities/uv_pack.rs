@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{UvPack, UvPackParams, uv_pack};
+use capstan_blender::{UvPack, UvPackParams, uv_pack};
 use capstan_sdk::prelude::*;
 
 /// Pack a mesh's UV islands into the unit square with a margin.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MarkSeams, MarkSeamsParams, MarkSeamsParamsAction as Action, mark_seams};
+use capstan_blender::{MarkSeams, MarkSeamsParams, MarkSeamsParamsAction as Action, mark_seams};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

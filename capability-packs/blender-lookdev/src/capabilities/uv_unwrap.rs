@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{UvUnwrap, UvUnwrapParams, UvUnwrapParamsMethod as Method, uv_unwrap};
+use capstan_blender::{UvUnwrap, UvUnwrapParams, UvUnwrapParamsMethod as Method, uv_unwrap};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

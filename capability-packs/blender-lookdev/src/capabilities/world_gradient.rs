@@ -1,5 +1,5 @@
-use crate::color::ColorInput;
-use capstan_sdk::blender::{SetWorldGradient, SetWorldGradientParams, set_world_gradient};
+use capstan_blender::color::ColorInput;
+use capstan_blender::{SetWorldGradient, SetWorldGradientParams, set_world_gradient};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetWorldHdri, SetWorldHdriParams, set_world_hdri};
+use capstan_blender::{SetWorldHdri, SetWorldHdriParams, set_world_hdri};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{GetWorldInfo, GetWorldInfoParams, get_world_info};
+use capstan_blender::{GetWorldInfo, GetWorldInfoParams, get_world_info};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetWorldSky, SetWorldSkyParams, SetWorldSkyParamsSkyType as SkyType, set_world_sky};
+use capstan_blender::{SetWorldSky, SetWorldSkyParams, SetWorldSkyParamsSkyType as SkyType, set_world_sky};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

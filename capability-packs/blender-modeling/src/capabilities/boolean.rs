@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddModifier, AddModifierParams, AddModifierParamsPropertiesValue as V, AddModifierParamsType, ApplyModifier, ApplyModifierParams,
     DeleteObject, DeleteObjectParams, RemoveModifier, RemoveModifierParams, add_modifier, apply_modifier, delete_object, remove_modifier,
 };

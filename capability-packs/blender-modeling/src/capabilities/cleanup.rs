@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{Cleanup, CleanupParams, cleanup as bridge_cleanup};
+use capstan_blender::{Cleanup, CleanupParams, cleanup as bridge_cleanup};
 use capstan_sdk::prelude::*;
 
 /// Clean up meshes and the file: merge by distance, purge unused data, shading, normals.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     DeleteCollection, DeleteCollectionParams, ListCollections, ListCollectionsParams, ManageCollection, ManageCollectionParams,
     ManageCollectionParamsAction, delete_collection, list_collections, manage_collection,
 };

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ConvertObject, ConvertObjectParams, ConvertObjectParamsTarget as Target, DeleteObject, DeleteObjectParams, ModifyObject,
     ModifyObjectParams, convert_object, delete_object, modify_object,
 };

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CreateCurve, CreateCurveParams, create_curve};
+use capstan_blender::{CreateCurve, CreateCurveParams, create_curve};
 use capstan_sdk::prelude::*;
 
 /// Add a curve through points: Bezier, NURBS, poly or path, or a circle, optionally a round tube.

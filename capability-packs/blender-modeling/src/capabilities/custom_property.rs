@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetCustomProperty, SetCustomPropertyParams, SetCustomPropertyParamsAction, SetCustomPropertyParamsValue, set_custom_property};
+use capstan_blender::{SetCustomProperty, SetCustomPropertyParams, SetCustomPropertyParamsAction, SetCustomPropertyParamsValue, set_custom_property};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{DuplicateObject, DuplicateObjectParams, duplicate_object};
+use capstan_blender::{DuplicateObject, DuplicateObjectParams, duplicate_object};
 use capstan_sdk::prelude::*;
 
 /// Duplicate an object, once or several times, each copy offset from the previous one.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     GeometryGraphEdit, GeometryGraphEditParams, GeometryGraphEditParamsAction as A, GeometryGraphEditParamsPropertiesValue,
     GeometryGraphEditParamsValue, GeometryGraphInfo, GeometryGraphInfoParams, geometry_graph_edit, geometry_graph_info,
 };

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{JoinObjects, JoinObjectsParams, join_objects};
+use capstan_blender::{JoinObjects, JoinObjectsParams, join_objects};
 use capstan_sdk::prelude::*;
 
 /// Join mesh objects into one.

@@ -1,5 +1,5 @@
 use crate::plan::{lod_name, lod_ratio};
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddModifier, AddModifierParams, AddModifierParamsPropertiesValue as V, AddModifierParamsType, DuplicateObject, DuplicateObjectParams,
     EvaluatedStats, EvaluatedStatsParams, add_modifier, duplicate_object, evaluated_stats,
 };

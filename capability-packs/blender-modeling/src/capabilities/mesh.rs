@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CreateMesh, CreateMeshParams, create_mesh};
+use capstan_blender::{CreateMesh, CreateMeshParams, create_mesh};
 use capstan_sdk::prelude::*;
 
 /// Add a mesh object from explicit vertices, edges and faces.

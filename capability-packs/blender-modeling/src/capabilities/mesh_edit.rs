@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MeshOp, MeshOpParams, mesh_op};
+use capstan_blender::{MeshOp, MeshOpParams, mesh_op};
 use capstan_sdk::prelude::*;
 
 /// Edit a mesh's topology with bmesh: extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ApplyModifier, ApplyModifierParams, RemoveModifier, RemoveModifierParams, apply_modifier, remove_modifier};
+use capstan_blender::{ApplyModifier, ApplyModifierParams, RemoveModifier, RemoveModifierParams, apply_modifier, remove_modifier};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]

@@ -1,5 +1,5 @@
 use crate::plan::{Axis, radial_offset, scaled};
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddModifier, AddModifierParams, AddModifierParamsPropertiesValue as V, AddModifierParamsType, CreateObject, CreateObjectParams,
     CreateObjectParamsType, EvaluatedStats, EvaluatedStatsParams, ParentObjects, ParentObjectsParams, add_modifier, create_object,
     evaluated_stats, parent_objects,

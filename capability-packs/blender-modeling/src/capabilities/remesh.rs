@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{RemeshVoxel, RemeshVoxelParams, remesh_voxel};
+use capstan_blender::{RemeshVoxel, RemeshVoxelParams, remesh_voxel};
 use capstan_sdk::prelude::*;
 
 /// Voxel-remesh a mesh into even, watertight quads.

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ScatterInstances, ScatterInstancesParams, scatter_instances};
+use capstan_blender::{ScatterInstances, ScatterInstancesParams, scatter_instances};
 use capstan_sdk::prelude::*;
 
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes).

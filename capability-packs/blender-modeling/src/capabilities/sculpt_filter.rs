@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MeshFilter, MeshFilterParams, mesh_filter};
+use capstan_blender::{MeshFilter, MeshFilterParams, mesh_filter};
 use capstan_sdk::prelude::*;
 
 /// Deform a whole mesh deterministically: smooth, inflate, flatten or randomize.

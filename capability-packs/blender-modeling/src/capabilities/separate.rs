@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SeparateObject, SeparateObjectParams, separate_object};
+use capstan_blender::{SeparateObject, SeparateObjectParams, separate_object};
 use capstan_sdk::prelude::*;
 
 /// Split a mesh into separate objects, by loose part or by material.

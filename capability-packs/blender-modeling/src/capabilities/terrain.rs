@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CreateTerrain, CreateTerrainParams, create_terrain};
+use capstan_blender::{CreateTerrain, CreateTerrainParams, create_terrain};
 use capstan_sdk::prelude::*;
 
 /// Generate a noise terrain: a square grid displaced by seeded fractal noise.

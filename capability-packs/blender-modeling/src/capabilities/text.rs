@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CreateText, CreateTextParams, create_text};
+use capstan_blender::{CreateText, CreateTextParams, create_text};
 use capstan_sdk::prelude::*;
 
 /// Add a 3D text object in Blender's built-in font.

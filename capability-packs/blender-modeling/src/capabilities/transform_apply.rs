@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ApplyTransform, ApplyTransformParams, ApplyTransformParamsApplyItem as Part, SetOrigin, SetOriginParams, SetOriginParamsMode as Mode,
     apply_transform, set_origin,
 };

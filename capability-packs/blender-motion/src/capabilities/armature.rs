@@ -1,5 +1,5 @@
 use crate::bones::{self, BoneSpec};
-use capstan_sdk::blender::{CreateArmature, CreateArmatureParams, CreateArmatureParamsBonesItem as Bone, create_armature};
+use capstan_blender::{CreateArmature, CreateArmatureParams, CreateArmatureParamsBonesItem as Bone, create_armature};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

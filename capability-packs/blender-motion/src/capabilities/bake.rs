@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{Simulate, SimulateParams, SimulateParamsMode as BridgeMode, simulate};
+use capstan_blender::{Simulate, SimulateParams, SimulateParamsMode as BridgeMode, simulate};
 use capstan_sdk::prelude::*;
 
 pub const MAX_FRAMES: i64 = 500;

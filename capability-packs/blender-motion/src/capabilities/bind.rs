@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{BindArmature, BindArmatureParams, BindArmatureParamsMode as Mode, bind_armature};
+use capstan_blender::{BindArmature, BindArmatureParams, BindArmatureParamsMode as Mode, bind_armature};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{EditBone, EditBoneParams, EditBoneParamsAction as BridgeAction, edit_bone};
+use capstan_blender::{EditBone, EditBoneParams, EditBoneParamsAction as BridgeAction, edit_bone};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

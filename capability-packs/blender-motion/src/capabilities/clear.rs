@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ClearKeyframes, ClearKeyframesParams, clear_keyframes};
+use capstan_blender::{ClearKeyframes, ClearKeyframesParams, clear_keyframes};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

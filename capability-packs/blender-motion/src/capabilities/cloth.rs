@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{AddCloth, AddClothParams, AddClothParamsFabric as Fabric, add_cloth};
+use capstan_blender::{AddCloth, AddClothParams, AddClothParamsFabric as Fabric, add_cloth};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

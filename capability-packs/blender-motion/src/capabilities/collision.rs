@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{AddCollision, AddCollisionParams, add_collision};
+use capstan_blender::{AddCollision, AddCollisionParams, add_collision};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

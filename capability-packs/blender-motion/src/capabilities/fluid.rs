@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddFluid, AddFluidParams, AddFluidParamsDomainType as DomainType, AddFluidParamsFlowBehavior as FlowBehavior,
     AddFluidParamsFlowType as FlowType, AddFluidParamsRole as Role, add_fluid,
 };

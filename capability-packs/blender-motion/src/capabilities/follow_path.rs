@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{FollowPath, FollowPathParams, FollowPathParamsForwardAxis as Forward, follow_path as bridge_follow_path};
+use capstan_blender::{FollowPath, FollowPathParams, FollowPathParamsForwardAxis as Forward, follow_path as bridge_follow_path};
 use capstan_sdk::prelude::*;
 
 /// The object's axis that points along the curve when follow_curve is on.

@@ -1,5 +1,5 @@
-use capstan_sdk::blender::{AddForceField, AddForceFieldParams, AddForceFieldParamsFalloff as Falloff, AddForceFieldParamsType as Kind, add_force_field};
-use crate::angles;
+use capstan_blender::{AddForceField, AddForceFieldParams, AddForceFieldParamsFalloff as Falloff, AddForceFieldParamsType as Kind, add_force_field};
+use capstan_blender::angles;
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetFrameRange, SetFrameRangeParams, set_frame_range};
+use capstan_blender::{SetFrameRange, SetFrameRangeParams, set_frame_range};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

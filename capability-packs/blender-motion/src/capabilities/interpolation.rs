@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     SetInterpolation, SetInterpolationParams, SetInterpolationParamsEasing as Easing, SetInterpolationParamsExtrapolation as Extrapolation,
     SetInterpolationParamsHandleType as Handle, SetInterpolationParamsInterpolation as Interpolation, set_interpolation,
 };

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     AddParticleSystem, AddParticleSystemParams, AddParticleSystemParamsEmitFrom as EmitFrom, AddParticleSystemParamsRenderType as RenderType,
     AddParticleSystemParamsType as Kind, RemoveParticleSystem, RemoveParticleSystemParams, add_particle_system, remove_particle_system,
 };

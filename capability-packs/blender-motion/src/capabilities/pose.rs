@@ -1,5 +1,5 @@
-use crate::angles;
-use capstan_sdk::blender::{PoseBone, PoseBoneParams, pose_bone};
+use capstan_blender::angles;
+use capstan_blender::{PoseBone, PoseBoneParams, pose_bone};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{AddRigidBody, AddRigidBodyParams, AddRigidBodyParamsShape as Shape, AddRigidBodyParamsType as Kind, add_rigid_body};
+use capstan_blender::{AddRigidBody, AddRigidBodyParams, AddRigidBodyParamsShape as Shape, AddRigidBodyParamsType as Kind, add_rigid_body};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ListShapeKeys, ListShapeKeysParams, ShapeKeys, ShapeKeysParams, ShapeKeysParamsAction as BridgeAction, list_shape_keys, shape_keys as bridge_shape_keys};
+use capstan_blender::{ListShapeKeys, ListShapeKeysParams, ShapeKeys, ShapeKeysParams, ShapeKeysParamsAction as BridgeAction, list_shape_keys, shape_keys as bridge_shape_keys};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

@@ -1,9 +1,9 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     GetObjectInfo, GetObjectInfoParams, InsertKeyframe, InsertKeyframeParams, InsertKeyframeParamsProperty as Property,
     InsertKeyframeParamsValue as KeyValue, SetInterpolation, SetInterpolationParams, SetInterpolationParamsExtrapolation as Extrapolation,
     SetInterpolationParamsInterpolation as Interpolation, get_object_info, insert_keyframe, set_interpolation,
 };
-use crate::angles;
+use capstan_blender::angles;
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, JsonSchema)]

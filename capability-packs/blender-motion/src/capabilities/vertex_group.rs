@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ListVertexGroups, ListVertexGroupsParams, VertexGroup, VertexGroupParams, VertexGroupParamsAction as BridgeAction,
     VertexGroupParamsMode as Mode, list_vertex_groups, vertex_group as bridge_vertex_group,
 };

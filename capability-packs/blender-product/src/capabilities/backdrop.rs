@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ProductBackdrop, ProductBackdropParams, ProductBackdropParamsStyle as Style, product_backdrop};
+use capstan_blender::{ProductBackdrop, ProductBackdropParams, ProductBackdropParamsStyle as Style, product_backdrop};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

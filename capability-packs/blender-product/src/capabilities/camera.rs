@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ProductCameraRig, ProductCameraRigParams, ProductCameraRigParamsStyle as Style, product_camera_rig};
+use capstan_blender::{ProductCameraRig, ProductCameraRigParams, ProductCameraRigParamsStyle as Style, product_camera_rig};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

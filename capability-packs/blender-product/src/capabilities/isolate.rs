@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{ProductIsolate, ProductIsolateParams, product_isolate};
+use capstan_blender::{ProductIsolate, ProductIsolateParams, product_isolate};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     ProductLightRig, ProductLightRigParams, ProductLightRigParamsPreset as Preset, SetWorld, SetWorldGradient, SetWorldGradientParams,
     SetWorldHdri, SetWorldHdriParams, SetWorldParams, product_light_rig, set_world, set_world_gradient, set_world_hdri,
 };

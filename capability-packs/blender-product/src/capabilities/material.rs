@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{SetProductMaterial, SetProductMaterialParams, SetProductMaterialParamsPreset as Preset, set_product_material};
+use capstan_blender::{SetProductMaterial, SetProductMaterialParams, SetProductMaterialParamsPreset as Preset, set_product_material};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

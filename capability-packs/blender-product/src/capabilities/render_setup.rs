@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{
+use capstan_blender::{
     CompositorGraphEdit, CompositorGraphEditParams, CompositorGraphEditParamsOp as Op, CompositorGraphEditParamsPreset as Effect,
     CompositorGraphInfo, CompositorGraphInfoParams, SetRenderQuality, SetRenderQualityParams, SetRenderQualityParamsFileFormat as Format,
     SetRenderSettings, SetRenderSettingsParams, SetRenderSettingsParamsEngine as Engine, compositor_graph_edit, compositor_graph_info,

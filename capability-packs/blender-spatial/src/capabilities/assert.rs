@@ -1,5 +1,5 @@
 use crate::assertions::{self as verdicts, Verdict};
-use capstan_sdk::blender::{
+use capstan_blender::{
     BoundsWorld, BoundsWorldParams, BoundsWorldResult, CameraFraming, CameraFramingParams, CheckOverlap, CheckOverlapParams, GetObjectInfo, GetObjectInfoParams,
     MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, Raycast, RaycastParams, bounds_world, check_overlap, get_object_info,
     camera_framing, mesh_stats, min_distance, raycast,

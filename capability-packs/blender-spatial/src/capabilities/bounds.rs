@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{BoundsWorld, BoundsWorldParams, bounds_world};
+use capstan_blender::{BoundsWorld, BoundsWorldParams, bounds_world};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

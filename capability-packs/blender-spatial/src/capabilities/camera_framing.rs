@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CameraFraming, CameraFramingParams, camera_framing as bridge_camera_framing};
+use capstan_blender::{CameraFraming, CameraFramingParams, camera_framing as bridge_camera_framing};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{CheckOverlap, CheckOverlapParams, CheckOverlapParamsMethod as Method, check_overlap};
+use capstan_blender::{CheckOverlap, CheckOverlapParams, CheckOverlapParamsMethod as Method, check_overlap};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

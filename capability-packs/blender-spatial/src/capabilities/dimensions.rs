@@ -1,5 +1,5 @@
 use crate::dimensions_table::{self as table, CATEGORIES, Entry, TABLE};
-use capstan_sdk::blender::{BoundsWorld, BoundsWorldParams, GetObjectInfo, GetObjectInfoParams, ModifyObject, ModifyObjectParams, bounds_world, get_object_info, modify_object};
+use capstan_blender::{BoundsWorld, BoundsWorldParams, GetObjectInfo, GetObjectInfoParams, ModifyObject, ModifyObjectParams, bounds_world, get_object_info, modify_object};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{MinDistance, MinDistanceParams, min_distance};
+use capstan_blender::{MinDistance, MinDistanceParams, min_distance};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

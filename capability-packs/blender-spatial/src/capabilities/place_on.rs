@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{PlaceOn, PlaceOnParams, PlaceOnParamsAlign as Align, place_on as bridge_place_on};
+use capstan_blender::{PlaceOn, PlaceOnParams, PlaceOnParamsAlign as Align, place_on as bridge_place_on};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

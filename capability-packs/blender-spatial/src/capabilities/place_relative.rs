@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{PlaceRelative, PlaceRelativeParams, PlaceRelativeParamsRelation as Relation, place_relative as bridge_place_relative};
+use capstan_blender::{PlaceRelative, PlaceRelativeParams, PlaceRelativeParamsRelation as Relation, place_relative as bridge_place_relative};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-use capstan_sdk::blender::{Raycast, RaycastParams, raycast as bridge_raycast};
+use capstan_blender::{Raycast, RaycastParams, raycast as bridge_raycast};
 use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]

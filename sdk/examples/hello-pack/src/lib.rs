@@ -1,7 +1,7 @@
 //! The example from `sdk/README.md`: a complete pack with one capability, typed bridge
 //! calls, a routing family and a conformance case.
 
-use capstan_sdk::blender::{GetSceneInfo, GetSceneInfoParams, GetSceneInfoParamsType, get_scene_info};
+use capstan_blender::{GetSceneInfo, GetSceneInfoParams, GetSceneInfoParamsType, get_scene_info};
 use capstan_sdk::prelude::*;
 
 #[derive(Deserialize, JsonSchema)]

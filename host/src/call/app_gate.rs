@@ -1,0 +1,172 @@
+//! The app gate: whether a capability's application is there to take the call.
+//!
+//! Admitted means: the server the capability talks to is available (live evidence
+//! first, `availability.rs`), and its running bridge serves every command the
+//! capability may send. A bridge older than this host (version skew) would fail
+//! mid-call with `unknown_command`; the gate refuses before anything runs instead, and
+//! the surfaces hide those capabilities. The refusal is the body every surface
+//! answers (`APP_UNAVAILABLE` with the state object), so all refuse alike.
+
+use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
+use crate::bridge::HttpBridgeClient;
+use crate::report::ErrorCode;
+use crate::runtime::Runtime;
+use serde_json::{Value, json};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// The app gate of one runtime: its packs' servers, their availability, and which
+/// server and bridge commands each capability needs (decided once at start-up).
+pub struct AppGate {
+    pub client: Arc<HttpBridgeClient>,
+    pub availability: AvailabilityCache,
+    server_by_key: HashMap<String, String>,
+    commands_by_key: HashMap<String, Vec<String>>,
+    /// A workflow's distinct step keys: it is admitted, hidden and skewed as its steps.
+    steps_by_workflow: HashMap<String, Vec<String>>,
+}
+
+/// Version skew between this host and the running bridges.
+pub struct Skew {
+    /// server -> commands its running bridge lacks.
+    pub missing: HashMap<String, Vec<String>>,
+    /// Capabilities hidden because they need one of those.
+    pub keys: BTreeSet<String>,
+}
+
+impl AppGate {
+    pub fn new(runtime: &Runtime, client: Arc<HttpBridgeClient>, home: &crate::home::CapstanHome) -> Self {
+        let mut server_by_key = HashMap::new();
+        let mut commands_by_key = HashMap::new();
+        // A pack capability talks to the server of its bridge commands (one per pack
+        // today); a workflow talks to its steps' servers, each its own, so it is
+        // admitted, hidden and refused as its steps are (a workflow across two apps
+        // needs both).
+        // A capability that sends no bridge command needs no app: it is always admitted.
+        for (pack, cap) in runtime.capabilities() {
+            let Some(server) = cap.bridge_commands.first().and_then(|c| pack.manifest.server_of(c)) else { continue };
+            server_by_key.insert(cap.key.clone(), server.to_string());
+            commands_by_key.insert(cap.key.clone(), cap.bridge_commands.clone());
+        }
+        let mut steps_by_workflow = HashMap::new();
+        for w in runtime.workflows() {
+            let mut steps: Vec<String> = Vec::new();
+            for step in &w.steps {
+                if !steps.contains(&step.key) {
+                    steps.push(step.key.clone());
+                }
+            }
+            steps_by_workflow.insert(w.spec.key.clone(), steps);
+        }
+        let availability = AvailabilityCache::new(ServerPolicy::from_packs(runtime.packs()), home.clone());
+        AppGate { client, availability, server_by_key, commands_by_key, steps_by_workflow }
+    }
+
+    /// The server a pack capability talks to (None for a workflow: see [`AppGate::servers_of`]).
+    pub fn server_of(&self, key: &str) -> Option<&str> {
+        self.server_by_key.get(key).map(String::as_str)
+    }
+
+    /// Every server a capability or workflow talks to.
+    pub fn servers_of(&self, key: &str) -> Vec<&str> {
+        match self.steps_by_workflow.get(key) {
+            Some(steps) => {
+                let mut servers: Vec<&str> = steps.iter().filter_map(|s| self.server_of(s)).collect();
+                servers.sort_unstable();
+                servers.dedup();
+                servers
+            }
+            None => self.server_of(key).into_iter().collect(),
+        }
+    }
+
+    pub fn status(&self, server: &str) -> Option<ServerStatus> {
+        self.availability.status(&self.client, server)
+    }
+
+    pub fn unavailable_servers(&self) -> Vec<(String, ServerStatus)> {
+        self.availability.all(&self.client).into_iter().filter(|(_, s)| !s.is_available()).collect()
+    }
+
+    pub fn hidden_server_names(&self) -> Vec<String> {
+        self.unavailable_servers().into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// What the running bridges lack, read once per request: per available server the
+    /// commands its bridge does not serve, and the capabilities that need them.
+    pub fn skew(&self) -> Skew {
+        let mut missing = HashMap::new();
+        for (server, status) in self.availability.all(&self.client) {
+            if !status.is_available() {
+                continue;
+            }
+            let Some(live) = self.client.live_identity(&server) else { continue };
+            let Some(served) = live.get("commands").and_then(Value::as_array) else { continue };
+            let served: std::collections::HashSet<&str> = served.iter().filter_map(Value::as_str).collect();
+            let mut lacking: Vec<String> = self
+                .commands_by_key
+                .iter()
+                .filter(|(key, _)| self.server_of(key) == Some(server.as_str()))
+                .flat_map(|(_, cmds)| cmds.iter().filter(|c| !served.contains(c.as_str())).cloned())
+                .collect();
+            lacking.sort();
+            lacking.dedup();
+            if !lacking.is_empty() {
+                missing.insert(server, lacking);
+            }
+        }
+        let mut keys: BTreeSet<String> = self
+            .commands_by_key
+            .iter()
+            .filter(|(key, cmds)| self.server_of(key).and_then(|s| missing.get(s)).is_some_and(|m: &Vec<String>| cmds.iter().any(|c| m.contains(c))))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let workflows: Vec<String> = self.steps_by_workflow.iter().filter(|(_, steps)| steps.iter().any(|s| keys.contains(s))).map(|(w, _)| w.clone()).collect();
+        keys.extend(workflows);
+        Skew { missing, keys }
+    }
+
+    /// The gate for one capability, after its arguments were checked. The error is the
+    /// body `execute_capability` answers.
+    pub fn admit(&self, key: &str) -> Result<(), Value> {
+        if let Some(steps) = self.steps_by_workflow.get(key) {
+            return steps.iter().try_for_each(|step| self.admit(step));
+        }
+        if let Some(server) = self.server_of(key)
+            && let Some(ServerStatus::Unavailable(state)) = self.status(server)
+        {
+            return Err(json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state }));
+        }
+        let mut skew = self.skew();
+        if skew.keys.contains(key) {
+            let server = self.server_of(key).unwrap_or_default().to_string();
+            let missing = skew.missing.remove(&server).unwrap_or_default();
+            return Err(json!({
+                "code": ErrorCode::AppUnavailable,
+                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on{} and restart {server}", missing.join(", "), update_hint(&server)),
+                "availability": { "server": server, "state": "addon_outdated", "missing_commands": missing, "retry": "after_user_action" },
+            }));
+        }
+        Ok(())
+    }
+}
+
+/// " (`capstan ... install-addon`)": how the user updates `server`'s bridge, when its unit says.
+pub fn update_hint(server: &str) -> String {
+    crate::app_units::by_server(server).and_then(|u| u.user_commands().update_bridge).map(|c| format!(" (`{c}`)")).unwrap_or_default()
+}
+
+impl super::Admission for AppGate {
+    fn admit(&self, key: &str) -> Result<(), Value> {
+        AppGate::admit(self, key)
+    }
+
+    fn forget_availability(&self) {
+        self.availability.invalidate();
+    }
+
+    fn server_available(&self, server: &str) -> Option<bool> {
+        self.availability.invalidate();
+        self.status(server).map(|s| s.is_available())
+    }
+}

@@ -1,0 +1,194 @@
+//! Which declared servers are usable right now, cached briefly.
+//!
+//! Live evidence decides first: a server is available when its runtime file names a
+//! live process, `/ping` answers as a capstan bridge, and the version it reports meets
+//! the manifest's `min_version`. Only when the bridge cannot be reached do the
+//! declared install locations speak (`missing_app`, `version_too_old`), and a process
+//! scan tells `app_not_running` from `endpoint_unavailable`. The live answer is cached
+//! for a second (a burst of searches pings once; a Blender that just came up is seen
+//! at once); the install check, which may run `blender --version`, for longer.
+
+use crate::apps::DottedVersion;
+use crate::apps::requirement::{self, AppCheck};
+use crate::availability::{Availability, State};
+use crate::bridge::{BridgeFailure, HttpBridgeClient};
+use crate::home::CapstanHome;
+use crate::manifest::{Platform, ServerDecl};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const TTL: Duration = crate::limits::AVAILABILITY_TTL;
+
+#[derive(Debug, Clone)]
+pub enum ServerStatus {
+    Available { app_version: Option<String> },
+    Unavailable(Availability),
+}
+
+impl ServerStatus {
+    pub fn is_available(&self) -> bool {
+        matches!(self, ServerStatus::Available { .. })
+    }
+
+    pub fn to_json(&self, server: &str) -> Value {
+        match self {
+            ServerStatus::Available { app_version } => json!({ "server": server, "state": "available", "app": { "name": crate::app_units::display_name(server), "version": app_version } }),
+            ServerStatus::Unavailable(a) => json!(a),
+        }
+    }
+}
+
+type Statuses = Vec<(String, ServerStatus)>;
+
+/// What the packs declare about one server (the first pack that declares `requires` wins).
+pub struct ServerPolicy {
+    pub name: String,
+    pub decl: Option<ServerDecl>,
+}
+
+impl ServerPolicy {
+    /// One policy per declared server, sorted by name: the first pack that says
+    /// something about the app (`app` or `requires`) speaks for it.
+    pub fn from_packs(packs: &[crate::plugin::LoadedPack]) -> Vec<ServerPolicy> {
+        let mut servers: Vec<ServerPolicy> = Vec::new();
+        for (name, decl) in packs.iter().flat_map(|p| p.manifest.servers.iter()) {
+            let says_something = decl.app.is_some() || decl.requires != Default::default();
+            match servers.iter_mut().find(|s| &s.name == name) {
+                Some(existing) if existing.decl.is_none() && says_something => existing.decl = Some(decl.clone()),
+                Some(_) => {}
+                None => servers.push(ServerPolicy { name: name.clone(), decl: says_something.then(|| decl.clone()) }),
+            }
+        }
+        servers.sort_by(|a, b| a.name.cmp(&b.name));
+        servers
+    }
+}
+
+pub struct AvailabilityCache {
+    servers: Vec<ServerPolicy>,
+    home: CapstanHome,
+    cached: Mutex<Option<(Instant, Statuses)>>,
+    installs: Mutex<HashMap<String, (Instant, AppCheck)>>,
+}
+
+impl AvailabilityCache {
+    pub fn new(servers: Vec<ServerPolicy>, home: CapstanHome) -> Self {
+        AvailabilityCache { servers, home, cached: Mutex::new(None), installs: Mutex::new(HashMap::new()) }
+    }
+
+    /// Every declared server with its status.
+    pub fn all(&self, client: &HttpBridgeClient) -> Vec<(String, ServerStatus)> {
+        let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, statuses)) = cached.as_ref()
+            && at.elapsed() < TTL
+        {
+            return statuses.clone();
+        }
+        let statuses: Vec<(String, ServerStatus)> = self.servers.iter().map(|s| (s.name.clone(), self.probe(client, s))).collect();
+        *cached = Some((Instant::now(), statuses.clone()));
+        statuses
+    }
+
+    pub fn policies(&self) -> &[ServerPolicy] {
+        &self.servers
+    }
+
+    pub fn status(&self, client: &HttpBridgeClient, server: &str) -> Option<ServerStatus> {
+        self.all(client).into_iter().find(|(s, _)| s == server).map(|(_, st)| st)
+    }
+
+    /// Forget the cached answer (after a call failed on an unavailable server).
+    pub fn invalidate(&self) {
+        *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    fn probe(&self, client: &HttpBridgeClient, policy: &ServerPolicy) -> ServerStatus {
+        let server = policy.name.as_str();
+        let min_version = policy.decl.as_ref().and_then(|d| d.requires.min_version.as_ref());
+        if policy.decl.as_ref().is_some_and(|d| d.requires.interactive_session)
+            && let Err(detail) = crate::apps::session::interactive()
+        {
+            return ServerStatus::Unavailable(Availability::new(server, State::NoInteractiveSession, detail));
+        }
+        let mut missing_file = false;
+        let unavailable = match client.ping(server) {
+            Ok(ping) => {
+                let reported = ping.get("app_version").and_then(Value::as_str).map(String::from);
+                let too_old = match (min_version, reported.as_deref().and_then(|v| DottedVersion::parse(v).ok())) {
+                    (Some(min), Some(found)) if &found < min => Some(found),
+                    _ => None,
+                };
+                let Some(found) = too_old else { return ServerStatus::Available { app_version: reported } };
+                let detail = format!("the running app reports version {found}; the pack needs {} or newer", min_version.map(|m| m.to_string()).unwrap_or_default());
+                return ServerStatus::Unavailable(
+                    Availability::new(server, State::VersionTooOld, detail).with_versions(Some(found.to_string()), min_version.map(|m| m.to_string())),
+                );
+            }
+            Err(BridgeFailure::Unavailable { state, detail, runtime_file_missing, .. }) => {
+                missing_file = runtime_file_missing;
+                Availability::new(server, State::parse(&state).unwrap_or(State::EndpointUnavailable), detail)
+            }
+            Err(BridgeFailure::Transport { reason, detail }) if reason == "wrong_peer" => {
+                return ServerStatus::Unavailable(Availability::new(server, State::PortTakenByOtherAddon, detail));
+            }
+            Err(other) => Availability::new(server, State::EndpointUnavailable, other.to_string()),
+        };
+        // A runtime file that exists but cannot be trusted is the finding itself, whatever
+        // the install locations say: someone else's or a writable file names a bridge.
+        if matches!(unavailable.state, State::RuntimeFileNotOwned | State::RuntimeFileWritableByOthers) {
+            return ServerStatus::Unavailable(unavailable);
+        }
+        // The bridge cannot be reached. Is the app installed at all, new enough?
+        if let AppCheck::Unsatisfied(install) = self.install_check(policy) {
+            return ServerStatus::Unavailable(install);
+        }
+        if !missing_file {
+            return ServerStatus::Unavailable(unavailable);
+        }
+        ServerStatus::Unavailable(self.refine_missing_file(policy, unavailable))
+    }
+
+    /// A missing runtime file means "not running" unless the app is seen running, and
+    /// then its bridge is what is missing.
+    fn refine_missing_file(&self, policy: &ServerPolicy, unavailable: Availability) -> Availability {
+        let names = executable_names(policy);
+        let markers: &[&str] = crate::app_units::by_server(&policy.name).map_or(&[], |u| u.process_markers());
+        match crate::apps::process::any_running(&names, markers, self.home.root()) {
+            Some(false) => Availability::new(&policy.name, State::AppNotRunning, format!("no {} process is running ({})", crate::app_units::display_name(&policy.name), unavailable.detail)),
+            Some(true) => Availability::new(
+                &policy.name,
+                State::EndpointUnavailable,
+                format!("{} is running, but its bridge published no runtime file ({})", crate::app_units::display_name(&policy.name), unavailable.detail),
+            ),
+            None => unavailable,
+        }
+    }
+
+    pub fn install_check(&self, policy: &ServerPolicy) -> AppCheck {
+        let Some(decl) = &policy.decl else { return AppCheck::NotRequired };
+        let mut installs = self.installs.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, check)) = installs.get(&policy.name)
+            && at.elapsed() < crate::limits::APP_INSTALL_CHECK_TTL
+        {
+            return check.clone();
+        }
+        let check = requirement::check(&policy.name, decl, Platform::current(), &self.home, &crate::apps::expand::Env);
+        installs.insert(policy.name.clone(), (Instant::now(), check.clone()));
+        check
+    }
+}
+
+/// The executable names the app's declared locations end in, on this OS (plus the
+/// server name itself, which is how most apps are called).
+fn executable_names(policy: &ServerPolicy) -> Vec<String> {
+    let mut names = vec![policy.name.clone()];
+    let block = policy.decl.as_ref().and_then(|d| d.app.as_ref()).and_then(|app| Platform::current().and_then(|p| app.get(&p)));
+    for location in block.map(|b| b.locations.as_slice()).unwrap_or_default() {
+        if let Some(name) = location.rsplit(['/', '\\']).next().filter(|n| !n.is_empty() && !names.iter().any(|x| x == n)) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}

@@ -1,0 +1,117 @@
+//! One MCP session: `tools/list` and `tools/call` for the surface it serves. Each
+//! surface is its own module (`guided`, `expert`, `planner_tools`); they share the
+//! core, the call path and the answers (`results`), and none borrows from another.
+
+use super::Core;
+use super::progress::Forwarder;
+use super::session::SessionState;
+use super::shared::SharedCore;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use std::sync::{Arc, Mutex};
+
+/// Which surface this server offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    Guided,
+    Expert,
+    /// The Planner / Actor / Critic tools (`capstan serve --planner`).
+    Planner,
+}
+
+/// Tell the client to list tools again (`notifications/tools/list_changed`) when
+/// what it was offered changes: the pack store changed (any surface), or, on the
+/// expert surface, a server came or went. Runs while the session's transport is open.
+async fn watch_tool_list(shared: Arc<SharedCore>, surface: Surface, peer: Peer<RoleServer>) {
+    let hidden_now = |core: Arc<Core>| async move {
+        if surface != Surface::Expert {
+            return Some(Vec::new());
+        }
+        tokio::task::spawn_blocking(move || core.gate.hidden_server_names()).await.ok()
+    };
+    let mut generation = shared.generation();
+    let Some(mut offered) = hidden_now(shared.get()).await else { return };
+    loop {
+        tokio::time::sleep(crate::limits::TOOL_LIST_WATCH_INTERVAL).await;
+        if peer.is_transport_closed() {
+            return;
+        }
+        let Some(hidden) = hidden_now(shared.get()).await else { return };
+        let now = shared.generation();
+        if hidden != offered || now != generation {
+            tracing::info!(?hidden, "the offered tools changed; telling the client to list them again");
+            (offered, generation) = (hidden, now);
+            if peer.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// One MCP session.
+#[derive(Clone)]
+pub struct CapstanServer {
+    shared: Arc<SharedCore>,
+    surface: Surface,
+    session: Arc<Mutex<SessionState>>,
+    /// This connection's planner session (never shared between connections).
+    planner: Arc<Mutex<crate::planner::session::Session>>,
+}
+
+impl CapstanServer {
+    pub fn new(shared: Arc<SharedCore>, surface: Surface) -> Self {
+        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default() }
+    }
+
+    /// The current core (a new one after the pack store changed).
+    fn core(&self) -> Arc<Core> {
+        self.shared.get()
+    }
+
+    fn tool_list(&self) -> Vec<Tool> {
+        match self.surface {
+            Surface::Guided => self.core().guided_tools.clone(),
+            Surface::Planner => super::planner_tools::tools(),
+            Surface::Expert => super::expert::tools(&self.core()),
+        }
+    }
+}
+
+impl ServerHandler for CapstanServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build());
+        info.server_info = Implementation::new("capstan", env!("CARGO_PKG_VERSION"));
+        let apps = crate::app_units::display_names();
+        info.instructions = Some(match self.surface {
+            Surface::Guided => format!("Drive {apps} safely: router_set_goal, then search_capabilities, get_capability_schema, and execute_capability with the canonical key."),
+            Surface::Expert => format!("Every available {apps} capability as its own tool; each runs sandboxed, its arguments checked against its schema."),
+            Surface::Planner => "Plan, act and critique: planner_set_goal, planner_plan, then planner_act on each step and planner_critique with expectations measured in the scene; planner_status shows progress.".into(),
+        });
+        info
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        tokio::spawn(watch_tool_list(self.shared.clone(), self.surface, context.peer));
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tool_list()))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let (core, name, progress) = (self.core(), request.name.as_ref(), Forwarder::for_request(&context));
+        let answer = match self.surface {
+            Surface::Guided => super::guided::dispatch(core, &self.session, name, &args, progress).await,
+            Surface::Expert => super::expert::dispatch(core, &self.session, name, &args, progress).await,
+            Surface::Planner => super::planner_tools::dispatch(core, self.planner.clone(), name, &args).await,
+        };
+        match answer {
+            Some(result) => Ok(result.into()),
+            None => Err(ErrorData::invalid_params(format!("no tool named {:?}", crate::echo::preview(name)), None)),
+        }
+    }
+}
