@@ -53,6 +53,11 @@ impl Changes {
     }
 }
 
+/// The settings domain a delta lists when the selection or the active object changed.
+/// Selection is state the user sees and undo restores, so a delta reports it; it is
+/// not a change to the scene's content (eval never counts it as a side effect).
+pub const SELECTION: &str = "selection";
+
 /// The delta of a call, in the bridge's own shape.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SceneDelta {
@@ -159,6 +164,16 @@ mod tests {
         let mut m = d(json!({ "added": [], "removed": [], "changed": ["A"], "fields": { "A": ["transform"] }, "settings": [] }));
         m.then(&d(json!({ "added": [], "removed": [], "changed": ["B"], "fields": { "B": ["name"] }, "renamed": { "B": "A" }, "settings": [] })));
         assert_eq!(m.to_json(), json!({ "added": [], "removed": [], "changed": ["B"], "fields": { "B": ["name", "transform"] }, "renamed": { "B": "A" }, "settings": [] }));
+    }
+
+    #[test]
+    fn eval_never_counts_a_selection_change_as_a_side_effect() {
+        let task: crate::eval::Task = serde_json::from_value(json!({ "id": "t", "goal": "select the lights", "assertions": [] })).unwrap();
+        let selected = d(json!({ "added": [], "removed": [], "changed": [], "settings": [SELECTION] }));
+        assert!(crate::eval::run::side_effects(&task, &selected).is_empty());
+        // Another domain beside it still is one.
+        let both = d(json!({ "added": [], "removed": [], "changed": [], "settings": [SELECTION, "render"] }));
+        assert_eq!(crate::eval::run::side_effects(&task, &both), ["settings render"]);
     }
 
     #[test]

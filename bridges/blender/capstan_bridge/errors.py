@@ -28,6 +28,7 @@ CODES = {
     "script_timeout": "the script ran past its deadline and was stopped; Blender serves on",
     "script_memory_limit": "the script grew past its memory cap and was stopped; Blender serves on",
     "limit_exceeded": "the request asks for more than the command allows (snapshots kept, objects listed, ...)",
+    "unsaved_file": "the scene has never been saved as a .blend, so there is no folder relative (//) paths could start from; save it (io.save with copy: false) first",
     "outside_file_references": "the file (or the scene) refers to files outside the read roots or the output folder, or to paths that cannot be checked; the message names each; load it with detach_outside_references: true, or call detach_file_references",
 }
 

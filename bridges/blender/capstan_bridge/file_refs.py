@@ -8,8 +8,10 @@ socket or property, OSL script and IES nodes, compositor File Output nodes), mod
 caches (point caches on disk, fluid caches, Geometry Nodes bakes, mesh caches, ocean
 caches), sequencer strips, and per scene the render output path and the bake output.
 Whatever Blender's own path walker (`bpy.data.file_path_map`) knows beyond these is
-listed as `other`. The check before a load or a render (`file_refs_check`) and the
-`list_file_references` command both use this one list.
+listed as `other`. The check before a load or a render (`file_refs_check`), the
+`list_file_references` command and `rewrite_file_paths` / `pack_images` (`commands/paths.py`)
+all use this one list. Where a reference's path is stored in one plain property,
+`ref.stored` names it (holder, attribute), so a path can be rewritten in place.
 
 Why a list and not a denylist of node types: Blender's C code opens these files
 itself (a `.blend` needs no Python to read /etc/passwd through an Import Text node or
@@ -78,6 +80,7 @@ class FileRef:
         self.folder = None        # outputs: the folder written into, resolved
         self.unresolvable = False
         self.osl_active = False
+        self.stored = None        # (holder, attribute) of the stored path, when it is one plain property
         self._detach = None
 
     def as_dict(self):
@@ -150,6 +153,9 @@ def _joined(raw, base):
     return raw if os.path.isabs(raw) else os.path.join(os.getcwd(), raw)
 
 
+joined = _joined  # public: `paths` commands resolve a rewritten path the same way
+
+
 def _folder_of(joined):
     head, tail = os.path.split(joined)
     return joined if tail in ("", ".", "..") else head
@@ -179,11 +185,12 @@ class _Scan:
     # -- recording ----------------------------------------------------------------------
 
     def add(self, kind, owner, path, direction, detach=None, node=None, detail=None, computed=False, packed=False,
-            script=None, template_values=None):
+            script=None, template_values=None, stored=None):
         if not self._wanted(owner):
             return None
         ref = FileRef(kind, owner, path, direction, node, detail, computed, packed, script)
         ref._detach = detach
+        ref.stored = stored if stored is not None else getattr(detach, "stored", None)
         if not computed and path:
             self._resolve(ref, template_values)
         self.refs.append(ref)
@@ -260,10 +267,11 @@ class _Scan:
                              packed=getattr(block, "packed_file", None) is not None)
         for font in d.fonts:
             if font.filepath and font.filepath != "<builtin>":
-                self.add("font", font, font.filepath, INPUT, _builtin_font(d, font), packed=font.packed_file is not None)
+                self.add("font", font, font.filepath, INPUT, _builtin_font(d, font), packed=font.packed_file is not None,
+                         stored=(font, "filepath"))
         for lib in d.libraries:
             self.add("library", lib, lib.filepath, INPUT, _remove(d.libraries, lib, "removed_library"),
-                     packed=getattr(lib, "packed_file", None) is not None)
+                     packed=getattr(lib, "packed_file", None) is not None, stored=(lib, "filepath"))
         for cache in d.cache_files:
             if cache.filepath:
                 self.add("cache_file", cache, cache.filepath, INPUT, _clear(cache, "filepath"))
@@ -304,7 +312,8 @@ class _Scan:
                 continue
             if idname == "ShaderNodeTexIES":
                 if node.mode == "EXTERNAL" and node.filepath:
-                    self.add("ies", owner, node.filepath, INPUT, _remove(nodes, node, "removed_node"), node=node.name, detail=detail)
+                    self.add("ies", owner, node.filepath, INPUT, _remove(nodes, node, "removed_node"), node=node.name, detail=detail,
+                             stored=(node, "filepath"))
                 continue
             kind = "geometry_import" if idname.startswith("GeometryNodeImport") else "node_file_path"
             for sock in node.inputs:
@@ -444,6 +453,7 @@ def _clear(holder, attr, free=False):
         if free and hasattr(holder, "buffers_free"):
             holder.buffers_free()
         return "cleared"
+    run.stored = (holder, attr)
     return run
 
 

@@ -19,7 +19,7 @@ pub fn families() -> Vec<Family> {
             .cues(5, &["delete", "remove", "erase", "get rid of", "clear the", "destroy"])
             .cues(3, &["move", "rotate", "scale", "resize", "rename", "hide", "unhide", "bigger", "smaller", "taller", "shift", "translate", "turn"])
             .cues(4, &["modifier", "bevel", "subdivide", "subdivision", "smooth the", "mirror", "array", "solidify", "decimate", "wireframe"]),
-        Family::new("object", "How objects relate: parents and children")
+        Family::new("object", "Objects as wholes: parents and children, collections, duplicates, selection, renaming any datablock")
             .cues(5, &["parent", "unparent", "child of", "attach", "hierarchy", "group under"]),
         Family::new("material", "Materials and colours of objects")
             .cues(4, &["material", "colour", "color", "paint", "chrome", "metal", "metallic", "gold", "copper", "glass", "plastic", "rubber", "shader", "texture", "look like", "roughness", "shiny", "glossy", "matte", "glow", "emissive", "red", "blue", "green"]),

@@ -20,7 +20,7 @@ fn every_capability_is_a_read_with_a_family_and_cases() {
     let all = capabilities::all();
     capstan_blender::testing::assert_declared(&families(), &all, 3);
     let keys: BTreeSet<&str> = all.iter().map(|c| c.key()).collect();
-    assert_eq!(keys, BTreeSet::from(["inspect.mesh", "inspect.hierarchy", "inspect.diagnostics", "inspect.datablocks", "inspect.rna", "inspect.viewport"]));
+    assert_eq!(keys, BTreeSet::from(["inspect.mesh", "inspect.mesh_quality", "inspect.hierarchy", "inspect.diagnostics", "inspect.datablocks", "inspect.rna", "inspect.viewport", "inspect.file_paths"]));
     for c in &all {
         assert!(!c.mutates_state() && !c.is_destructive(), "{} must be read-only", c.key());
     }
@@ -65,4 +65,23 @@ fn mesh_defaults_ask_for_the_summary_page() {
     let schema: Value = serde_json::from_str(&cap("inspect.mesh").input_schema()).unwrap();
     assert_eq!(schema["properties"]["object"]["pattern"], "^[A-Za-z0-9_. -]{1,63}$");
     assert_eq!(schema["properties"]["limit"]["maximum"], 5000);
+}
+
+#[test]
+fn mesh_quality_passes_the_names_and_epsilon_and_defaults_to_every_mesh() {
+    let bridge = MockBridge::install();
+    bridge.on::<MeshQuality, _>(|p| {
+        let names = p.objects.clone().unwrap_or_default();
+        Ok(serde_json::from_value(json!({ "objects": [], "total": names.len(), "truncated": false,
+            "area_epsilon": p.area_epsilon.unwrap_or(1e-8), "clean": true })).unwrap())
+    });
+    let out: Value = serde_json::from_str(&cap("inspect.mesh_quality").run_json(r#"{"objects": ["Cube", "Plane"], "area_epsilon": 0.001}"#).unwrap()).unwrap();
+    assert_eq!((out["total"].as_i64(), out["area_epsilon"].as_f64()), (Some(2), Some(0.001)));
+    let out: Value = serde_json::from_str(&cap("inspect.mesh_quality").run_json("{}").unwrap()).unwrap();
+    assert_eq!(out["total"], 0, "no names: the bridge is asked for every mesh");
+    assert_eq!(bridge.commands(), ["mesh_quality", "mesh_quality"]);
+    let schema: Value = serde_json::from_str(&cap("inspect.mesh_quality").input_schema()).unwrap();
+    assert_eq!(schema["properties"]["objects"]["minItems"], 1);
+    let output: Value = serde_json::from_str(&cap("inspect.mesh_quality").output_schema().unwrap()).unwrap();
+    assert!(output.to_string().contains("boundary_edges"), "the declared output names the checks");
 }

@@ -16,8 +16,15 @@ pub fn families() -> Vec<Family> {
                        "normals", "join", "separate", "loose parts", "set origin", "origin to", "apply scale", "apply rotation",
                        "apply transform", "bisect", "triangulate", "poke", "dissolve", "sculpt", "subtract", "intersect", "shade", "pivot",
                        "split", "per material"]),
-        Family::new("object", "Objects as wholes: parents, duplicates, collections, custom properties")
-            .cues(5, &["duplicate", "clone", "copies of", "collection", "custom property", "property", "metadata", "tag"]),
+        Family::new("object", "Objects as wholes: parents, duplicates, collections, custom properties, selection, renaming any datablock")
+            .cues(5, &["duplicate", "clone", "copies of", "collection", "custom property", "property", "metadata", "tag"])
+            // Selection is how a user points at things; "rename" alone stays blender-core's
+            // mutate cue (renaming an object), the phrases below name other datablocks. Both
+            // outweigh the words they come with ("select the objects with the red material"
+            // is a selection, not a material change).
+            .cues(9, &["select", "selected", "deselect", "selection", "active object", "make active"])
+            .cues(9, &["rename the material", "rename the collection", "rename the mesh", "rename the image", "rename the world",
+                       "rename the action", "rename the node group", "datablock", "data block", "misspelt", "misspelled"]),
         Family::new("generation", "Procedural generation: patterns, terrain, LOD chains, scattering, geometry nodes")
             .cues(5, &["terrain", "landscape", "mountains", "hills", "scatter", "distribute", "level of detail", "lod", "geometry nodes",
                        "node graph", "geometry node", "set position", "procedural", "radial pattern", "in a circle", "grid of", "row of", "ring of", "populate"]),

@@ -22,7 +22,7 @@ fn every_capability_has_a_declared_family_cases_examples_and_aliases() {
 fn effects_come_from_the_commands_used() {
     let all = capabilities::all();
     let by_key = |k: &str| all.iter().find(|c| c.key() == k).unwrap_or_else(|| panic!("no {k}"));
-    for k in ["create.curve", "create.text", "create.mesh", "object.duplicate", "object.custom_property", "object.collection", "generation.pattern",
+    for k in ["create.curve", "create.text", "create.mesh", "object.duplicate", "object.custom_property", "object.collection", "object.select", "object.rename", "generation.pattern",
               "generation.terrain", "generation.lod", "generation.scatter", "generation.geometry_nodes"] {
         assert!(by_key(k).mutates_state() && !by_key(k).is_destructive(), "{k}");
     }

@@ -120,6 +120,21 @@ pub fn has_material(materials: &[String], wanted: Option<&str>) -> Verdict {
     verdict(passed, json!({ "materials": materials }), 1.0, "count", detail)
 }
 
+/// A manifold mesh: every edge between exactly two faces. Fails by the number of edges that are not.
+pub fn manifold(boundary: i64, multi_face: i64, wire: i64) -> Verdict {
+    let bad = boundary + multi_face + wire;
+    let detail = if bad == 0 { "manifold".to_string() }
+                 else { format!("{boundary} boundary edges (holes), {multi_face} edges shared by more than two faces, {wire} wire edges") };
+    verdict(bad == 0, json!({ "boundary_edges": boundary, "multi_face_edges": multi_face, "loose_edges": wire }), bad as f64, "edges", detail)
+}
+
+/// No loose vertices (without an edge) and no loose edges (without a face). Fails by their number.
+pub fn no_loose_geometry(vertices: i64, edges: i64) -> Verdict {
+    let bad = vertices + edges;
+    verdict(bad == 0, json!({ "loose_vertices": vertices, "loose_edges": edges }), bad as f64, "elements",
+            format!("{vertices} loose vertices, {edges} loose edges"))
+}
+
 /// What camera_framing measured, for the in_frame verdict.
 pub struct Framing {
     pub in_front: bool,
@@ -205,6 +220,16 @@ mod tests {
         assert!(!triangulated(6, 4).passed && triangulated(0, 3).passed);
         assert!(has_material(&["Red".into()], Some("Red")).passed);
         assert!(!has_material(&[], None).passed);
+    }
+
+    #[test]
+    fn manifold_and_loose_geometry_count_what_is_wrong() {
+        assert!(manifold(0, 0, 0).passed);
+        let v = manifold(4, 1, 2);
+        assert!(!v.passed && v.failed_by == Some(7.0) && v.detail.contains("4 boundary edges"));
+        assert!(no_loose_geometry(0, 0).passed);
+        let v = no_loose_geometry(1, 12);
+        assert!(!v.passed && v.failed_by == Some(13.0) && v.measured["loose_edges"] == 12);
     }
 
     fn framing(bounds: Option<[f64; 4]>, coverage: f64) -> Framing {

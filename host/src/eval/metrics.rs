@@ -57,6 +57,16 @@ pub struct CallRecord {
     pub bytes_received: usize,
 }
 
+impl CallRecord {
+    /// Its arguments were right the first time: not a retry, they passed validation,
+    /// and the call then ran and answered. A call that validation admits but the app
+    /// then refuses (`{}` answered with "nothing to change", a name that does not
+    /// exist) had arguments that were not right, so it does not count.
+    pub fn accepted_first_time(&self) -> bool {
+        !self.retry && self.outcome == Outcome::Ok
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct TaskReport {
     pub id: String,
@@ -70,7 +80,8 @@ pub struct TaskReport {
     pub routed_capability: Option<String>,
     pub family_ok: Option<bool>,
     pub capability_ok: Option<bool>,
-    /// Calls (not retries) whose arguments passed validation on the first attempt.
+    /// Calls (not retries) whose arguments passed validation on the first attempt and
+    /// that then ran and answered (`CallRecord::accepted_first_time`).
     pub args_accepted_first_time: usize,
     pub calls_failed: usize,
     pub assertions_met: usize,
@@ -323,5 +334,18 @@ mod tests {
         assert_eq!((t.tool_calls, t.tool_calls_to_completion, t.bytes_to_completion), (5, 3, 100));
         assert_eq!(t.tasks_with_side_effects, 1);
         assert_eq!(r.tasks[1].reasons(), ["side effect: object Cube"]);
+    }
+
+    fn call(retry: bool, outcome: Outcome) -> CallRecord {
+        CallRecord { key: "scene.world".into(), capability: Some("scene.world".into()), args: serde_json::json!({}), retry, outcome, code: None, message: None, bytes_sent: 0, bytes_received: 0 }
+    }
+
+    #[test]
+    fn accepted_first_time_needs_a_first_attempt_that_ran() {
+        assert!(call(false, Outcome::Ok).accepted_first_time());
+        // Validation admitted it, then the app refused it ("nothing to change"): not accepted.
+        assert!(!call(false, Outcome::Failed).accepted_first_time());
+        assert!(!call(false, Outcome::Refused).accepted_first_time());
+        assert!(!call(true, Outcome::Ok).accepted_first_time(), "a retry is never a first attempt");
     }
 }

@@ -180,9 +180,6 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
             match env.path.check(&key, &text) {
                 Err(e) => Err((Outcome::Refused, crate::report::error_json(&e))),
                 Ok(()) => {
-                    if !record.retry {
-                        report.args_accepted_first_time += 1;
-                    }
                     match env.path.run_checked(&key, &text, None) {
                         Ok(out) => {
                             if let Some(d) = &out.delta {
@@ -218,6 +215,7 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
     }
     report.tool_calls += 1;
     report.retries += usize::from(record.retry);
+    report.args_accepted_first_time += usize::from(record.accepted_first_time());
     report.bytes += record.bytes_sent + record.bytes_received;
     report.calls.push(record);
     Ok(())
@@ -277,11 +275,17 @@ fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
 }
 
 /// What the task changed that it was not allowed to: objects changed or removed other
-/// than `may_change`, settings domains other than `may_change_settings`.
+/// than `may_change`, settings domains other than `may_change_settings`. A selection
+/// change ([`crate::delta::SELECTION`]) is never one: selecting is how an agent points
+/// at things, and it changes nothing in the scene's content.
 pub fn side_effects(task: &Task, merged: &SceneDelta) -> Vec<String> {
     let o = &merged.objects;
     let objects = o.changed.iter().chain(&o.removed).filter(|n| !task.may_change.contains(n)).map(|n| format!("object {n}"));
-    let settings = merged.settings.iter().filter(|s| !task.may_change_settings.contains(s)).map(|s| format!("settings {s}"));
+    let settings = merged
+        .settings
+        .iter()
+        .filter(|s| s.as_str() != crate::delta::SELECTION && !task.may_change_settings.contains(s))
+        .map(|s| format!("settings {s}"));
     objects.chain(settings).collect()
 }
 

@@ -71,7 +71,9 @@ pub enum Expectation {
         tolerance: Option<f64>,
     },
     /// The step's delta: how many objects it added or removed, of which type, and which
-    /// objects it may change (`only_changed`: any other changed or removed one fails).
+    /// objects it may change (`only_changed`: any other object in the delta's `changed`
+    /// list fails; removals are what `removed` governs, so a removed object is not a
+    /// change). Failure messages quote the measured lists.
     Delta {
         #[serde(default)]
         added: Option<usize>,
@@ -385,12 +387,12 @@ fn check_delta(
     if let Some(n) = added
         && d.objects.added.len() != n
     {
-        why.push(format!("added {} objects, expected {n}", d.objects.added.len()));
+        why.push(format!("added {} objects {:?}, expected {n}", d.objects.added.len(), listed(&d.objects.added)));
     }
     if let Some(n) = removed
         && d.objects.removed.len() != n
     {
-        why.push(format!("removed {} objects, expected {n}", d.objects.removed.len()));
+        why.push(format!("removed {} objects {:?}, expected {n}", d.objects.removed.len(), listed(&d.objects.removed)));
     }
     if let Some(t) = added_type {
         let mut types = serde_json::Map::new();
@@ -412,12 +414,18 @@ fn check_delta(
         measured["added_types"] = Value::Object(types);
     }
     if let Some(allowed) = only_changed {
-        let extra: Vec<&String> = d.objects.changed.iter().chain(&d.objects.removed).filter(|n| !allowed.contains(n)).collect();
+        // `changed` only: a removed object is counted by `removed`, not here.
+        let extra: Vec<&String> = d.objects.changed.iter().filter(|n| !allowed.contains(n)).collect();
         if !extra.is_empty() {
-            why.push(format!("changed objects it should not have: {extra:?}"));
+            why.push(format!("changed objects it should not have: {extra:?} (measured changed: {:?}, allowed: {allowed:?})", listed(&d.objects.changed)));
         }
     }
     if why.is_empty() { pass(e, measured) } else { fail(e, measured, why.join("; ")) }
+}
+
+/// Names as a list, the way a failure message quotes them.
+fn listed<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<&'a String> {
+    names.into_iter().collect()
 }
 
 /// The value at `path` of an answer, compared as the expectation says.
@@ -547,5 +555,31 @@ mod tests {
         let c = critique(&reg, &[exp], Some(&d));
         assert!(!c.passed);
         assert!(c.checks[0].reason.as_ref().unwrap().contains("Camera"));
+    }
+
+    #[test]
+    fn only_changed_compares_the_changed_list_and_quotes_what_was_measured() {
+        let reg = FakeRegistry::default();
+        // A deletion: Cube removed, nothing changed. only_changed: [] holds; removed: 1 governs the removal.
+        let mut d = SceneDelta::default();
+        d.objects.removed.insert("Cube".into());
+        let exp = Expectation::Delta { added: None, removed: Some(1), added_type: None, only_changed: Some(vec![]) };
+        let c = critique(&reg, std::slice::from_ref(&exp), Some(&d));
+        assert!(c.passed, "a removal is not a change: {c:?}");
+        assert_eq!(c.checks[0].measured["changed"], json!([]));
+        // A removal the expectation does not allow fails through `removed`, naming what was removed.
+        let none_removed = Expectation::Delta { added: None, removed: Some(0), added_type: None, only_changed: Some(vec![]) };
+        let c = critique(&reg, &[none_removed], Some(&d));
+        assert!(!c.passed);
+        assert_eq!(c.checks[0].reason.as_deref(), Some(r#"removed 1 objects ["Cube"], expected 0"#));
+        // A change outside the allowed list: the message quotes the measured `changed` list.
+        d.objects.changed.insert("Light".into());
+        d.objects.changed.insert("Camera".into());
+        let allow_camera = Expectation::Delta { added: None, removed: None, added_type: None, only_changed: Some(vec!["Camera".into()]) };
+        let c = critique(&reg, &[allow_camera], Some(&d));
+        assert!(!c.passed);
+        let reason = c.checks[0].reason.as_deref().unwrap();
+        assert_eq!(reason, r#"changed objects it should not have: ["Light"] (measured changed: ["Camera", "Light"], allowed: ["Camera"])"#);
+        assert_eq!(c.checks[0].measured["changed"], json!(["Camera", "Light"]));
     }
 }

@@ -23,6 +23,7 @@ MAX_LIMIT = 200
 MAX_COLLECTIONS = 50
 MAX_LISTED = 64
 MAX_KEYS_PER_CHANNEL = 64
+MAX_SELECTED_LISTED = 200
 
 SUMMARY = s.obj({
     "name": s.string(),
@@ -91,8 +92,11 @@ def page(total, offset, limit):
         "objects": s.array(SUMMARY, max_items=MAX_LIMIT),
         "page": PAGE,
         "filter": s.obj(additional=s.string()),
+        "selected": s.array(s.string(), max_items=MAX_SELECTED_LISTED, description="The selected objects (sorted)"),
+        "selected_total": s.integer(0),
+        "active": s.nullable(s.string(description="The active object")),
     }, required=("scene", "frame", "render", "camera", "world", "counts", "object_count", "collections",
-                 "collections_total", "objects", "page", "filter")),
+                 "collections_total", "objects", "page", "filter", "selected", "selected_total", "active")),
     errors=("not_found",),
     max_result_bytes=256 * 1024,
 )
@@ -133,7 +137,16 @@ def get_scene_info(ctx, params):
         "objects": [summary(o) for o in matching[offset:offset + limit]],
         "page": page(len(matching), offset, limit),
         "filter": {k: params[k] for k in ("type", "collection", "name") if k in params},
+        **selection_summary(),
     }
+
+
+def selection_summary():
+    """The view layer's selected objects (sorted, capped) and the active object."""
+    layer = bpy.context.view_layer
+    active = layer.objects.active  # first: reading it brings the layer's object list up to date
+    names = sorted(o.name for o in layer.objects.selected if o is not None)
+    return {"selected": names[:MAX_SELECTED_LISTED], "selected_total": len(names), "active": active.name if active else None}
 
 
 def _material_info(mat):

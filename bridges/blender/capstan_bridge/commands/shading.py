@@ -223,16 +223,101 @@ def assign_material(ctx, params):
     }
 
 
+# The Principled BSDF inputs read back by name, beyond colour, metallic and roughness
+# (result field, then the input's names: 4.x/5.x first, older spellings after).
+PRINCIPLED_READS = (
+    ("transmission", ("Transmission Weight", "Transmission")),
+    ("ior", ("IOR",)),
+    ("emission_color", ("Emission Color", "Emission")),
+    ("emission_strength", ("Emission Strength",)),
+    ("alpha", ("Alpha",)),
+    ("subsurface", ("Subsurface Weight", "Subsurface")),
+    ("coat", ("Coat Weight", "Coat", "Clearcoat")),
+    ("sheen", ("Sheen Weight", "Sheen")),
+)
+SHADER_FOLLOW = ("MIX_SHADER", "ADD_SHADER", "REROUTE")
+MAX_SURFACE_NODES = 8
+MAX_NODE_INPUTS = 24
+
+
+def _value(sock):
+    """An unlinked input's value as a number or a list of numbers; None for other kinds."""
+    v = getattr(sock, "default_value", None)
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        return round(float(v), 5)
+    try:
+        vals = [float(x) for x in v]
+    except (TypeError, ValueError):
+        return None
+    return [round(x, 5) for x in vals] if 1 <= len(vals) <= 4 else None
+
+
+def _surface_nodes(tree):
+    """The shader nodes feeding the active material output's Surface, following mix and add
+    shaders (and reroutes): what the material is made of when it is not one Principled BSDF."""
+    out = next((n for n in tree.nodes if n.type == "OUTPUT_MATERIAL" and n.is_active_output), None) \
+        or next((n for n in tree.nodes if n.type == "OUTPUT_MATERIAL"), None)
+    if out is None or "Surface" not in out.inputs:
+        return []
+    rows, seen, todo = [], set(), [out.inputs["Surface"]]
+    while todo and len(rows) < MAX_SURFACE_NODES:
+        sock = todo.pop(0)
+        for link in sock.links:
+            node = link.from_node
+            if node.name in seen:
+                continue
+            seen.add(node.name)
+            if node.type != "REROUTE":
+                inputs = {}
+                if node.type != "BSDF_PRINCIPLED":  # its values are the row's own fields
+                    for i in node.inputs:
+                        if len(inputs) >= MAX_NODE_INPUTS:
+                            break
+                        val = None if i.is_linked else _value(i)
+                        if val is not None and getattr(i, "enabled", True):
+                            inputs[i.name] = val
+                rows.append({"name": node.name, "type": node.bl_idname, "inputs": inputs,
+                             "linked_inputs": [i.name for i in node.inputs if i.is_linked][:MAX_NODE_INPUTS]})
+            if node.type in SHADER_FOLLOW:
+                todo.extend(i for i in node.inputs if i.type == "SHADER" or node.type == "REROUTE")
+    return rows
+
+
+def _principled_of(tree, surface):
+    """The Principled BSDF feeding the surface, else the tree's first one."""
+    for row in surface:
+        node = tree.nodes.get(row["name"])
+        if node is not None and node.type == "BSDF_PRINCIPLED":
+            return node
+    return next((n for n in tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
+
+
 def _bsdf_values(mat):
-    node = principled(mat) if mat.node_tree is not None else None
+    """Colour, metallic, roughness and the other Principled inputs by name; without a
+    Principled BSDF, the viewport values and null for the rest. `surface` says what feeds
+    the output either way. Reads only: the node tree is not created or enabled here."""
+    tree = mat.node_tree
+    surface = _surface_nodes(tree) if tree is not None else []
+    node = _principled_of(tree, surface) if tree is not None else None
     if node is None:
-        return {"base_color": rounded(mat.diffuse_color), "metallic": round(mat.metallic, 5), "roughness": round(mat.roughness, 5), "principled": False}
-    return {
-        "base_color": rounded(node.inputs["Base Color"].default_value),
-        "metallic": round(node.inputs["Metallic"].default_value, 5),
-        "roughness": round(node.inputs["Roughness"].default_value, 5),
-        "principled": True,
-    }
+        row = {"base_color": rounded(mat.diffuse_color), "metallic": round(mat.metallic, 5), "roughness": round(mat.roughness, 5),
+               "principled": False, "linked_inputs": []}
+        row.update({field: None for field, _names in PRINCIPLED_READS})
+    else:
+        row = {
+            "base_color": rounded(node.inputs["Base Color"].default_value),
+            "metallic": round(node.inputs["Metallic"].default_value, 5),
+            "roughness": round(node.inputs["Roughness"].default_value, 5),
+            "principled": True,
+            "linked_inputs": [i.name for i in node.inputs if i.is_linked][:MAX_NODE_INPUTS],
+        }
+        for field, names in PRINCIPLED_READS:
+            sock = next((node.inputs[n] for n in names if n in node.inputs), None)
+            row[field] = _value(sock) if sock is not None else None
+    row["surface"] = surface
+    return row
 
 
 GRAPH = s.obj({
@@ -255,16 +340,31 @@ def graph_summary(mat):
     return {"nodes": nodes, "links": links}
 
 
+NULL_NUMBER = s.nullable(s.number())
+SURFACE_NODE = s.obj({
+    "name": s.string(), "type": s.string(description="The node's bl_idname, e.g. ShaderNodeEmission"),
+    "inputs": s.obj({}, additional=s.any_value(), description="Unlinked inputs by name: a number or a list of numbers"),
+    "linked_inputs": s.array(s.string(), max_items=MAX_NODE_INPUTS),
+}, required=("name", "type", "inputs", "linked_inputs"))
 MATERIAL_ROW = s.obj({
     "name": s.string(), "users": s.integer(0), "objects": s.array(s.string()), "base_color": s.ref("rgba"),
     "metallic": s.number(), "roughness": s.number(), "principled": s.boolean(), "nodes": s.integer(0),
+    "transmission": NULL_NUMBER, "ior": NULL_NUMBER, "emission_color": s.nullable(s.vector(4)),
+    "emission_strength": NULL_NUMBER, "alpha": NULL_NUMBER, "subsurface": NULL_NUMBER, "coat": NULL_NUMBER,
+    "sheen": NULL_NUMBER,
+    "linked_inputs": s.array(s.string(), max_items=MAX_NODE_INPUTS,
+                             description="Principled inputs driven by a link: their value here is the unlinked default"),
+    "surface": s.array(SURFACE_NODE, max_items=MAX_SURFACE_NODES,
+                       description="Shader nodes feeding the output's Surface (through mix/add shaders)"),
     "preset": s.nullable(s.string()), "graph": GRAPH,
-}, required=("name", "users", "objects", "base_color", "metallic", "roughness", "principled", "nodes", "preset"))
+}, required=("name", "users", "objects", "base_color", "metallic", "roughness", "principled", "nodes", "transmission",
+             "ior", "emission_color", "emission_strength", "alpha", "subsurface", "coat", "sheen", "linked_inputs",
+             "surface", "preset"))
 
 
 @command(
     effect="read",
-    summary="Materials with their Principled BSDF values and the objects using them; of one object, or all.",
+    summary="Materials with their Principled BSDF inputs by name (or the shaders they have instead) and their users; of one object, or all.",
     params=s.obj({
         "object": OBJECT,
         "material": s.ref("datablock_name"),

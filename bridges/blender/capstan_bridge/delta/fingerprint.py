@@ -277,7 +277,7 @@ def _collection(coll):
 
 
 def _image(image):
-    return (image.filepath, tuple(image.size), image.source, image.colorspace_settings.name)
+    return (image.filepath, tuple(image.size), image.source, image.colorspace_settings.name, len(image.packed_files))
 
 
 def _action(action):

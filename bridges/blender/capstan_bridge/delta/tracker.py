@@ -6,6 +6,7 @@ Handlers call, before they change something:
     ctx.delta.removing(obj)                  # an object about to be removed
     ctx.delta.touch_datablock("materials", mat) / removing_datablock(kind, block)
     ctx.delta.touch_settings("render")       # a scene-level domain
+    ctx.delta.touch_selection()              # the selection or the active object
 and, after creating something:
     ctx.delta.created(obj) / created_datablock(kind, block)
 
@@ -15,7 +16,7 @@ cost is the size of what was touched: one object's aspects, one material's node 
 
 import bpy
 
-from . import fingerprint
+from . import fingerprint, selection
 
 
 class ReadOnly:
@@ -59,6 +60,7 @@ class Tracker:
         self._blocks_removed = {}  # (kind, session_uid) -> name
         self._settings = {}        # domain -> values before
         self._counts = _counts() if count_nets else None
+        self._selection = None     # selection.state() before, once touch_selection() was called
 
     # -- objects ---------------------------------------------------------------------
 
@@ -109,6 +111,11 @@ class Tracker:
         else:
             self._blocks_removed[key] = self._blocks.pop(key, (None, block.name, None))[1]
 
+    def touch_selection(self):
+        """The command is about to change the selection or the active object."""
+        if self._selection is None:
+            self._selection = selection.state()
+
     def touch_settings(self, domain):
         if domain not in self._settings:
             self._settings[domain] = fingerprint.settings_values(domain)
@@ -133,7 +140,10 @@ class Tracker:
                 fields[obj.name] = aspects
         removed = sorted(set(removed))
         datablocks = self._datablocks()
-        settings = sorted(d for d, before in self._settings.items() if fingerprint.settings_values(d) != before)
+        settings = [d for d, before in self._settings.items() if fingerprint.settings_values(d) != before]
+        if self._selection is not None and selection.changed(self._selection, selection.state()):
+            settings.append(selection.DOMAIN)
+        settings = sorted(settings)
         delta = {"added": added, "removed": removed, "changed": sorted(changed), "settings": settings}
         if fields:
             delta["fields"] = fields

@@ -1,8 +1,8 @@
 use crate::assertions::{self as verdicts, Verdict};
 use capstan_blender::{
     BoundsWorld, BoundsWorldParams, BoundsWorldResult, CameraFraming, CameraFramingParams, CheckOverlap, CheckOverlapParams, GetObjectInfo, GetObjectInfoParams,
-    MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, Raycast, RaycastParams, bounds_world, check_overlap, get_object_info,
-    camera_framing, mesh_stats, min_distance, raycast,
+    MeshQuality, MeshQualityParams, MeshQualityResultObjectsItem, MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, Raycast,
+    RaycastParams, bounds_world, check_overlap, get_object_info, camera_framing, mesh_quality, mesh_stats, min_distance, raycast,
 };
 use capstan_sdk::prelude::*;
 use std::collections::BTreeMap;
@@ -43,6 +43,10 @@ pub enum Constraint {
     Triangulated { object: Name },
     /// The object has this material in a slot (or any material when none is named).
     HasMaterial { object: Name, #[schemars(length(min = 1, max = 63))] material: Option<String> },
+    /// The evaluated mesh is manifold: no boundary edges (holes), wire edges or edges shared by more than two faces.
+    Manifold { object: Name },
+    /// The evaluated mesh has no loose vertices (no edge) and no loose edges (no face).
+    NoLooseGeometry { object: Name },
     /// The object's world box lies within [min, max], within tolerance (default 0.001 m).
     WithinBounds { object: Name, min: [f64; 3], max: [f64; 3], #[schemars(range(min = 0.0, max = 10.0))] tolerance: Option<f64> },
     /// The object is in the camera's shot (the scene camera by default): wholly unless `fully_inside` is false, filling
@@ -160,6 +164,14 @@ fn check(c: &Constraint, cache: &mut Cache) -> PackResult<Verdict> {
             let s = mesh_stats(&MeshStatsParams { object: object.0.clone() })?;
             verdicts::triangulated(s.non_triangle_faces, s.max_face_sides)
         }
+        Constraint::Manifold { object } => {
+            let q = quality(object)?;
+            verdicts::manifold(q.boundary_edges, q.multi_face_edges, q.loose_edges)
+        }
+        Constraint::NoLooseGeometry { object } => {
+            let q = quality(object)?;
+            verdicts::no_loose_geometry(q.loose_vertices, q.loose_edges)
+        }
         Constraint::HasMaterial { object, material } => {
             let info = get_object_info(&GetObjectInfoParams { name: object.0.clone() })?;
             verdicts::has_material(&info.materials, material.as_deref())
@@ -191,6 +203,12 @@ fn check(c: &Constraint, cache: &mut Cache) -> PackResult<Verdict> {
     })
 }
 
+/// The mesh quality row of one object (mesh_quality answers not_found / invalid_target itself).
+fn quality(object: &Name) -> PackResult<MeshQualityResultObjectsItem> {
+    let mut r = mesh_quality(&MeshQualityParams { objects: Some(vec![object.0.clone()]), area_epsilon: None })?;
+    r.objects.pop().ok_or_else(|| PackError::failed(format!("no mesh quality row for {}", object.0)))
+}
+
 fn kind(c: &Constraint) -> (&'static str, &str) {
     match c {
         Constraint::OnTopOf { object, .. } => ("on_top_of", &object.0),
@@ -202,6 +220,8 @@ fn kind(c: &Constraint) -> (&'static str, &str) {
         Constraint::VertexCountRange { object, .. } => ("vertex_count_range", &object.0),
         Constraint::Triangulated { object } => ("triangulated", &object.0),
         Constraint::HasMaterial { object, .. } => ("has_material", &object.0),
+        Constraint::Manifold { object } => ("manifold", &object.0),
+        Constraint::NoLooseGeometry { object } => ("no_loose_geometry", &object.0),
         Constraint::WithinBounds { object, .. } => ("within_bounds", &object.0),
         Constraint::InFrame { object, .. } => ("in_frame", &object.0),
     }
@@ -211,17 +231,19 @@ fn kind(c: &Constraint) -> (&'static str, &str) {
 ///
 /// Constraint types: on_top_of, inside, not_overlapping, clearance, facing,
 /// axis_aligned, vertex_count_range, triangulated, has_material, within_bounds,
-/// in_frame (in a camera's shot, with a frame coverage range). Every measurement is
+/// in_frame (in a camera's shot, with a frame coverage range), manifold (no holes or
+/// non-manifold edges), no_loose_geometry (no loose vertices or edges). Every measurement is
 /// taken in Blender on evaluated, world-space geometry (metres, degrees; in_frame in
 /// frame fractions). A constraint naming a missing object fails with its error; the call
 /// answers passed (all), score (share passed) and one result per constraint.
 #[capability(
     key = "spatial.assert",
     family = "spatial",
-    tags = ["assert", "verify", "check", "constraints", "validate layout", "critic", "on top of", "overlap", "clearance", "in frame"],
+    tags = ["assert", "verify", "check", "constraints", "validate layout", "critic", "on top of", "overlap", "clearance", "in frame", "manifold", "loose geometry"],
     aliases = ["spatial_assert", "assert_constraints", "verify_layout", "geometric_constraints", "check_constraints"],
-    examples = ["check that the cup is on top of the table", "verify the chairs do not overlap the table", "assert the model is triangulated and under 5000 vertices"],
-    uses = [BoundsWorld, Raycast, CheckOverlap, MinDistance, MeshStats, GetObjectInfo, CameraFraming],
+    examples = ["check that the cup is on top of the table", "verify the chairs do not overlap the table", "assert the model is triangulated and under 5000 vertices",
+                "require the meshes to be manifold with no loose geometry"],
+    uses = [BoundsWorld, Raycast, CheckOverlap, MinDistance, MeshStats, GetObjectInfo, CameraFraming, MeshQuality],
     cases = cases,
 )]
 fn assert(args: AssertArgs) -> PackResult<Value> {
@@ -325,6 +347,28 @@ fn cases() -> Vec<Case> {
                 { "passed": true, "failed_by": 0.0 },
                 { "passed": false, "failed_by": 1.123608, "measured": { "visible": false } },
                 { "passed": false, "error": { "code": "not_found" } },
+            ] })),
+        Case::new("a cube is manifold; with a deleted face it is not, and loose geometry is found")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Open", "location": [5, 0, 1] }))
+            .setup("mutate.mesh_edit", json!({ "object": "Open", "op": "delete", "selection": { "kind": "faces", "indices": [0] } }))
+            // Spinning one vertex leaves a chain of two wire edges on the cube.
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Whisker", "location": [-5, 0, 1] }))
+            .setup("mutate.mesh_edit", json!({ "object": "Whisker", "op": "spin", "selection": { "kind": "verts", "indices": [0] }, "params": { "angle": 90, "steps": 2 } }))
+            .args(json!({ "constraints": [
+                { "type": "manifold", "object": "Cube" },
+                { "type": "no_loose_geometry", "object": "Cube" },
+                { "type": "manifold", "object": "Open" },
+                { "type": "no_loose_geometry", "object": "Open" },
+                { "type": "no_loose_geometry", "object": "Whisker" },
+                { "type": "manifold", "object": "Light" },
+            ] }))
+            .result(json!({ "passed": false, "passed_count": 3, "results": [
+                { "type": "manifold", "passed": true, "failed_by": 0.0 },
+                { "type": "no_loose_geometry", "passed": true },
+                { "type": "manifold", "passed": false, "failed_by": 4.0, "unit": "edges", "measured": { "boundary_edges": 4, "multi_face_edges": 0, "loose_edges": 0 } },
+                { "type": "no_loose_geometry", "passed": true },
+                { "type": "no_loose_geometry", "passed": false, "failed_by": 2.0, "measured": { "loose_vertices": 0, "loose_edges": 2 } },
+                { "type": "manifold", "passed": false, "error": { "code": "invalid_target" } },
             ] })),
         Case::new("in_frame with min_coverage above max_coverage")
             .args(json!({ "constraints": [{ "type": "in_frame", "object": "Cube", "min_coverage": 0.8, "max_coverage": 0.2 }] }))

@@ -292,11 +292,62 @@ pub enum ListFileReferencesParamsKind {
     Other,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ListFileReferencesParamsKindsItem {
+    #[serde(rename = "image")]
+    Image,
+    #[serde(rename = "sound")]
+    Sound,
+    #[serde(rename = "font")]
+    Font,
+    #[serde(rename = "movie_clip")]
+    MovieClip,
+    #[serde(rename = "library")]
+    Library,
+    #[serde(rename = "cache_file")]
+    CacheFile,
+    #[serde(rename = "volume")]
+    Volume,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "geometry_import")]
+    GeometryImport,
+    #[serde(rename = "node_file_path")]
+    NodeFilePath,
+    #[serde(rename = "osl_script")]
+    OslScript,
+    #[serde(rename = "ies")]
+    Ies,
+    #[serde(rename = "file_output")]
+    FileOutput,
+    #[serde(rename = "render_output")]
+    RenderOutput,
+    #[serde(rename = "bake_output")]
+    BakeOutput,
+    #[serde(rename = "point_cache")]
+    PointCache,
+    #[serde(rename = "fluid_cache")]
+    FluidCache,
+    #[serde(rename = "geometry_bake")]
+    GeometryBake,
+    #[serde(rename = "mesh_cache")]
+    MeshCache,
+    #[serde(rename = "ocean_cache")]
+    OceanCache,
+    #[serde(rename = "sequencer_strip")]
+    SequencerStrip,
+    #[serde(rename = "other")]
+    Other,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListFileReferencesParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<ListFileReferencesParamsKind>,
+    /// Only references of these kinds
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<ListFileReferencesParamsKindsItem>>,
     /// Only the references capstan refuses (default false)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused_only: Option<bool>,
@@ -313,7 +364,7 @@ impl JsonSchema for ListFileReferencesParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"kind": {"enum": ["image", "sound", "font", "movie_clip", "library", "cache_file", "volume", "text", "geometry_import", "node_file_path", "osl_script", "ies", "file_output", "render_output", "bake_output", "point_cache", "fluid_cache", "geometry_bake", "mesh_cache", "ocean_cache", "sequencer_strip", "other"], "type": "string"}, "limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 1000000, "minimum": 0, "type": "integer"}, "refused_only": {"description": "Only the references capstan refuses (default false)", "type": "boolean"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"kind": {"enum": ["image", "sound", "font", "movie_clip", "library", "cache_file", "volume", "text", "geometry_import", "node_file_path", "osl_script", "ies", "file_output", "render_output", "bake_output", "point_cache", "fluid_cache", "geometry_bake", "mesh_cache", "ocean_cache", "sequencer_strip", "other"], "type": "string"}, "kinds": {"description": "Only references of these kinds", "items": {"enum": ["image", "sound", "font", "movie_clip", "library", "cache_file", "volume", "text", "geometry_import", "node_file_path", "osl_script", "ies", "file_output", "render_output", "bake_output", "point_cache", "fluid_cache", "geometry_bake", "mesh_cache", "ocean_cache", "sequencer_strip", "other"], "type": "string"}, "maxItems": 22, "minItems": 1, "type": "array"}, "limit": {"description": "Default 100", "maximum": 500, "minimum": 1, "type": "integer"}, "offset": {"maximum": 1000000, "minimum": 0, "type": "integer"}, "refused_only": {"description": "Only the references capstan refuses (default false)", "type": "boolean"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -399,6 +450,12 @@ pub struct ListFileReferencesResultReferencesItem {
     pub script: Option<String>,
     /// Why capstan refuses it: outside_read_roots: is outside the read roots; outside_output_folder: is outside the session output folder; computed_path: is computed by the node tree, so it cannot be checked; unresolvable_path: cannot be resolved to a folder (a template value with a separator, or a // path of an unsaved file); osl_code: is OSL code the render runs, which opens files by name
     pub problem: Option<String>,
+    /// The stored path is relative (// is the folder of the .blend); null without a path
+    pub relative: Option<bool>,
+    /// The resolved target lies in a read root (the output folder is one); null when it cannot be resolved
+    pub inside_read_roots: Option<bool>,
+    /// The resolved target exists; null when it is outside the read roots or cannot be resolved (capstan does not look there)
+    pub exists: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -328,4 +328,9 @@ pub struct GetSceneInfoResult {
     pub objects: Vec<GetSceneInfoResultObjectsItem>,
     pub page: GetSceneInfoResultPage,
     pub filter: std::collections::BTreeMap<String, String>,
+    /// The selected objects (sorted)
+    pub selected: Vec<String>,
+    pub selected_total: i64,
+    /// The active object
+    pub active: Option<String>,
 }

@@ -33,22 +33,26 @@ mod lighting;
 mod materials;
 mod mesh_inspect;
 mod mesh_ops;
+mod mesh_quality;
 mod mesh_tools;
 mod modeling;
 mod modifiers;
 mod object_ops;
 mod objects;
+mod paths;
 mod physics;
 mod preview;
 mod product;
 mod product_camera;
 mod product_isolate;
+mod rename;
 mod render;
 mod render_extra;
 mod render_quality;
 mod rigging;
 mod rna;
 mod scene_reads;
+mod selection;
 mod session;
 mod shader_graph;
 mod shading;
@@ -86,22 +90,26 @@ pub use lighting::*;
 pub use materials::*;
 pub use mesh_inspect::*;
 pub use mesh_ops::*;
+pub use mesh_quality::*;
 pub use mesh_tools::*;
 pub use modeling::*;
 pub use modifiers::*;
 pub use object_ops::*;
 pub use objects::*;
+pub use paths::*;
 pub use physics::*;
 pub use preview::*;
 pub use product::*;
 pub use product_camera::*;
 pub use product_isolate::*;
+pub use rename::*;
 pub use render::*;
 pub use render_extra::*;
 pub use render_quality::*;
 pub use rigging::*;
 pub use rna::*;
 pub use scene_reads::*;
+pub use selection::*;
 pub use session::*;
 pub use shader_graph::*;
 pub use shading::*;
@@ -116,7 +124,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "e0259706769d9275c668db50b9f55bf9bae0af1ecf68786791fed9be25f828e4";
+pub const CATALOG_SHA256: &str = "83e50397f8c5b3cb7edc12ad44f9aeb7842bb7ec9a483bc5f095ee186748d7ad";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -191,11 +199,13 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("mesh_filter", Effect::Destroy),
     ("mesh_inspect", Effect::Read),
     ("mesh_op", Effect::Destroy),
+    ("mesh_quality", Effect::Read),
     ("mesh_stats", Effect::Read),
     ("min_distance", Effect::Read),
     ("modify_object", Effect::Mutate),
     ("new_file", Effect::Destroy),
     ("open_blend", Effect::Destroy),
+    ("pack_images", Effect::Mutate),
     ("parent_objects", Effect::Mutate),
     ("place_on", Effect::Mutate),
     ("place_proxy", Effect::Mutate),
@@ -210,10 +220,12 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("remove_constraint", Effect::Destroy),
     ("remove_modifier", Effect::Destroy),
     ("remove_particle_system", Effect::Destroy),
+    ("rename_datablock", Effect::Mutate),
     ("render_config", Effect::Read),
     ("render_frames", Effect::Mutate),
     ("render_image", Effect::Mutate),
     ("render_preview", Effect::Read),
+    ("rewrite_file_paths", Effect::Mutate),
     ("rna_describe", Effect::Read),
     ("rna_search", Effect::Read),
     ("save_blend", Effect::Read),
@@ -221,6 +233,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("scene_diagnostics", Effect::Read),
     ("scene_inspect", Effect::Read),
     ("scene_snapshot", Effect::Read),
+    ("select_objects", Effect::Mutate),
     ("separate_object", Effect::Destroy),
     ("set_camera", Effect::Mutate),
     ("set_camera_dof", Effect::Mutate),
@@ -312,6 +325,9 @@ pub enum AppErrorCode {
     /// this bridge has no such command (an older or newer add-on); update capstan and the add-on together
     #[serde(rename = "unknown_command")]
     UnknownCommand,
+    /// the scene has never been saved as a .blend, so there is no folder relative (//) paths could start from; save it (io.save with copy: false) first
+    #[serde(rename = "unsaved_file")]
+    UnsavedFile,
     /// this Blender build lacks the feature (an engine, a modifier type, a file format)
     #[serde(rename = "unsupported")]
     Unsupported,
@@ -344,6 +360,7 @@ impl AppErrorCode {
             AppErrorCode::ScriptTimeout => "script_timeout",
             AppErrorCode::UndeclaredError => "undeclared_error",
             AppErrorCode::UnknownCommand => "unknown_command",
+            AppErrorCode::UnsavedFile => "unsaved_file",
             AppErrorCode::Unsupported => "unsupported",
             AppErrorCode::Unknown => "unknown",
         }

@@ -49,7 +49,7 @@ pub fn build_node_material(params: &BuildNodeMaterialParams) -> Result<BuildNode
     capstan_sdk::bridge::send::<BuildNodeMaterial>(params)
 }
 
-/// Materials with their Principled BSDF values and the objects using them; of one object, or all.
+/// Materials with their Principled BSDF inputs by name (or the shaders they have instead) and their users; of one object, or all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListMaterials;
 
@@ -63,7 +63,7 @@ impl Command for ListMaterials {
     type Result = ListMaterialsResult;
 }
 
-/// Materials with their Principled BSDF values and the objects using them; of one object, or all.
+/// Materials with their Principled BSDF inputs by name (or the shaders they have instead) and their users; of one object, or all.
 pub fn list_materials(params: &ListMaterialsParams) -> Result<ListMaterialsResult, BridgeError> {
     capstan_sdk::bridge::send::<ListMaterials>(params)
 }
@@ -212,6 +212,16 @@ impl JsonSchema for ListMaterialsParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListMaterialsResultMaterialsItemSurfaceItem {
+    pub name: String,
+    /// The node's bl_idname, e.g. ShaderNodeEmission
+    pub r#type: String,
+    /// Unlinked inputs by name: a number or a list of numbers
+    pub inputs: std::collections::BTreeMap<String, serde_json::Value>,
+    pub linked_inputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ListMaterialsResultMaterialsItemGraphNodesItem {
     pub name: String,
     pub r#type: String,
@@ -241,6 +251,18 @@ pub struct ListMaterialsResultMaterialsItem {
     pub roughness: f64,
     pub principled: bool,
     pub nodes: i64,
+    pub transmission: Option<f64>,
+    pub ior: Option<f64>,
+    pub emission_color: Option<[f64; 4]>,
+    pub emission_strength: Option<f64>,
+    pub alpha: Option<f64>,
+    pub subsurface: Option<f64>,
+    pub coat: Option<f64>,
+    pub sheen: Option<f64>,
+    /// Principled inputs driven by a link: their value here is the unlinked default
+    pub linked_inputs: Vec<String>,
+    /// Shader nodes feeding the output's Surface (through mix/add shaders)
+    pub surface: Vec<ListMaterialsResultMaterialsItemSurfaceItem>,
     pub preset: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph: Option<ListMaterialsResultMaterialsItemGraph>,
