@@ -22,7 +22,11 @@ pub enum ErrorCode {
     PermissionDenied,
     /// The pack hit a limit or trapped.
     PackFault,
-    /// The bridge or the app reported an error (with the app's own code in `app_error`).
+    /// The application checked a condition the command declares and refused (its code,
+    /// message and what to do in `app_error`: `not_found`, `invalid_target`, ...).
+    AppRefused,
+    /// The bridge or the app failed in a way the command does not declare (an exception
+    /// in the app, a broken answer, a transport failure), with the app's code if any.
     BridgeError,
     /// The capability failed for a reason of its own.
     CapabilityFailed,
@@ -45,6 +49,7 @@ impl ErrorCode {
             ErrorCode::AppUnavailable => "APP_UNAVAILABLE",
             ErrorCode::PermissionDenied => "PERMISSION_DENIED",
             ErrorCode::PackFault => "PACK_FAULT",
+            ErrorCode::AppRefused => "APP_REFUSED",
             ErrorCode::BridgeError => "BRIDGE_ERROR",
             ErrorCode::CapabilityFailed => "CAPABILITY_FAILED",
             ErrorCode::ExecDisabled => "EXEC_DISABLED",
@@ -68,6 +73,7 @@ pub fn error_code(e: &CallError) -> ErrorCode {
         CallError::Pack { failure, availability, .. } => match (availability, failure.bridge_code.as_deref()) {
             (Some(_), _) | (None, Some("app_unavailable")) => ErrorCode::AppUnavailable,
             (None, Some("permission_denied")) | (None, Some("budget_exceeded")) => ErrorCode::PermissionDenied,
+            (None, Some("app_error")) if failure.app_error.as_ref().is_some_and(|a| a.declared) => ErrorCode::AppRefused,
             (None, Some(_)) => ErrorCode::BridgeError,
             (None, None) if failure.kind == "invalid_arguments" => ErrorCode::InvalidCapabilityArguments,
             (None, None) => ErrorCode::CapabilityFailed,

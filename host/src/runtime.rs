@@ -68,6 +68,9 @@ pub struct AppError {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meaning: Option<String>,
+    /// The command declares the code: the application checked a condition and refused
+    /// (`APP_REFUSED`), rather than failing in a way nobody foresaw (`BRIDGE_ERROR`).
+    pub declared: bool,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -134,6 +137,15 @@ impl CallError {
             CallError::Pack { failure, .. } => matches!(failure.bridge_code.as_deref(), Some("transport") | Some("app_unavailable")),
             CallError::Workflow { cause, .. } => cause.app_went_away(),
             _ => false,
+        }
+    }
+
+    /// The bridge calls the call made before it failed (none when it was refused before
+    /// any bridge work).
+    pub fn bridge_calls(&self) -> &[BridgeCallRecord] {
+        match self {
+            CallError::Fault { bridge_calls, .. } | CallError::Pack { bridge_calls, .. } | CallError::Workflow { bridge_calls, .. } => bridge_calls,
+            _ => &[],
         }
     }
 
@@ -495,11 +507,11 @@ impl Runtime {
             Err(f) => Err(fault(f)),
             Ok(Err(e)) => {
                 let mut failure = pack_failure(e);
-                if let Some((code, message)) = report.last_app_error
+                if let Some(app) = report.last_app_error
                     && failure.bridge_code.as_deref() == Some("app_error")
                 {
-                    let meaning = self.error_meaning(pack, &code);
-                    failure.app_error = Some(AppError { code, message: cut(message), meaning });
+                    let meaning = self.error_meaning(pack, &app.code);
+                    failure.app_error = Some(AppError { code: app.code, message: cut(app.message), meaning, declared: app.declared });
                 }
                 let failure = Box::new(failure);
                 let availability = match failure.bridge_code.as_deref() {

@@ -13,6 +13,13 @@
 
 #[path = "support/mod.rs"]
 mod support;
+#[path = "conformance/change_then_read.rs"]
+mod change_then_read;
+#[path = "conformance/sweeps.rs"]
+mod sweeps;
+
+use change_then_read::{change_then_read_cases_measure_the_change, every_read_has_a_change_then_read_case};
+use sweeps::{empty_arguments, sweep_keys, wrong_target_cases, wrong_targets};
 
 use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
 use capstan::conformance::{Case, check};
@@ -198,11 +205,16 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
 
 /// The cases, read from the packs without Blender: building the list needs only the
 /// packs, so it also works where Blender is missing (and the cases are ignored).
-fn trials() -> Vec<(String, String, Case)> {
+fn offline_runtime() -> (tempfile::TempDir, Runtime) {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
     let extra: Vec<_> = EXTRA_PACKS.iter().map(|d| support::built_pack(d)).collect();
     let rt = support::runtime(&home, Arc::new(capstan::bridge::Offline), &extra);
+    (tmp, rt)
+}
+
+fn trials() -> Vec<(String, String, Case)> {
+    let (_tmp, rt) = offline_runtime();
     let mut out = Vec::new();
     for cap in rt.capabilities().map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)) {
         for case in &cap.conformance {
@@ -229,7 +241,7 @@ fn main() {
     }
     let cases = trials();
     let count = cases.len();
-    let list: Vec<Trial> = cases
+    let mut list: Vec<Trial> = cases
         .into_iter()
         .map(|(key, name, case)| Trial::test(name, move || run_case(&key, &case)).with_ignored_flag(!have_blender))
         .collect();
@@ -238,6 +250,16 @@ fn main() {
         keys.dedup();
         keys.len()
     });
+    for key in sweep_keys() {
+        let name = format!("sweep :: {{}} :: {key}");
+        list.push(Trial::test(name, move || empty_arguments(&key)).with_ignored_flag(!have_blender));
+    }
+    for (key, aim, case) in wrong_target_cases() {
+        let name = format!("sweep :: wrong target :: {key}");
+        list.push(Trial::test(name, move || wrong_targets(&key, &aim, &case)).with_ignored_flag(!have_blender));
+    }
+    list.push(Trial::test("meta :: every read capability has a change-then-read case", || every_read_has_a_change_then_read_case(&offline_runtime().1)));
+    list.push(Trial::test("meta :: change-then-read cases measure the change", change_then_read_cases_measure_the_change).with_ignored_flag(!have_blender));
     let conclusion = libtest_mimic::run(&args, list);
     contact_sheet();
     conclusion.exit();

@@ -62,6 +62,8 @@ fn a_pack_built_for_0_1_0_loads_and_runs_unchanged() {
 struct Scripted {
     calls: Mutex<Vec<String>>,
     fail_at: usize,
+    /// The application code the failing call answers with.
+    code: &'static str,
 }
 
 impl BridgeClient for Scripted {
@@ -73,7 +75,7 @@ impl BridgeClient for Scripted {
             let delta: capstan::delta::SceneDelta = serde_json::from_value(json!({
                 "added": [], "removed": [], "changed": ["Cube"], "fields": { "Cube": ["animation"] }, "settings": [],
             })).unwrap();
-            return Err(BridgeFailure::App { code: "not_found".into(), message: "no object named 'Gone'".into(), delta: Some(Box::new(delta)) });
+            return Err(BridgeFailure::App { code: self.code.into(), message: "no object named 'Gone'".into(), delta: Some(Box::new(delta)) });
         }
         let mut answer = canned::answer(request.command, request.params);
         if request.command == "create_light" {
@@ -89,9 +91,21 @@ impl BridgeClient for Scripted {
 }
 
 #[test]
+fn a_code_the_command_does_not_declare_is_a_bridge_error_not_a_refusal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bridge = Arc::new(Scripted { calls: Mutex::new(vec![]), fail_at: 1, code: "not_found" });
+    let rt = runtime(&CapstanHome::at(tmp.path()), bridge, &[]);
+    let err = rt.call("scene.lighting_preset", r#"{"preset": "studio"}"#).unwrap_err();
+    let doc = capstan::report::error_json(&err);
+    assert_eq!(doc["code"], "BRIDGE_ERROR", "create_light does not declare not_found: {doc}");
+    assert_eq!(doc["app_error"]["code"], "not_found");
+    assert_eq!(doc["app_error"]["declared"], false);
+}
+
+#[test]
 fn a_mutating_call_is_one_undo_step_and_read_calls_are_none() {
     let tmp = tempfile::tempdir().unwrap();
-    let bridge = Arc::new(Scripted { calls: Mutex::new(vec![]), fail_at: usize::MAX });
+    let bridge = Arc::new(Scripted { calls: Mutex::new(vec![]), fail_at: usize::MAX, code: "invalid_params" });
     let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
     let out = rt.call("scene.lighting_preset", r#"{"preset": "three_point"}"#).unwrap();
     assert_eq!(out.delta.unwrap().objects.added.len(), 3, "three calls, one merged delta");
@@ -103,17 +117,17 @@ fn a_mutating_call_is_one_undo_step_and_read_calls_are_none() {
 #[test]
 fn the_delta_of_earlier_calls_is_kept_when_a_later_one_fails() {
     let tmp = tempfile::tempdir().unwrap();
-    let bridge = Arc::new(Scripted { calls: Mutex::new(vec![]), fail_at: 3 });
+    let bridge = Arc::new(Scripted { calls: Mutex::new(vec![]), fail_at: 3, code: "invalid_params" });
     let rt = runtime(&CapstanHome::at(tmp.path()), bridge.clone(), &[]);
     let err = rt.call("scene.lighting_preset", r#"{"preset": "studio"}"#).unwrap_err();
     let CallError::Pack { delta: Some(delta), failure, .. } = &err else { panic!("{err:?}") };
     assert_eq!(delta.objects.added.iter().collect::<Vec<_>>(), ["Softbox Left", "Softbox Right"]);
     assert_eq!(delta.objects.changed.iter().collect::<Vec<_>>(), ["Cube"], "the failed call's own partial delta");
-    assert_eq!(failure.app_error.as_ref().unwrap().code, "not_found");
+    assert_eq!(failure.app_error.as_ref().unwrap().code, "invalid_params");
     let doc = capstan::report::error_json(&err);
-    assert_eq!(doc["code"], "BRIDGE_ERROR");
-    assert_eq!(doc["app_error"]["code"], "not_found");
-    assert!(doc["app_error"]["meaning"].as_str().unwrap().contains("list the scene"));
+    assert_eq!(doc["code"], "APP_REFUSED", "create_light declares invalid_params: a condition it checks");
+    assert_eq!(doc["app_error"]["code"], "invalid_params");
+    assert!(doc["app_error"]["meaning"].as_str().unwrap().contains("fix the arguments"));
     assert_eq!(doc["delta"]["added"], json!(["Softbox Left", "Softbox Right"]));
     assert_eq!(bridge.calls.lock().unwrap().last().unwrap(), "undo_push", "the partial change is still one undo step");
 }

@@ -244,6 +244,21 @@ fn the_shipped_suite_passes_for_real() {
     }
 }
 
+/// The outsider suite (`host/eval/outsider.json`): 40 requests written from the README and
+/// the tools' own answers only, kept as a gate so that what an outsider could do stays done.
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_outsider_suite_passes_for_real() {
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = support::workspace().join("host/eval/outsider.json");
+    let out = capstan(tmp.path(), &blender, &["eval", "--suite", suite.to_str().unwrap(), "--json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let not_passed: Vec<String> = doc["tasks"].as_array().unwrap().iter().filter(|t| t["status"] != "passed").map(|t| format!("{:#}", t)).collect();
+    assert!(not_passed.is_empty(), "{}", not_passed.join("\n"));
+    assert_eq!(doc["totals"]["tasks"], 40);
+}
+
 #[test]
 fn no_blender_means_every_task_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();

@@ -137,7 +137,7 @@ fn a_failing_step_stops_the_workflow_and_is_reported_as_failed() {
     assert_eq!(commands.iter().rfind(|c| c.as_str() != "undo_push").map(String::as_str), Some("product_camera_rig"), "{commands:?}");
     // The MCP error: the step's code, the failed step, every step.
     let error = report::error_json(&err);
-    assert_eq!(error["code"], "BRIDGE_ERROR");
+    assert_eq!(error["code"], "APP_REFUSED");
     assert_eq!(error["failed_step"], "camera");
     assert_eq!(error["workflow"]["steps"][4]["error"]["app_error"]["code"], "not_found");
 }

@@ -29,6 +29,7 @@ import traceback
 
 from . import command, executor, http_server, paths, protocol, runtime_file, schema
 from .containment import runner
+from . import settle
 from .errors import PROTOCOL_CODES, CommandError
 
 
@@ -225,9 +226,11 @@ class Bridge:
         whole = spec.mutates and (self.verify or spec.full_delta)
         before = None
         try:
+            settle.before_command()
             before = full.snapshot() if whole or (self.verify and not spec.mutates) else None
             result = dict(spec.handler(Context(self.output_dir, tracker, self.session), params))
             if spec.mutates:
+                settle.after_change(tracker.animation_changed())
                 result["delta"] = self._delta(spec, tracker, before)
             elif self.verify:
                 changed = full.diff(before, full.snapshot())

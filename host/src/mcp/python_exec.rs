@@ -148,6 +148,7 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         return error_result(json!({ "code": "BRIDGE_ERROR", "message": format!("this capstan's {app} catalog has no {command} command") }));
     };
     let timeout = spec.timeout;
+    let declared = spec.errors.clone();
     let endpoint = core.client().liveness(server).ok_or_else(|| format!("capstan does not know how to reach {server}")).and_then(|live| crate::bridge::endpoint::read(&live.runtime_file).map_err(|e| e.to_string()));
     if let Some(why) = endpoint.as_ref().ok().and_then(|ep| unconfined_refusal(server, ep)) {
         return disabled(&why);
@@ -168,7 +169,12 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
         Ok(Err(BridgeFailure::App { code, message, .. })) if script_limit(&code).is_some() => {
             error_result(json!({ "code": "PACK_FAULT", "message": message, "limit": script_limit(&code), "app_code": code }))
         }
-        Ok(Err(BridgeFailure::App { code, message, .. })) => error_result(json!({ "code": "BRIDGE_ERROR", "message": message, "app_code": code })),
+        Ok(Err(BridgeFailure::App { code, message, .. })) => {
+            // A condition the exec command declares (the script raised, the guard refused)
+            // is the app's refusal; anything else is a failure nobody foresaw.
+            let mcp_code = if declared.contains(&code) { "APP_REFUSED" } else { "BRIDGE_ERROR" };
+            error_result(json!({ "code": mcp_code, "message": message, "app_code": code }))
+        }
         Ok(Err(BridgeFailure::Unavailable { server, state, detail, .. })) => {
             core.gate.availability.invalidate();
             error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("{server} is unavailable ({state}): {detail}") }))

@@ -50,6 +50,16 @@ impl CallSetup {
     }
 }
 
+/// An error the application answered a bridge call with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppFailureRecord {
+    pub code: String,
+    pub message: String,
+    /// The command declares this code: a condition it checks (a wrong target, a missing
+    /// name), as opposed to an exception it did not expect.
+    pub declared: bool,
+}
+
 /// What a call did besides returning.
 #[derive(Debug, Clone)]
 pub struct CallReport {
@@ -58,8 +68,8 @@ pub struct CallReport {
     pub delta: crate::delta::SceneDelta,
     /// A mutating bridge command ran.
     pub mutated: bool,
-    /// The last error the application reported: (code, message).
-    pub last_app_error: Option<(String, String)>,
+    /// The last error the application reported.
+    pub last_app_error: Option<AppFailureRecord>,
     /// The last bridge failure that means a server is unavailable, as a state.
     pub last_unavailable: Option<crate::availability::Availability>,
     pub stdout: CapturedText,

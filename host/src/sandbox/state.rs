@@ -49,8 +49,8 @@ pub struct CallState {
     pub(super) delta: SceneDelta,
     /// A mutating command ran (so the call is one undo step).
     pub(super) mutated: bool,
-    /// The last application error (code and message), for the report.
-    pub(super) last_app_error: Option<(String, String)>,
+    /// The last application error, for the report.
+    pub(super) last_app_error: Option<super::AppFailureRecord>,
     /// Progress reports on their way to the listener, if any.
     pub(super) progress: CallProgress,
 }
@@ -229,6 +229,7 @@ impl CallState {
         }
         let spec = gate.command_spec(&checked.server, &checked.command);
         let spec_limit = spec.map(|s| s.max_result_bytes);
+        let declared_errors: Vec<String> = spec.map(|s| s.errors.clone()).unwrap_or_default();
         let answer = match (answer, spec) {
             // An answer outside the command's declared result schema is not one the
             // pack may act on (a wrong or skewed peer): a transport error.
@@ -284,7 +285,11 @@ impl CallState {
                 };
                 let app_code = match &failure {
                     BridgeFailure::App { code, message, .. } => {
-                        self.last_app_error = Some((code.clone(), message.clone()));
+                        self.last_app_error = Some(super::AppFailureRecord {
+                            code: code.clone(),
+                            message: message.clone(),
+                            declared: declared_errors.contains(code),
+                        });
                         Some(code.clone())
                     }
                     _ => None,

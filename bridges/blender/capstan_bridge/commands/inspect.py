@@ -35,7 +35,8 @@ SUMMARY = s.obj({
     "parent": s.nullable(s.string()),
     "collections": s.array(s.string()),
     "materials": s.array(s.string()),
-}, required=("name", "type", "location", "rotation", "scale", "visible", "parent", "collections", "materials"))
+}, required=("name", "type", "location", "rotation", "scale", "visible", "parent", "collections", "materials"),
+   description="location in metres (world), rotation in radians (XYZ Euler, as Blender stores it; inputs take degrees), scale as factors")
 
 PAGE = s.obj({
     "offset": s.integer(0), "limit": s.integer(1), "total": s.integer(0),
@@ -200,8 +201,11 @@ def _constraint(c):
                 "emission_color": s.array(s.number()), "emission_strength": s.number(),
             }, required=("name",)), max_items=MAX_LISTED),
             "mesh": s.obj({"vertices": s.integer(0), "edges": s.integer(0), "faces": s.integer(0), "uv_layers": s.array(s.string()),
-                           "smooth_faces": s.integer(0, description="Faces shaded smooth")},
-                          required=("vertices", "edges", "faces", "uv_layers", "smooth_faces")),
+                           "smooth_faces": s.integer(0, description="Faces shaded smooth"),
+                           "evaluated": s.obj({"vertices": s.integer(0), "edges": s.integer(0), "faces": s.integer(0)},
+                                              required=("vertices", "edges", "faces"),
+                                              description="Counts after modifiers, at the current frame (what renders)")},
+                          required=("vertices", "edges", "faces", "uv_layers", "smooth_faces", "evaluated")),
             "rigid_body": s.obj({"type": s.enum(("ACTIVE", "PASSIVE")), "mass": s.number(), "shape": s.string(), "enabled": s.boolean(),
                                  "kinematic": s.boolean()},
                                 required=("type", "mass", "shape", "enabled", "kinematic"),
@@ -226,6 +230,7 @@ def _constraint(c):
         required=tuple(SUMMARY["required"]) + ("dimensions", "children", "children_total", "modifiers", "modifiers_total",
                                                "constraints", "constraints_total", "material_details", "keyframes", "parent_type",
                                                "custom_properties"),
+        description=SUMMARY["description"],
     ),
     errors=("not_found",),
     max_result_bytes=512 * 1024,
@@ -244,7 +249,8 @@ def get_object_info(ctx, params):
     info["material_details"] = [_material_info(m) for m in getattr(data, "materials", []) if m is not None][:MAX_LISTED] if data else []
     if obj.type == "MESH":
         info["mesh"] = {"vertices": len(data.vertices), "edges": len(data.edges), "faces": len(data.polygons),
-                        "uv_layers": [u.name for u in data.uv_layers][:8], "smooth_faces": _smooth_faces(data)}
+                        "uv_layers": [u.name for u in data.uv_layers][:8], "smooth_faces": _smooth_faces(data),
+                        "evaluated": _evaluated_counts(obj)}
     elif obj.type == "LIGHT":
         info["light"] = {"type": data.type, "energy": round(data.energy, 5), "color": rounded(data.color)}
         if data.type == "AREA":
@@ -271,6 +277,17 @@ def get_object_info(ctx, params):
     info["keyframes"] = keyframes_of(obj, MAX_LISTED, MAX_KEYS_PER_CHANNEL)
     info["custom_properties"] = {k: _jsonable(obj[k]) for k in list(obj.keys())[:32] if not k.startswith("_")}
     return info
+
+
+def _evaluated_counts(obj):
+    """Vertex, edge and face counts of the mesh Blender renders: after modifiers and
+    Geometry Nodes, at the current frame (the bridge settles the scene first)."""
+    evaluated = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    mesh = evaluated.to_mesh()
+    try:
+        return {"vertices": len(mesh.vertices), "edges": len(mesh.edges), "faces": len(mesh.polygons)}
+    finally:
+        evaluated.to_mesh_clear()
 
 
 def _smooth_faces(mesh):

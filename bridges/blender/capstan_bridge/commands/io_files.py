@@ -244,8 +244,9 @@ def export_file(ctx, params):
         "compress": s.boolean(),
         "copy": s.boolean(description="true (default): write a copy; false: the session's file becomes this one"),
     }, required=("filename",)),
-    result=s.obj({"path": s.string(), "filename": s.string(), "bytes": s.integer(0), "copy": s.boolean(), "compress": s.boolean()},
-                 required=("path", "filename", "bytes", "copy", "compress")),
+    result=s.obj({"path": s.string(), "filename": s.string(), "bytes": s.integer(0), "copy": s.boolean(), "compress": s.boolean(),
+                  "objects": s.integer(0, description="How many objects the file holds")},
+                 required=("path", "filename", "bytes", "copy", "compress", "objects")),
     errors=("path_refused",),
     timeout_s=120,
 )
@@ -257,7 +258,8 @@ def save_blend(ctx, params):
     copy, compress = params.get("copy", True), params.get("compress", False)
     # relative_remap=False: saving must not rewrite the scene's image paths.
     bpy.ops.wm.save_as_mainfile(filepath=path, copy=copy, compress=compress, relative_remap=False)
-    return {"path": path, "filename": params["filename"], "bytes": os.path.getsize(path), "copy": copy, "compress": compress}
+    return {"path": path, "filename": params["filename"], "bytes": os.path.getsize(path), "copy": copy, "compress": compress,
+            "objects": len(bpy.data.objects)}
 
 
 def _scene_objects():

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import schema as s
 from ..command import command
-from ..errors import not_found
+from ..errors import CommandError
 from .common import OBJECT, get_object
 from .modeling_util import COUNTS, evaluated, get_mesh_object, limit, mesh_counts, refresh, refuse
 
@@ -48,7 +48,10 @@ def apply_evaluated(obj, mod):
 def _modifier(obj, name):
     mod = obj.modifiers.get(name)
     if mod is None:
-        raise not_found("modifier on %s" % obj.name, name)
+        # Name the modifiers it has: Blender's UI calls a Subsurf "Subdivision", and an
+        # agent guesses the UI's word first.
+        have = ", ".join("%r (%s)" % (m.name, m.type) for m in obj.modifiers[:16]) or "none"
+        raise CommandError("not_found", "no modifier named %r on %s; it has: %s" % (name, obj.name, have))
     return mod
 
 

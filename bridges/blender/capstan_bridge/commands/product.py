@@ -204,7 +204,8 @@ def _catcher(ctx, on, center, radius, floor):
     summary="Place (or update in place) an owned key/fill/rim area-light rig for a product preset around the meshes, with an owned shadow catcher.",
     params=s.obj({
         "preset": s.enum(tuple(RIGS)),
-        "shadow_catcher": s.boolean("Owned shadow-catcher plane under the meshes (default true; false hides an existing one)"),
+        "shadow_catcher": s.boolean("Owned shadow-catcher plane under the meshes (default true, unless an owned product backdrop "
+                                    "is already the floor; false hides an existing one)"),
     }, required=("preset",)),
     result=s.obj({
         "preset": s.string(),
@@ -219,6 +220,9 @@ def product_light_rig(ctx, params):
     preset = params["preset"]
     center, radius, floor = _bounds(sc)
     lights = [_light(ctx, role, preset, spec, center, radius) for role, spec in zip(ROLES, RIGS[preset])]
-    catcher = _catcher(ctx, params.get("shadow_catcher", True), center, radius, floor)
+    # A backdrop (product.backdrop) is already the floor: a catcher plane on top of it
+    # would render as the world's colour where the backdrop should show.
+    has_backdrop = any(o.get("capstan_role") == "product_backdrop" for o in sc.objects)
+    catcher = _catcher(ctx, params.get("shadow_catcher", not has_backdrop), center, radius, floor)
     return {"preset": preset, "lights": lights, "center": rounded(center), "radius": round(radius, 5),
             "shadow_catcher": catcher}

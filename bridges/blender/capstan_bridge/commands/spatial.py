@@ -240,17 +240,29 @@ def place_on(ctx, params):
         shift_xy = (tbox[0][:2] + tbox[1][:2]) / 2.0 - (lo[:2] + hi[:2]) / 2.0
     else:
         shift_xy = np.zeros(2)
+    # Rays go down through where the two footprints overlap (a roof over a row of
+    # pillars overlaps each pillar's top only), on a grid that includes the overlap's
+    # centre and edges; the highest hit is the surface the object rests on.
+    foot_lo, foot_hi = lo[:2] + shift_xy, hi[:2] + shift_xy
+    over_lo, over_hi = np.maximum(foot_lo, tbox[0][:2]), np.minimum(foot_hi, tbox[1][:2])
+    if np.any(over_lo > over_hi):
+        raise invalid_target("%s's footprint (x %.3f..%.3f, y %.3f..%.3f) does not overlap %s's (x %.3f..%.3f, y %.3f..%.3f); "
+                             "use align: center or move it over the support first" % (
+                                 obj.name, foot_lo[0], foot_hi[0], foot_lo[1], foot_hi[1],
+                                 target.name, tbox[0][0], tbox[1][0], tbox[0][1], tbox[1][1]))
     top = float(tbox[1][2]) + 1.0
     best = None
-    for fx in (0.5, 0.02, 0.98):
-        for fy in (0.5, 0.02, 0.98):
-            x = lo[0] + shift_xy[0] + fx * (hi[0] - lo[0])
-            y = lo[1] + shift_xy[1] + fy * (hi[1] - lo[1])
+    steps = (0.5, 0.01, 0.99, 0.25, 0.75)
+    for fx in steps:
+        for fy in steps:
+            x = over_lo[0] + fx * (over_hi[0] - over_lo[0])
+            y = over_lo[1] + fy * (over_hi[1] - over_lo[1])
             loc = support.tree.ray_cast(Vector((x, y, top)), Vector((0, 0, -1)))[0]
             if loc is not None and (best is None or loc.z > best):
                 best = loc.z
     if best is None:
-        raise invalid_target("%s has no surface under %s's footprint" % (target.name, obj.name))
+        raise invalid_target("no ray down through the overlap of %s's and %s's footprints (x %.3f..%.3f, y %.3f..%.3f) "
+                             "hit %s's surface" % (obj.name, target.name, over_lo[0], over_hi[0], over_lo[1], over_hi[1], target.name))
     offset = float(params.get("offset_z", 0.0))
     delta = Vector((shift_xy[0], shift_xy[1], best + offset - lo[2]))
     dry = bool(params.get("dry_run", False))

@@ -111,6 +111,13 @@ class Tracker:
         else:
             self._blocks_removed[key] = self._blocks.pop(key, (None, block.name, None))[1]
 
+    def animation_changed(self):
+        """The objects whose keyframes (action, F-curves, drivers, NLA) this command
+        changed so far, created ones with animation included (for `settle`)."""
+        out = [obj for obj, _, before in self._objects.values() if _alive(obj) and fingerprint.animation_values(obj) != before["animation"]]
+        out.extend(obj for obj in self._created.values() if _alive(obj) and obj.animation_data is not None)
+        return out
+
     def touch_selection(self):
         """The command is about to change the selection or the active object."""
         if self._selection is None:

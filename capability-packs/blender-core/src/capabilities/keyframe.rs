@@ -81,8 +81,9 @@ fn cases() -> Vec<Case> {
         Case::new("a rotation key in degrees")
             .setup("animation.keyframe", json!({ "object": "Cube", "property": "rotation", "frame": 1, "value": [0, 0, 0] }))
             .args(json!({ "object": "Cube", "property": "rotation", "frame": 48, "value": [0, 0, 180] }))
-            .changed(&["Cube"]).fields("Cube", &["animation", "transform"])
-            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "keyframes": [{ "property": "rotation_euler", "keys_total": 6 }] })),
+            // At frame 1 the cube holds its frame-1 key: only its animation changed.
+            .changed(&["Cube"]).fields("Cube", &["animation"])
+            .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "rotation": [0.0, 0.0, 0.0], "keyframes": [{ "property": "rotation_euler", "keys_total": 6 }] })),
         Case::new("a first key creates an action").args(json!({ "object": "Cube", "property": "location", "frame": 10, "value": [0, 0, 1] }))
             .changed(&["Cube"]).datablocks_added("actions", &["CubeAction"]),
         Case::new("visibility keys both flags").args(json!({ "object": "Cube", "property": "visible", "frame": 5, "value": false }))

@@ -35,6 +35,25 @@ fn cases() -> Vec<Case> {
                 "rigid_body": { "type": "PASSIVE", "mass": 2.5, "enabled": true },
                 "asset": { "tags": ["crate"], "description": "a crate" },
             })),
+        // Reads measure the evaluated scene at the current frame (issue 27): each of these
+        // changes the scene through another capability and reads straight after.
+        Case::new("a z scale of 2 reads back as 4 m tall")
+            .setup("scene.modify_object", json!({ "name": "Cube", "scale": [1, 1, 2] }))
+            .args(json!({ "name": "Cube" }))
+            .result(json!({ "scale": [1.0, 1.0, 2.0], "dimensions": [2.0, 2.0, 4.0] })),
+        Case::new("an array modifier reads back in dimensions and evaluated counts")
+            .setup("mutate.modifier_add", json!({ "object": "Cube", "type": "ARRAY", "properties": { "count": 3 } }))
+            .args(json!({ "name": "Cube" }))
+            .result(json!({ "dimensions": [6.0, 2.0, 2.0], "mesh": { "vertices": 8, "faces": 6, "evaluated": { "vertices": 24, "faces": 18 } } })),
+        Case::new("a turntable reads 0 deg at frame 1")
+            .setup("animation.turntable", json!({ "object": "Cube" }))
+            .args(json!({ "name": "Cube" }))
+            .result(json!({ "rotation": [0.0, 0.0, 0.0], "keyframes": [{ "property": "rotation_euler" }] })),
+        Case::new("a half turn reads 180 deg at its last frame")
+            .setup("animation.turntable", json!({ "object": "Cube", "axis": "Z", "degrees": 180, "frames": 48, "start_frame": 1, "cyclic": false }))
+            .setup("animation.frame_range", json!({ "frame_current": 49 }))
+            .args(json!({ "name": "Cube" }))
+            .result(json!({ "rotation": [0.0, 0.0, std::f64::consts::PI] })),
         Case::new("the factory cube is flat-shaded, no rigid body").args(json!({ "name": "Cube" })).result(json!({ "mesh": { "smooth_faces": 0 } })),
         Case::new("a missing object").args(json!({ "name": "Ghost" })).error("not_found"),
         Case::new("a name too long for Blender").args(json!({ "name": "x".repeat(64) })).error("INVALID_CAPABILITY_ARGUMENTS"),

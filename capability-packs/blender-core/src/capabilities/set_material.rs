@@ -77,7 +77,7 @@ pub fn params(a: &MaterialArgs) -> PackResult<SetMaterialParams> {
         emission_strength,
     };
     if p.base_color.is_none() && p.metallic.is_none() && p.roughness.is_none() && p.emission_color.is_none() && p.emission_strength.is_none() {
-        return Err(PackError::invalid("nothing to set: give a preset, color, metallic, roughness or emission"));
+        return Err(PackError::invalid("nothing to set: give a preset, color, metallic, roughness or emission (to give the object an existing material as it is, use material.assign)"));
     }
     Ok(p)
 }

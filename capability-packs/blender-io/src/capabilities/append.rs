@@ -27,6 +27,11 @@ pub struct AppendArgs {
 }
 
 /// Append or link objects, collections, materials, node groups, worlds or actions from a local .blend.
+///
+/// `path` is a .blend under a read root or a bare file name in the output folder; `names`
+/// are exact datablock names of `datablock_type` in that file. Appending copies them in;
+/// `link` keeps them in the library, read-only. A file that refers to files outside the
+/// allowed folders is refused unless `detach_outside_references` is true.
 #[capability(
     key = "io.append",
     family = "io",

@@ -40,6 +40,10 @@ pub struct AssetImportArgs {
 }
 
 /// Bring an asset from a local asset library into the scene (append, or link).
+///
+/// Name the asset as `assets.search` answers it: `library`, `file` and `name`, with its
+/// `kind`. Appended objects can be placed at `location` (metres). The same file-reference
+/// check as `io.append` applies.
 #[capability(
     key = "assets.import",
     family = "assets",

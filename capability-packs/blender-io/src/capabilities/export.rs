@@ -87,6 +87,10 @@ fn cases() -> Vec<Case> {
         file("fbx"),
         Case::new("the whole scene as gltf").args(json!({ "filename": "scene.gltf", "format": "gltf" }))
             .result(json!({ "objects": ["Camera", "Cube", "Light"] })),
+        Case::new("an object made just before is exported")
+            .setup("scene.create_object", json!({ "type": "monkey", "name": "Suzanne" }))
+            .args(json!({ "filename": "scene.glb", "format": "glb" }))
+            .result(json!({ "objects": ["Camera", "Cube", "Light", "Suzanne"] })),
         Case::new("a path instead of a file name").args(json!({ "filename": "/tmp/x.glb", "format": "glb" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("an extension that is not the format").args(json!({ "filename": "x.obj", "format": "glb" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a missing object").args(json!({ "filename": "x.glb", "format": "glb", "objects": ["Ghost"] })).error("not_found"),

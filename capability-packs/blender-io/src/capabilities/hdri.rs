@@ -29,6 +29,10 @@ pub struct HdriArgs {
 }
 
 /// List the HDRIs of the local asset libraries, or light the world with one by name.
+///
+/// `action: list` answers the .hdr/.exr files of the local asset libraries (optionally only
+/// names containing `name`); `action: apply` makes the named one the world's environment,
+/// with `strength` and a `rotation` about the vertical axis in degrees. Nothing is downloaded.
 #[capability(
     key = "assets.hdri",
     family = "assets",

@@ -28,6 +28,10 @@ pub struct ImagePlaneArgs {
 }
 
 /// Add an image as a textured plane with its aspect ratio (reference boards, labels, cut-outs).
+///
+/// The image is a .png or .jpg under a read root or a render of this session. The plane's
+/// longer side is `size` metres; `emission` shows the image unlit, `alpha` cuts it out by
+/// its transparency. Rotation in degrees.
 #[capability(
     key = "io.image_plane",
     family = "io",

@@ -21,6 +21,10 @@ fn yes() -> bool {
 }
 
 /// Save the scene as a .blend file in the session output folder.
+///
+/// `filename` is a bare name ending in .blend. By default a copy is written and the session
+/// keeps its own file; `copy: false` makes the saved file the session's file (needed before
+/// relative `//` paths can be used). The answer gives the path, size and object count.
 #[capability(
     key = "io.save",
     family = "io",
@@ -39,6 +43,10 @@ fn cases() -> Vec<Case> {
     vec![
         Case::new("a compressed copy").args(json!({ "filename": "copy.blend", "compress": true }))
             .result(json!({ "filename": "copy.blend", "copy": true, "compress": true })),
+        Case::new("a copy holds an object made just before")
+            .setup("scene.create_object", json!({ "type": "monkey", "name": "Suzanne" }))
+            .args(json!({ "filename": "with-monkey.blend" }))
+            .result(json!({ "objects": 4 })),
         Case::new("not a .blend name").args(json!({ "filename": "scene.glb" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a path").args(json!({ "filename": "../scene.blend" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

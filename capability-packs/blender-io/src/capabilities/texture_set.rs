@@ -23,6 +23,11 @@ pub struct TextureSetArgs {
 }
 
 /// Apply a local PBR texture set (diffuse, normal, roughness, metallic, AO, displacement maps) to an object.
+///
+/// `set_path` names one map of the set or its folder; the maps are found by their name
+/// (diff/albedo/color, nor/normal, rough, metal, disp/height, ao) and wired into the
+/// object's first material (or a new one). `scale` repeats the textures per UV unit;
+/// `displacement` also drives the surface displacement from the height map.
 #[capability(
     key = "assets.texture_set",
     family = "assets",

@@ -1,4 +1,4 @@
-use capstan_blender::{CreateCurve, CreateCurveParams, create_curve};
+use capstan_blender::{CreateCurve, CreateCurveParams, CreateCurveParamsCurveType, create_curve};
 use capstan_sdk::prelude::*;
 
 /// Add a curve through points: Bezier, NURBS, poly or path, or a circle, optionally a round tube.
@@ -17,6 +17,13 @@ use capstan_sdk::prelude::*;
     cases = cases,
 )]
 fn curve(args: CreateCurveParams) -> PackResult<Value> {
+    // Refused here, before any bridge call, so an agent learns it from validation.
+    let circle = args.curve_type.as_ref().is_some_and(|t| matches!(t, CreateCurveParamsCurveType::Circle));
+    match (circle, args.points.is_some()) {
+        (true, true) => return Err(PackError::invalid("a CIRCLE curve takes a radius, not points")),
+        (false, false) => return Err(PackError::invalid("a curve through points needs at least 2 points (or curve_type CIRCLE with a radius)")),
+        _ => {}
+    }
     Ok(json!(create_curve(&args)?))
 }
 
@@ -33,7 +40,8 @@ fn cases() -> Vec<Case> {
         Case::new("a circle curve of radius 2").args(json!({ "curve_type": "CIRCLE", "radius": 2, "name": "Hoop" }))
             .added(&["Hoop"]).result(json!({ "name": "Hoop", "cyclic": true, "points": 4 })),
         Case::new("a circle takes no points")
-            .args(json!({ "curve_type": "CIRCLE", "points": [[0, 0, 0], [1, 0, 0]] })).error("invalid_params"),
+            .args(json!({ "curve_type": "CIRCLE", "points": [[0, 0, 0], [1, 0, 0]] })).error("INVALID_CAPABILITY_ARGUMENTS"),
+        Case::new("a bezier needs points").args(json!({ "name": "Nothing" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("one point is not a curve").args(json!({ "points": [[0, 0, 0]] })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
 }

@@ -26,6 +26,10 @@ pub struct ForceFieldArgs {
 }
 
 /// Add a force field (wind, vortex, turbulence, ...) that pushes particles, cloth and rigid bodies.
+///
+/// A new empty carries the field: `kind`, `strength` (negative pulls), `falloff` shape and
+/// `noise`. Wind blows along the empty's local Z, so `rotation` (degrees) aims it. Run
+/// `physics.simulate` to see its effect.
 #[capability(
     key = "physics.force_field",
     family = "physics",

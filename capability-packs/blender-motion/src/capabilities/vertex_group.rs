@@ -37,6 +37,11 @@ pub struct VertexGroupArgs {
 }
 
 /// Vertex groups and weights by vertex index: create, assign, remove vertices, list.
+///
+/// On a mesh object: `create` a group (optionally with `vertices` and a `weight`),
+/// `assign` weights to vertex indices (REPLACE, ADD or SUBTRACT), `remove` vertices from a
+/// group, or `list` the groups. Groups drive modifiers, particles and
+/// armature deformation.
 #[capability(
     key = "rig.vertex_group",
     family = "rigging",

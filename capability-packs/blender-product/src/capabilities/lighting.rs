@@ -9,9 +9,8 @@ use capstan_sdk::prelude::*;
 pub struct ProductLightingArgs {
     /// The rig: studio, jewelry (small hard sources), cosmetics (soft, warm), electronics (cool, strong rim), automotive (large panels), food (warm).
     pub preset: Preset,
-    /// An owned shadow-catcher plane under the products (default true; false hides one placed earlier).
-    #[serde(default = "yes")]
-    pub shadow_catcher: bool,
+    /// An owned shadow-catcher plane under the products (default: true, unless a product.backdrop is already the floor; false hides one placed earlier).
+    pub shadow_catcher: Option<bool>,
     /// A vertical gradient world instead of the preset's flat ambient (default false).
     #[serde(default)]
     pub gradient_bg: bool,
@@ -34,9 +33,6 @@ pub struct ProductLightingArgs {
     pub hdri_rotation: f64,
 }
 
-fn yes() -> bool {
-    true
-}
 fn hdri_strength() -> f64 {
     1.5
 }
@@ -93,7 +89,7 @@ fn lighting(args: ProductLightingArgs) -> PackResult<Value> {
         let w = set_world(&SetWorldParams { color: Some(color.to_vec()), strength: Some(strength), sky: None })?;
         json!({ "kind": "ambient", "color": color, "strength": strength, "detail": w })
     };
-    let rig = product_light_rig(&ProductLightRigParams { preset: args.preset, shadow_catcher: Some(args.shadow_catcher) })?;
+    let rig = product_light_rig(&ProductLightRigParams { preset: args.preset, shadow_catcher: args.shadow_catcher })?;
     let mut out = json!(rig);
     out["world"] = world;
     Ok(out)
@@ -114,6 +110,11 @@ fn cases() -> Vec<Case> {
             .added(&[]).removed(&[]).changed(&["Product Fill", "Product Key", "Product Rim", "Product Shadow Catcher"])
             .result(json!({ "lights": [{ "name": "Product Key", "energy": 1500.0, "size": 0.5 }, { "energy": 300.0 }, { "energy": 1200.0 }] }))
             .reads("inspect.diagnostics", json!({}), json!({ "lights_total": 4 })),
+        Case::new("over a cyclorama backdrop, no catcher plane covers its floor")
+            .setup("product.backdrop", json!({ "under_object": "Cube", "style": "cyclorama" }))
+            .args(json!({ "preset": "product_studio" }))
+            .added(&["Product Fill", "Product Key", "Product Rim"])
+            .result(json!({ "shadow_catcher": null })),
         Case::new("the same preset twice changes nothing")
             .setup("product.lighting", json!({ "preset": "electronics" }))
             .args(json!({ "preset": "electronics" }))

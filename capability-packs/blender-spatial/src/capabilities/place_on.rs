@@ -71,6 +71,16 @@ fn cases() -> Vec<Case> {
             .changed(&[])
             .result(json!({ "location": [0.0, 0.0, -2.0], "dry_run": true }))
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "location": [0.0, 0.0, 0.0] })),
+        Case::new("a wide roof rests on a narrow pillar under one end")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Pillar", "location": [20, 0, 0], "size": 0.5 }))
+            .setup("scene.create_object", json!({ "type": "plane", "name": "Roof", "location": [24, 0, 5], "size": 9 }))
+            .args(json!({ "object": "Roof", "target": "Pillar", "align": "keep_xy" }))
+            .changed(&["Roof"])
+            .result(json!({ "location": [24.0, 0.0, 0.25], "support_z": 0.25 })),
+        Case::new("a footprint beside the support is refused, naming both")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Far", "location": [30, 0, 0], "size": 1 }))
+            .args(json!({ "object": "Far", "target": "Cube", "align": "keep_xy" }))
+            .error("invalid_target"),
         Case::new("a camera is no support").args(json!({ "object": "Cube", "target": "Camera" })).error("invalid_target"),
     ]
 }

@@ -51,6 +51,10 @@ fn cases() -> Vec<Case> {
             .setup("scene.create_object", json!({ "type": "cube", "name": "Lid", "location": [0, 0, 3], "size": 1 }))
             .args(json!({ "origin": [0, 0, 10], "direction": [0, 0, -2], "objects": ["Cube"] }))
             .result(json!({ "hit": true, "object": "Cube", "location": [0.0, 0.0, 1.0] })),
+        Case::new("a ray sees the cube as scaled just before")
+            .setup("scene.modify_object", json!({ "name": "Cube", "scale": [1, 1, 2] }))
+            .args(json!({ "origin": [0, 0, 10], "direction": [0, 0, -1] }))
+            .result(json!({ "hit": true, "object": "Cube", "location": [0.0, 0.0, 2.0] })),
         Case::new("a zero direction").args(json!({ "origin": [0, 0, 0], "direction": [0, 0, 0] })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
 }

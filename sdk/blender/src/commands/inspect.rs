@@ -99,6 +99,14 @@ pub struct GetObjectInfoResultMaterialDetailsItem {
     pub emission_strength: Option<f64>,
 }
 
+/// Counts after modifiers, at the current frame (what renders)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetObjectInfoResultMeshEvaluated {
+    pub vertices: i64,
+    pub edges: i64,
+    pub faces: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GetObjectInfoResultMesh {
     pub vertices: i64,
@@ -107,6 +115,8 @@ pub struct GetObjectInfoResultMesh {
     pub uv_layers: Vec<String>,
     /// Faces shaded smooth
     pub smooth_faces: i64,
+    /// Counts after modifiers, at the current frame (what renders)
+    pub evaluated: GetObjectInfoResultMeshEvaluated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -167,6 +177,7 @@ pub struct GetObjectInfoResultKeyframesItem {
     pub keys_total: i64,
 }
 
+/// location in metres (world), rotation in radians (XYZ Euler, as Blender stores it; inputs take degrees), scale as factors
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GetObjectInfoResult {
     pub name: String,
@@ -292,6 +303,7 @@ pub struct GetSceneInfoResultCollectionsItem {
     pub children: i64,
 }
 
+/// location in metres (world), rotation in radians (XYZ Euler, as Blender stores it; inputs take degrees), scale as factors
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GetSceneInfoResultObjectsItem {
     pub name: String,

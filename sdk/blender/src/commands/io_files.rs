@@ -526,4 +526,6 @@ pub struct SaveBlendResult {
     pub bytes: i64,
     pub copy: bool,
     pub compress: bool,
+    /// How many objects the file holds
+    pub objects: i64,
 }

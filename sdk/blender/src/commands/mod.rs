@@ -124,7 +124,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "83e50397f8c5b3cb7edc12ad44f9aeb7842bb7ec9a483bc5f095ee186748d7ad";
+pub const CATALOG_SHA256: &str = "956b6138e8c4b6675a95dc1c42a11997c5e5ace82e5e905ed900e076c6f7b174";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

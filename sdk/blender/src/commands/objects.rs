@@ -203,6 +203,7 @@ impl JsonSchema for ModifyObjectParams {
     }
 }
 
+/// location in metres (world), rotation in radians (XYZ Euler, as Blender stores it; inputs take degrees), scale as factors
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ModifyObjectResult {
     pub name: String,

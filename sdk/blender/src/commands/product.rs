@@ -71,7 +71,7 @@ pub enum ProductLightRigParamsPreset {
 #[serde(deny_unknown_fields)]
 pub struct ProductLightRigParams {
     pub preset: ProductLightRigParamsPreset,
-    /// Owned shadow-catcher plane under the meshes (default true; false hides an existing one)
+    /// Owned shadow-catcher plane under the meshes (default true, unless an owned product backdrop is already the floor; false hides an existing one)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shadow_catcher: Option<bool>,
 }
@@ -82,7 +82,7 @@ impl JsonSchema for ProductLightRigParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"preset": {"enum": ["product_studio", "jewelry", "cosmetics", "electronics", "automotive", "food_product"], "type": "string"}, "shadow_catcher": {"description": "Owned shadow-catcher plane under the meshes (default true; false hides an existing one)", "type": "boolean"}}, "required": ["preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"preset": {"enum": ["product_studio", "jewelry", "cosmetics", "electronics", "automotive", "food_product"], "type": "string"}, "shadow_catcher": {"description": "Owned shadow-catcher plane under the meshes (default true, unless an owned product backdrop is already the floor; false hides an existing one)", "type": "boolean"}}, "required": ["preset"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -26,7 +26,14 @@ fn count(args: CountArgs) -> PackResult<Value> {
 }
 
 fn cases() -> Vec<Case> {
-    vec![Case::new("one light in the factory scene").args(json!({ "kind": "LIGHT" })).result(json!({ "count": 1 }))]
+    vec![
+        Case::new("one light in the factory scene").args(json!({ "kind": "LIGHT" })).result(json!({ "count": 1 })),
+        // Change the scene through another capability, then read: the count must follow.
+        Case::new("a sun added before counting")
+            .setup("scene.create_object", json!({ "type": "light_sun", "name": "Sun" }))
+            .args(json!({ "kind": "LIGHT" }))
+            .result(json!({ "count": 2 })),
+    ]
 }
 
 fn families() -> Vec<Family> {
