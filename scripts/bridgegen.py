@@ -240,6 +240,9 @@ def domain_of(spec):
 
 
 def used_names(text, names):
+    """The shared types `text` names; an enum variant of the same name (an item `RGBA`
+    gives a variant `Rgba`) is not a use."""
+    text = re.sub(r"(?m)^\s+[A-Za-z0-9_]+,\s*$", "", text)
     return sorted(n for n in names if re.search(r"\b%s\b" % re.escape(n), text))
 
 

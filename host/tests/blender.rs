@@ -498,7 +498,7 @@ fn capabilities_the_running_add_on_cannot_serve_are_hidden_and_named() {
     let home = CapstanHome::at(tmp.path());
     let install = locate::probe(&blender_path().unwrap()).unwrap();
     let options = LaunchOptions { background: true, ..Default::default() };
-    let _blender = capstan::app_units::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier")]).unwrap();
+    let _blender = capstan::app_units::blender::launch::launch_with_env(&home, &install, &options, &[("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "add_modifier,execute_python")]).unwrap();
     let mut c = raw_mcp::RawClient::start(tmp.path(), true);
     let tools = c.request("tools/list", json!({}));
     let names: Vec<String> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
@@ -519,4 +519,14 @@ fn capabilities_the_running_add_on_cannot_serve_are_hidden_and_named() {
     assert_eq!(error["availability"]["state"], "addon_outdated");
     let ok = g.call_tool("execute_capability", json!({ "key": "scene.info", "arguments": {} }));
     assert_eq!(ok["result"]["isError"], false, "the rest still serves: {ok}");
+    drop(g);
+
+    // execute_python passes the same gate: an add-on without the exec command is
+    // `addon_outdated`, said before any script is sent.
+    let mut x = raw_mcp::RawClient::start_with_env(tmp.path(), true, &[("CAPSTAN_ALLOW_EXEC", "1")]);
+    let run = x.call_tool("execute_python", json!({ "code": "result = 1\n" }));
+    let error = &run["result"]["structuredContent"]["error"];
+    assert_eq!(error["code"], "APP_UNAVAILABLE", "{run}");
+    assert_eq!(error["availability"]["state"], "addon_outdated", "{run}");
+    assert_eq!(error["availability"]["missing_commands"], json!(["execute_python"]));
 }

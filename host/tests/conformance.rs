@@ -17,6 +17,10 @@ mod support;
 mod change_then_read;
 #[path = "conformance/sweeps.rs"]
 mod sweeps;
+#[path = "conformance/settings_sample.rs"]
+mod settings_sample;
+#[path = "conformance/required_args.rs"]
+mod required_args;
 
 use change_then_read::{change_then_read_cases_measure_the_change, every_read_has_a_change_then_read_case};
 use sweeps::{empty_arguments, sweep_keys, wrong_target_cases, wrong_targets};
@@ -258,6 +262,8 @@ fn main() {
         let name = format!("sweep :: wrong target :: {key}");
         list.push(Trial::test(name, move || wrong_targets(&key, &aim, &case)).with_ignored_flag(!have_blender));
     }
+    required_args::add_trials(&mut list, have_blender);
+    list.push(Trial::test("settings :: 200 RNA properties set and read back", settings_sample::sample_settings).with_ignored_flag(!have_blender));
     list.push(Trial::test("meta :: every read capability has a change-then-read case", || every_read_has_a_change_then_read_case(&offline_runtime().1)));
     list.push(Trial::test("meta :: change-then-read cases measure the change", change_then_read_cases_measure_the_change).with_ignored_flag(!have_blender));
     let conclusion = libtest_mimic::run(&args, list);

@@ -114,6 +114,11 @@ def one_of(*schemas, description=None):
     return _described({"oneOf": list(schemas)}, description)
 
 
+def any_of(*schemas, description=None):
+    """One or more of `schemas` (for alternatives that overlap, such as integer and number)."""
+    return _described({"anyOf": list(schemas)}, description)
+
+
 def any_value(description=None):
     """Any JSON value (only for result fields whose shape is Blender's, such as RNA values)."""
     return _described({}, description)

@@ -212,8 +212,11 @@ def test_a_render_is_refused_while_the_scene_reads_or_writes_outside(leaky, fres
     fo = add_file_output(bpy.context.scene, leaky["fo_dir"])
     doc = fresh.call("render_image", filename="refused.png")
     assert doc["ok"] is False and "Leak Output" in doc["error"]["message"] and leaky["fo_dir"] in doc["error"]["message"]
+    # Read the name now: detaching removes the node, and a Python reference to a removed
+    # node reads freed memory.
+    fo_name = fo.name
     out = fresh.ok("detach_file_references")
-    assert [d["node"] for d in out["detached"] if d["kind"] == "file_output"] == [fo.name] and out["remaining"] == []
+    assert [d["node"] for d in out["detached"] if d["kind"] == "file_output"] == [fo_name] and out["remaining"] == []
     assert fresh.ok("render_image", filename="allowed.png")["bytes"] > 0
     assert not os.path.exists(leaky["fo_dir"])
 

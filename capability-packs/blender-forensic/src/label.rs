@@ -16,10 +16,10 @@ pub fn add(owner: &str, text: &str, location: [f64; 3], height: f64, heading_deg
         rotation: Some([90.0, 0.0, heading_deg]),
         size: Some(0.5),
         extrude: None,
-        bevel_depth: None,
+        bevel_depth: None, bevel_resolution: None,
         align_x: Some(CreateTextParamsAlignX::Center),
         align_y: None,
     })?;
-    parent_objects(&ParentObjectsParams { parent: Some(owner.to_string()), children: vec![made.name.clone()], keep_transform: Some(true) })?;
+    parent_objects(&ParentObjectsParams { parent: Some(owner.to_string()), children: vec![made.name.clone()], keep_transform: Some(true), mode: None, vertices: None, bone: None })?;
     Ok(made.name)
 }

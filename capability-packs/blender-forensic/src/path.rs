@@ -48,7 +48,7 @@ pub fn key(subject: &Subject, points: &[Waypoint], interpolation: Interpolation,
             rotation: Some([90.0, 0.0, 0.0]),
             size: Some(0.6),
             extrude: None,
-            bevel_depth: None,
+            bevel_depth: None, bevel_resolution: None,
             align_x: Some(CreateTextParamsAlignX::Center),
             align_y: None,
         })?;

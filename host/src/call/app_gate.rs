@@ -149,6 +149,24 @@ impl AppGate {
         }
         Ok(())
     }
+
+    /// The gate for one bridge command the host sends itself (`execute_python`'s exec
+    /// command), by the same rules as a capability: the server must be available and its
+    /// running bridge must serve the command. `what` names the caller in the message.
+    pub fn admit_command(&self, what: &str, server: &str, command: &str) -> Result<(), Value> {
+        if let Some(ServerStatus::Unavailable(state)) = self.status(server) {
+            return Err(json!({ "code": ErrorCode::AppUnavailable, "message": format!("{what} needs {server}, which is unavailable ({})", state.detail), "availability": state }));
+        }
+        let served = self.client.live_identity(server).and_then(|live| live.get("commands").and_then(Value::as_array).map(|c| c.iter().any(|c| c == command)));
+        if served == Some(false) {
+            return Err(json!({
+                "code": ErrorCode::AppUnavailable,
+                "message": format!("{what} needs the bridge command {command}, which the running {server} add-on lacks; update the add-on{} and restart {server}", update_hint(server)),
+                "availability": { "server": server, "state": "addon_outdated", "missing_commands": [command], "retry": "after_user_action" },
+            }));
+        }
+        Ok(())
+    }
 }
 
 /// " (`capstan ... install-addon`)": how the user updates `server`'s bridge, when its unit says.

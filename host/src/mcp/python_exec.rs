@@ -141,8 +141,10 @@ pub async fn execute(core: Arc<Core>, args: &Map<String, Value>) -> CallToolResu
     } else if !verdict.allowed {
         return error_result(json!({ "code": "CODE_REJECTED", "message": format!("the script was rejected ({} finding(s)); it was not sent to {app}", verdict.findings.len()), "findings": verdict.findings }));
     }
-    if let Some(crate::call::availability::ServerStatus::Unavailable(state)) = core.gate.status(server) {
-        return error_result(json!({ "code": "APP_UNAVAILABLE", "message": format!("execute_python needs {server}, which is unavailable ({})", state.detail), "availability": state }));
+    // The same gate as a capability's: the app is available and its bridge serves the
+    // exec command (an older add-on without it is `addon_outdated`, not a bridge error).
+    if let Err(body) = core.gate.admit_command("execute_python", server, command) {
+        return error_result(body);
     }
     let Some(spec) = core.runtime.bridge_command(server, command) else {
         return error_result(json!({ "code": "BRIDGE_ERROR", "message": format!("this capstan's {app} catalog has no {command} command") }));

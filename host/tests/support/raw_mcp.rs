@@ -18,8 +18,13 @@ pub struct RawClient {
 impl RawClient {
     /// Start `capstan serve` and complete the MCP handshake.
     pub fn start(home: &Path, expert: bool) -> RawClient {
+        RawClient::start_with_env(home, expert, &[])
+    }
+
+    /// `start`, with extra environment for the server (`CAPSTAN_ALLOW_EXEC`, ...).
+    pub fn start_with_env(home: &Path, expert: bool, env: &[(&str, &str)]) -> RawClient {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_capstan"));
-        cmd.env("CAPSTAN_HOME", home).arg("serve");
+        cmd.env("CAPSTAN_HOME", home).envs(env.iter().copied()).arg("serve");
         if expert {
             cmd.arg("--expert");
         }

@@ -68,9 +68,8 @@ def uses_legacy_node_toggle():
     return bpy.app.version < (5, 0, 0)
 
 
-# Socket names Blender 5.0 changed (the identifiers stayed): a name given in either
-# version's words finds the socket in both.
-RENAMED_SOCKETS = {"Fac": "Factor", "Factor": "Fac", "Bright": "Brightness", "Brightness": "Bright"}
+# Socket names Blender 5.0 changed: in the one version table (rna_versions).
+from .rna_versions import RENAMED_SOCKETS  # noqa: E402
 
 
 def socket_names(ref):

@@ -25,6 +25,7 @@ import bpy
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
+from . import scene_compositor
 from .common import rounded, scene, socket_names
 from .shading import SAFE_NAME
 from .shader_graph import SOCKET
@@ -42,8 +43,8 @@ OPS = ("add_node", "remove_node", "connect", "disconnect", "set_input", "preset"
 MAX_NODES = 128
 TREE_NAME = "Compositing"
 # The node a graph's result leaves through: a node group's Group Output (5.0+), the
-# embedded tree's Composite node (4.5).
-OUTPUT_TYPES = ("NodeGroupOutput", "CompositorNodeComposite")
+# embedded tree's Composite node (4.5); scene_compositor knows which.
+OUTPUT_TYPES = scene_compositor.OUTPUT_TYPES
 # Menu inputs of 5.0 that 4.5 keeps as node properties, whose items carry the same names.
 MENU_PROPERTIES = {
     ("CompositorNodeGlare", "Type"): "glare_type",
@@ -61,15 +62,10 @@ MENU_PROPERTIES = {
 
 
 def _node_groups_api():
-    """True from Blender 5.0 (the compositor is a node group), False in 4.5."""
-    return hasattr(scene(), "compositing_node_group")
+    return scene_compositor.uses_node_group(scene())
 
 
-def graph_tree(sc):
-    """The tree the scene composites with, or None (4.5: only while `use_nodes` is on)."""
-    if hasattr(sc, "compositing_node_group"):
-        return sc.compositing_node_group
-    return sc.node_tree if sc.use_nodes else None
+graph_tree = scene_compositor.tree
 
 
 def _output(tree):
@@ -88,22 +84,21 @@ def _tree(ctx):
         tree = ctx.delta.created_datablock("node_groups", bpy.data.node_groups.new(TREE_NAME, "CompositorNodeTree"))
         tree.interface.new_socket("Image", in_out="OUTPUT", socket_type="NodeSocketColor")
         layers = tree.nodes.new("CompositorNodeRLayers")
-        out = tree.nodes.new("NodeGroupOutput")
+        out = tree.nodes.new(scene_compositor.output_type(sc))
         sc.compositing_node_group = tree
     else:
         ctx.delta.touch_settings("render")
-        if sc.use_nodes and sc.node_tree is not None:
-            return sc.node_tree, False
-        fresh = sc.node_tree is None
-        sc.use_nodes = True
-        tree = sc.node_tree
+        tree = scene_compositor.tree(sc)
+        if tree is not None:
+            return tree, False
+        tree, fresh = scene_compositor.use_embedded_tree(sc)
         if not fresh:
             return tree, True  # the scene's own tree, switched back on as it was
         # Blender's default tree adds a Reroute and a Viewer; the graph starts as in 5.0.
         for node in list(tree.nodes):
             tree.nodes.remove(node)
         layers = tree.nodes.new("CompositorNodeRLayers")
-        out = tree.nodes.new("CompositorNodeComposite")
+        out = tree.nodes.new(scene_compositor.output_type(sc))
     layers.location = (-400, 0)
     out.location = (400, 0)
     tree.links.new(layers.outputs["Image"], out.inputs["Image"])
@@ -118,7 +113,7 @@ def _undo_new_tree(ctx, tree):
         ctx.delta.removing_datablock("node_groups", tree)
         bpy.data.node_groups.remove(tree)
     else:
-        sc.use_nodes = False
+        scene_compositor.stop_embedded_tree(sc)
 
 
 def _new_node(tree, node_type):

@@ -212,14 +212,22 @@ def _constraint(c):
                                 description="Present when the object is a rigid body"),
             "asset": s.obj({"tags": s.array(s.string(), max_items=MAX_LISTED), "description": s.string()},
                            required=("tags", "description"), description="Present when the object is marked as an asset"),
-            "light": s.obj({"type": s.string(), "energy": s.number(), "color": s.ref("vec3"), "size": s.number()},
+            "light": s.obj({"type": s.string(), "energy": s.number(), "color": s.ref("vec3"),
+                            "size": s.number(description="AREA: edge (X) in metres"),
+                            "shape": s.string(description="AREA: SQUARE, RECTANGLE, DISK or ELLIPSE"),
+                            "size_y": s.number(description="AREA: Y edge in metres (RECTANGLE, ELLIPSE)"),
+                            "radius": s.number(description="POINT, SPOT: radius in metres"),
+                            "spot_size": s.number(description="SPOT: cone angle in radians"), "spot_blend": s.number()},
                            required=("type", "energy", "color")),
+            "empty": s.obj({"display_type": s.string(), "display_size": s.number()}, required=("display_type", "display_size"),
+                           description="Present when the object is an empty"),
             "camera": s.obj({
                 "lens": s.number(), "active": s.boolean(), "type": s.string(),
                 "dof": s.obj({"enabled": s.boolean(), "focus_object": s.nullable(s.string()), "focus_distance": s.number(), "fstop": s.number()},
                              required=("enabled", "focus_object", "focus_distance", "fstop")),
             }, required=("lens", "active", "dof")),
             "parent_type": s.string(),
+            "world_location": s.ref("vec3"),
             "keyframes": s.array(s.obj({
                 "property": s.string(),
                 "channels": s.array(s.array(s.array(s.number(), 2, 2))),
@@ -241,6 +249,7 @@ def get_object_info(ctx, params):
     info["materials"] = [m.name for m in getattr(obj.data, "materials", []) if m is not None][:MAX_LISTED] if obj.data else []
     info["dimensions"] = rounded(obj.dimensions)
     info["parent_type"] = obj.parent_type
+    info["world_location"] = rounded(obj.matrix_world.translation)
     info["children"], info["children_total"] = _capped(obj.children, lambda c: c.name)
     info["modifiers"], info["modifiers_total"] = _capped(
         obj.modifiers, lambda m: {"name": m.name, "type": m.type, "show_viewport": m.show_viewport, "show_render": m.show_render})
@@ -254,7 +263,13 @@ def get_object_info(ctx, params):
     elif obj.type == "LIGHT":
         info["light"] = {"type": data.type, "energy": round(data.energy, 5), "color": rounded(data.color)}
         if data.type == "AREA":
-            info["light"]["size"] = round(data.size, 5)
+            info["light"].update(size=round(data.size, 5), shape=data.shape, size_y=round(data.size_y, 5))
+        elif data.type in ("POINT", "SPOT"):
+            info["light"]["radius"] = round(data.shadow_soft_size, 5)
+        if data.type == "SPOT":
+            info["light"].update(spot_size=round(data.spot_size, 5), spot_blend=round(data.spot_blend, 5))
+    elif obj.type == "EMPTY":
+        info["empty"] = {"display_type": obj.empty_display_type, "display_size": round(obj.empty_display_size, 5)}
     elif obj.type == "CAMERA":
         dof = data.dof
         info["camera"] = {

@@ -115,12 +115,14 @@ def create_curve(ctx, params):
         "size": s.number(exclusive_minimum=0, maximum=1000, description="Letter height in metres (default 1)"),
         "extrude": s.number(0, 100, description="Depth of the letters in metres (default 0: flat)"),
         "bevel_depth": s.number(0, 10, description="Rounded edge in metres (default 0)"),
+        "bevel_resolution": s.integer(0, 32, description="Segments of the rounded edge (Blender's default 4)"),
         "align_x": s.enum(("LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH")),
         "align_y": s.enum(("TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM")),
     }, required=("text",)),
     result=s.obj({
         "name": s.string(), "type": s.string(), "text": s.string(), "location": VEC3, "dimensions": VEC3,
-        "size": s.number(), "extrude": s.number(), "align_x": s.string(), "align_y": s.string(),
+        "size": s.number(), "extrude": s.number(), "bevel_depth": s.number(), "bevel_resolution": s.integer(0),
+        "align_x": s.string(), "align_y": s.string(),
     }, required=("name", "type", "text", "location", "dimensions", "size", "extrude", "align_x", "align_y")),
     errors=(),
 )
@@ -131,6 +133,8 @@ def create_text(ctx, params):
     data.size = params.get("size", 1.0)
     data.extrude = params.get("extrude", 0.0)
     data.bevel_depth = params.get("bevel_depth", 0.0)
+    if "bevel_resolution" in params:
+        data.bevel_resolution = params["bevel_resolution"]
     data.align_x = params.get("align_x", "LEFT")
     data.align_y = params.get("align_y", "TOP_BASELINE")
     obj = new_object(name, data, params)
@@ -138,7 +142,7 @@ def create_text(ctx, params):
     evaluated(obj)  # the original's bounds and dimensions are those of the evaluated geometry
     return {"name": obj.name, "type": obj.type, "text": data.body, "location": rounded(obj.location),
             "dimensions": rounded(obj.dimensions), "size": round(data.size, 5), "extrude": round(data.extrude, 5),
-            "align_x": data.align_x, "align_y": data.align_y}
+            "bevel_depth": round(data.bevel_depth, 5), "bevel_resolution": data.bevel_resolution, "align_x": data.align_x, "align_y": data.align_y}
 
 
 @command(

@@ -246,6 +246,9 @@ def remove_particle_system(ctx, params):
     return {"object": obj.name, "removed": params["name"], "remaining": len(obj.particle_systems)}
 
 
+FIELD_TYPES = {"MAGNETIC": "MAGNET"}
+
+
 @command(
     effect="mutate",
     summary="Add a force field (an empty carrying the field): force, wind, vortex, magnetic, turbulence, drag or harmonic.",
@@ -274,7 +277,8 @@ def add_force_field(ctx, params):
             bpy.ops.object.forcefield_toggle()
     f = obj.field
     try:
-        f.type = params["type"]
+        # The agent-facing word MAGNETIC is Blender's MAGNET (the same in 4.5 and 5.2).
+        f.type = FIELD_TYPES.get(params["type"], params["type"])
         f.strength = params.get("strength", 5.0)
         f.falloff_type = params.get("falloff", "SPHERE")
         f.noise = params.get("noise", 0.0)
@@ -282,7 +286,7 @@ def add_force_field(ctx, params):
         ctx.delta.removing(obj)
         bpy.data.objects.remove(obj)
         raise
-    out.update({"name": obj.name, "type": f.type, "strength": round(f.strength, 5), "falloff": f.falloff_type,
+    out.update({"name": obj.name, "type": params["type"], "strength": round(f.strength, 5), "falloff": f.falloff_type,
                 "noise": round(f.noise, 5), "location": rounded(obj.location)})
     return out
 

@@ -1,5 +1,6 @@
-"""Rendering beyond one still: frame ranges to PNG sequences, colour management, and
-the render configuration facts an audit needs."""
+"""Rendering beyond one still: frame ranges to image sequences in the scene's file format
+(PNG unless set otherwise) or to one FFmpeg video where the build has FFmpeg, colour
+management, and the render configuration facts an audit needs."""
 
 import os
 import re
@@ -11,21 +12,24 @@ from .. import paths
 from .. import schema as s
 from ..command import command
 from ..errors import CommandError
+from . import render_output as out
+from . import scene_compositor
 from .common import scene
 
 MAX_FRAMES = 2400
 PATTERN = r"^[A-Za-z0-9_-]{0,60}#{1,8}[A-Za-z0-9_-]{0,60}$"
 
 
-def frame_name(pattern, frame):
-    """`frame_####` with frame 7 gives `frame_0007.png`."""
+def frame_name(pattern, frame, ext=".png"):
+    """`frame_####` with frame 7 gives `frame_0007.png` (`.jpg`, `.exr`... by format)."""
     hashes = re.search(r"#+", pattern)
-    return "%s%0*d%s.png" % (pattern[:hashes.start()], hashes.end() - hashes.start(), frame, pattern[hashes.end():])
+    return "%s%0*d%s%s" % (pattern[:hashes.start()], hashes.end() - hashes.start(), frame, pattern[hashes.end():], ext)
 
 
 @command(
     effect="mutate",
-    summary="Render frames start..end (every step-th) of the active camera to a PNG sequence in the output directory; the current frame and render settings are restored.",
+    summary="Render frames start..end (every step-th) to the output directory: an image sequence in the scene's file "
+            "format (PNG by default) or one FFMPEG video; the current frame is restored.",
     params=s.obj({
         "frame_start": s.integer(-100000, 1000000),
         "frame_end": s.integer(-100000, 1000000),
@@ -35,8 +39,9 @@ def frame_name(pattern, frame):
     result=s.obj({
         "files": s.array(s.string()), "frames": s.array(s.integer()), "folder": s.string(), "width": s.integer(1),
         "height": s.integer(1), "engine": s.string(), "path": s.string(description="The first file"),
-    }, required=("files", "frames", "folder", "width", "height", "engine", "path")),
-    errors=("no_camera", "invalid_params", "limit_exceeded", "path_refused", refs_check.CODE),
+        "format": s.string(),
+    }, required=("files", "frames", "folder", "width", "height", "engine", "path", "format")),
+    errors=("no_camera", "invalid_params", "limit_exceeded", "path_refused", "unsupported", refs_check.CODE),
     timeout_s=3600,
 )
 def render_frames(ctx, params):
@@ -50,14 +55,16 @@ def render_frames(ctx, params):
         raise CommandError("no_camera", "the scene has no active camera; set one first")
     frames = list(range(start, end + 1, step))
     pattern = params.get("pattern", "frame_####")
+    r = sc.render
+    fmt = r.image_settings.file_format
+    if fmt == out.VIDEO_FORMAT:
+        return _render_video(ctx, sc, start, end, step, frames, pattern)
     try:
-        targets = [paths.confined(ctx.output_dir, frame_name(pattern, f)) for f in frames]
+        targets = [paths.confined(ctx.output_dir, frame_name(pattern, f, out.extension(sc))) for f in frames]
     except paths.PathRefused as e:
         raise CommandError("path_refused", str(e))
-    r = sc.render
-    saved = (sc.frame_current, r.filepath, r.image_settings.file_format)
+    saved = (sc.frame_current, r.filepath)
     try:
-        r.image_settings.file_format = "PNG"
         r.filepath = targets[0]
         refs_check.check_scene(ctx, "the render", render_scene=sc)
         for frame, path in zip(frames, targets):
@@ -67,15 +74,46 @@ def render_frames(ctx, params):
             # file name ours (an animation render would name files itself).
             bpy.ops.render.render(write_still=True)
     finally:
-        r.filepath, r.image_settings.file_format = saved[1], saved[2]
+        r.filepath = saved[1]
         sc.frame_set(saved[0])
     missing = [p for p in targets if not os.path.isfile(p)]
     if missing:
         raise CommandError("blender_error", "the render wrote no %s" % os.path.basename(missing[0]))
+    return _answer(ctx, sc, targets, frames, fmt)
+
+
+def _answer(ctx, sc, files, frames, fmt):
+    r = sc.render
     scale = r.resolution_percentage / 100.0
-    return {"files": [os.path.basename(p) for p in targets], "frames": frames, "folder": ctx.output_dir,
+    return {"files": [os.path.basename(p) for p in files], "frames": frames, "folder": ctx.output_dir,
             "width": int(r.resolution_x * scale), "height": int(r.resolution_y * scale), "engine": r.engine,
-            "path": targets[0]}
+            "path": files[0], "format": fmt}
+
+
+def _render_video(ctx, sc, start, end, step, frames, pattern):
+    """One FFmpeg video of the frames: Blender names it, the #s becoming the frame range
+    (`turn_####` gives `turn_0001-0048.mp4`); the scene's frame range is restored."""
+    if not bpy.app.build_options.codec_ffmpeg:
+        raise CommandError("unsupported", "this Blender %s was built without FFmpeg: render an image sequence" % bpy.app.version_string)
+    r = sc.render
+    saved = (sc.frame_current, sc.frame_start, sc.frame_end, sc.frame_step, r.filepath)
+    try:
+        sc.frame_start, sc.frame_end, sc.frame_step = start, end, step
+        try:
+            r.filepath = paths.confined(ctx.output_dir, pattern)
+            path = paths.confined(ctx.output_dir, os.path.basename(r.frame_path(frame=start)))
+        except paths.PathRefused as e:
+            raise CommandError("path_refused", str(e))
+        refs_check.check_scene(ctx, "the render", render_scene=sc)
+        # A video is written by the animation render alone: one file, named by Blender
+        # from the path checked above.
+        bpy.ops.render.render(animation=True)
+    finally:
+        sc.frame_start, sc.frame_end, sc.frame_step, r.filepath = saved[1], saved[2], saved[3], saved[4]
+        sc.frame_set(saved[0])
+    if not os.path.isfile(path):
+        raise CommandError("blender_error", "the render wrote no %s" % os.path.basename(path))
+    return _answer(ctx, sc, [path], frames, out.VIDEO_FORMAT)
 
 
 VIEW_TRANSFORMS = ("AgX", "Filmic", "Standard", "Khronos PBR Neutral")
@@ -147,7 +185,7 @@ def render_config(ctx, params):
     r = sc.render
     engine = r.engine
     samples = sc.cycles.samples if engine == "CYCLES" else (sc.eevee.taa_render_samples if engine.startswith("BLENDER_EEVEE") else None)
-    tree = compositor_tree(sc)
+    tree = scene_compositor.tree(sc)
     cam = sc.camera
     dof = cam.data.dof if cam is not None and cam.type == "CAMERA" else None
     return {
@@ -155,22 +193,9 @@ def render_config(ctx, params):
         "percentage": r.resolution_percentage, "file_format": r.image_settings.file_format,
         "color_depth": r.image_settings.color_depth, "film_transparent": r.film_transparent,
         "motion_blur": r.use_motion_blur, "denoising": sc.cycles.use_denoising if engine == "CYCLES" else None,
-        "compositor_nodes": len(tree.nodes) if tree is not None and compositor_enabled(sc) else 0,
+        "compositor_nodes": len(tree.nodes) if scene_compositor.enabled(sc) else 0,
         "view_transform": sc.view_settings.view_transform, "look": sc.view_settings.look,
         "exposure": round(sc.view_settings.exposure, 5), "frame_range": [sc.frame_start, sc.frame_end],
         "fps": round(r.fps / r.fps_base, 5), "camera": cam.name if cam else None,
         "dof": bool(dof and dof.use_dof), "fstop": round(dof.aperture_fstop, 5) if dof else None,
     }
-
-
-def compositor_tree(sc):
-    """The scene's compositor node tree: a node group from 5.0, `scene.node_tree` before."""
-    if hasattr(sc, "compositing_node_group"):
-        return sc.compositing_node_group
-    return sc.node_tree if sc.use_nodes else None
-
-
-def compositor_enabled(sc):
-    if hasattr(sc, "compositing_node_group"):
-        return sc.compositing_node_group is not None and sc.render.use_compositing
-    return sc.use_nodes and sc.render.use_compositing

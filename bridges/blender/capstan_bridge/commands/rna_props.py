@@ -6,21 +6,22 @@ them in schemas would go stale with every Blender release. So the schema takes
 own RNA before setting it: an unknown or read-only identifier, an enum value that is
 not an item, a number outside the hard range, or an array of the wrong length is an
 `invalid_params` error naming the valid choices (unlike a silent skip). Object
-pointers take an object name. File-path strings are refused: a modifier must not be
-turned into a way to read or write files.
+pointers take an object name. File-path strings are refused here: a modifier must not
+be turned into a way to read or write files (the settings commands take them, and
+check them with the file-reference check after setting; see settings.py).
+
+Enum items renamed between the tested Blender lines, and items only one line has, are
+in the one version table, `rna_versions`.
 """
 
 import bpy
 
 from ..errors import CommandError
+from . import rna_versions
 from .common import get_object
 
 PATH_SUBTYPES = frozenset({"FILE_PATH", "DIR_PATH", "FILE_NAME"})
-# Enum items Blender 5.0 renamed, per (struct, property): an item given in either tested
-# line's words (4.5 LTS or 5.2 LTS) sets the same choice in both.
-RENAMED_ENUM_ITEMS = {
-    ("BooleanModifier", "solver"): {"FLOAT": "FAST", "FAST": "FLOAT"},
-}
+MAX_LISTED = 60
 
 
 def writable(struct):
@@ -32,31 +33,52 @@ def _refuse(struct, key, why):
     return CommandError("invalid_params", "%s.%s: %s" % (struct.bl_rna.identifier, key, why))
 
 
-def _value(struct, prop, key, value):
+def _object_pointer(struct, prop, key, value):
+    fixed = prop.fixed_type.identifier if prop.fixed_type else ""
+    if fixed != "Object" or not isinstance(value, str):
+        raise _refuse(struct, key, "only object pointers can be set, by object name")
+    return get_object(value)
+
+
+def _enum(struct, prop, key, value):
+    items = [i.identifier for i in prop.enum_items]
+    if prop.is_enum_flag and not isinstance(value, list):
+        raise _refuse(struct, key, "takes a list of %s" % items)
+    if not prop.is_enum_flag and not isinstance(value, str):
+        raise _refuse(struct, key, "takes one of %s" % items)
+    values = value if prop.is_enum_flag else [value]
+    if not all(isinstance(v, str) for v in values):
+        raise _refuse(struct, key, "takes item identifiers (strings) of %s" % items)
+    owner = struct.bl_rna.identifier
+    values = [rna_versions.enum_item(owner, key, v, items) for v in values]
+    # A property whose items depend on the data (dynamic enums) lists none statically;
+    # Blender checks those itself when the value is set.
+    bad = [v for v in values if v not in items] if items else []
+    if bad:
+        raise _refuse(struct, key, "%r is not one of %s in Blender %s%s" % (
+            bad[0], items, bpy.app.version_string, rna_versions.missing_item_note(owner, key, bad[0])))
+    return set(values) if prop.is_enum_flag else values[0]
+
+
+def check_value(struct, prop, key, value, pointer=_object_pointer, file_paths=False):
+    """The Python value to set for the agent's `value`, checked against `prop`'s RNA.
+    `pointer(struct, prop, key, value)` resolves pointer values; `file_paths`: whether
+    strings with a file-path subtype are taken (the caller then checks them)."""
     kind = prop.type
     if kind == "POINTER":
-        fixed = prop.fixed_type.identifier if prop.fixed_type else ""
-        if fixed != "Object" or not isinstance(value, str):
-            raise _refuse(struct, key, "only object pointers can be set, by object name")
-        return get_object(value)
+        return pointer(struct, prop, key, value)
     if kind == "ENUM":
-        items = [i.identifier for i in prop.enum_items]
-        values = value if prop.is_enum_flag and isinstance(value, list) else [value]
-        if prop.is_enum_flag != isinstance(value, list) and prop.is_enum_flag:
-            raise _refuse(struct, key, "takes a list of %s" % items)
-        renamed = RENAMED_ENUM_ITEMS.get((struct.bl_rna.identifier, key), {})
-        values = [renamed.get(v, v) if isinstance(v, str) and v not in items else v for v in values]
-        value = values if prop.is_enum_flag else values[0]
-        bad = [v for v in values if v not in items]
-        if bad:
-            raise _refuse(struct, key, "%r is not one of %s" % (bad[0], items))
-        return set(values) if prop.is_enum_flag else value
+        return _enum(struct, prop, key, value)
     if kind == "STRING":
-        if prop.subtype in PATH_SUBTYPES:
-            raise _refuse(struct, key, "file paths cannot be set through capstan")
+        if prop.subtype in PATH_SUBTYPES and not file_paths:
+            raise _refuse(struct, key, "file paths cannot be set through this command")
         if not isinstance(value, str):
             raise _refuse(struct, key, "takes a string")
+        if prop.length_max > 0 and len(value.encode("utf-8")) >= prop.length_max:
+            raise _refuse(struct, key, "takes at most %d bytes" % (prop.length_max - 1))
         return value
+    if kind not in ("BOOLEAN", "INT", "FLOAT"):
+        raise _refuse(struct, key, "a %s property cannot be set" % kind.lower())
     length = prop.array_length if getattr(prop, "is_array", False) else 0
     values = value if isinstance(value, list) else [value]
     if length and len(values) != length:
@@ -81,16 +103,24 @@ def _value(struct, prop, key, value):
     return out if length else out[0]
 
 
+def settable(struct, key):
+    """The RNA property `key` of `struct` that an agent may set, else invalid_params."""
+    prop = struct.bl_rna.properties.get(key)
+    if prop is None or key == "rna_type":
+        note = rna_versions.missing_property_note(struct.bl_rna.identifier, key)
+        raise _refuse(struct, key, "no such property in Blender %s%s; settable ones: %s" % (
+            bpy.app.version_string, note, ", ".join(writable(struct)[:MAX_LISTED])))
+    if prop.is_readonly:
+        raise _refuse(struct, key, "read-only")
+    return prop
+
+
 def apply(struct, properties):
     """Check every property first, then set them all; returns what was set, read back."""
     checked = []
     for key, value in properties.items():
-        prop = struct.bl_rna.properties.get(key)
-        if prop is None or key == "rna_type":
-            raise _refuse(struct, key, "no such property; settable ones: %s" % ", ".join(writable(struct)[:60]))
-        if prop.is_readonly:
-            raise _refuse(struct, key, "read-only")
-        checked.append((key, _value(struct, prop, key, value)))
+        prop = settable(struct, key)
+        checked.append((key, check_value(struct, prop, key, value)))
     for key, value in checked:
         try:
             setattr(struct, key, value)

@@ -69,6 +69,65 @@ def rna_values(struct, skip=()):
     return tuple(out)
 
 
+# Settable properties that are not settings of the thing itself: transforms (their own
+# aspect), matrices Blender recomputes on evaluation, UI state, animation.
+_NOT_SETTINGS = frozenset({
+    "matrix_world", "matrix_local", "matrix_basis", "matrix_parent_inverse", "location", "rotation_euler",
+    "rotation_quaternion", "rotation_axis_angle", "scale", "active_material_index", "active_shape_key_index",
+    "texspace_location", "texspace_size", "mode", "tool_settings",
+    "compositing_node_group",  # the render domain's compositor, node group by node group
+    "use_stamp_note",  # Scene.use_stamp_note is the text of render.stamp_note_text (the render domain)
+})
+_NOT_ENTERED = frozenset({"AnimData", "AnimViz", "MotionPath", "ToolSettings", "SequenceEditor", "DisplaySafeAreas",
+                          "TransformOrientationSlot", "View3DCursor", "SceneDisplay", "SceneGpencil",
+                          "MaterialGPencilStyle", "ColorManagedInputColorspaceSettings"})
+
+
+def settable_values(struct, depth=1):
+    """(identifier, value) of every settable (not read-only) property, and of the nested
+    settings groups (render.image_settings, object.cycles, ...) `depth` levels down: what
+    the settings commands may change. Collections and other datablocks' contents stay out."""
+    out = []
+    for prop in struct.bl_rna.properties:
+        ident = prop.identifier
+        if ident in _SKIP or ident in _NOT_SETTINGS or prop.type == "COLLECTION":
+            continue
+        if prop.type == "POINTER" and not _is_id_type(prop):
+            if depth <= 0 or prop.fixed_type is None or prop.fixed_type.identifier in _NOT_ENTERED:
+                continue
+            if _unstored_group(struct, prop):
+                continue
+            try:
+                nested = getattr(struct, ident)
+            except (AttributeError, RuntimeError, TypeError):
+                continue
+            if nested is not None:
+                out.append((ident, settable_values(nested, depth - 1)))
+            continue
+        if prop.is_readonly:
+            continue
+        try:
+            value = getattr(struct, ident)
+        except (AttributeError, RuntimeError, TypeError):
+            continue
+        # Another datablock by identity, not name: renaming it changes nothing here.
+        out.append((ident, ("id", value.session_uid) if isinstance(value, bpy.types.ID) else _plain(value)))
+    return tuple(out)
+
+
+def _unstored_group(struct, prop):
+    """An add-on's settings group (Cycles' object, light, world settings) that holds
+    nothing yet: in 4.5 reading it would store it as a custom property, so a fingerprint
+    would change what it measures. Unstored, every value is its default."""
+    base = prop.fixed_type.base
+    if base is None or base.identifier != "PropertyGroup" or bpy.app.version >= (5, 0, 0):
+        return False
+    try:
+        return prop.identifier not in struct.keys()
+    except TypeError:
+        return False
+
+
 def _is_id_type(prop):
     fixed = getattr(prop, "fixed_type", None)
     try:
@@ -141,7 +200,7 @@ def data_values(obj):
         return (obj.type, obj.empty_display_type, _round(obj.empty_display_size)) if obj.type == "EMPTY" else (obj.type,)
     kind = obj.type
     if kind == "MESH":
-        values = mesh_values(data)
+        values = mesh_values(data) + settable_values(data)
     elif kind in ("CURVE", "SURFACE", "FONT"):
         values = curve_values(data)
     elif kind == "ARMATURE":
@@ -150,6 +209,8 @@ def data_values(obj):
         values = rna_values(data) + rna_values(data.dof)
     else:
         values = rna_values(data)
+    if kind in ("CURVE", "SURFACE", "FONT", "CAMERA", "LIGHT"):
+        values += settable_values(data)
     return (kind, data.name) + values
 
 
@@ -245,6 +306,7 @@ def object_aspects(obj):
         "physics": physics_values(obj),
         "pose": pose_values(obj),
         "custom_properties": custom_values(obj),
+        "settings": settable_values(obj),
     }
 
 
@@ -265,11 +327,11 @@ def node_tree_values(tree):
 
 
 def _material(mat):
-    return rna_values(mat) + (("nodes", node_tree_values(mat.node_tree)),)
+    return rna_values(mat) + settable_values(mat) + (("nodes", node_tree_values(mat.node_tree)),)
 
 
 def _world(world):
-    return rna_values(world) + (("nodes", node_tree_values(world.node_tree)),)
+    return rna_values(world) + settable_values(world) + (("nodes", node_tree_values(world.node_tree)),)
 
 
 def _collection(coll):
@@ -325,6 +387,11 @@ def _render(scene):
         scene.eevee.taa_render_samples,
         view.view_transform, view.look, _round(view.exposure), _round(view.gamma),
         _compositor(scene),
+        # Everything else the settings commands set: render (image format, stamp, FFmpeg,
+        # bake), Cycles, EEVEE, colour management, every view layer with its passes.
+        settable_values(r, 2), settable_values(cycles, 1) if cycles is not None else None,
+        settable_values(scene.eevee, 1), settable_values(view, 1), settable_values(scene.display_settings, 0),
+        tuple((vl.name, settable_values(vl, 1)) for vl in scene.view_layers),
     )
 
 
@@ -343,6 +410,8 @@ def _scene(scene):
         scene.unit_settings.system, _round(scene.unit_settings.scale_length),
         None if rbw is None else rna_values(rbw),
         tuple(sorted(c.name for c in scene.collection.children)),
+        settable_values(scene, 0),
+        None if rbw is None else settable_values(rbw, 1),
     )
 
 

@@ -49,7 +49,7 @@ fn lighting_preset(args: LightingArgs) -> PackResult<Value> {
             size: Some(light.size),
             rotation: None,
             color: None,
-            spot_size: None,
+            spot_size: None, shape: None, size_y: None,
         })?;
         lights.push(json!({ "name": created.name, "location": created.location, "energy": created.energy }));
     }

@@ -4,6 +4,7 @@ use capstan_sdk::prelude::*;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_change)]
 pub struct ModifyArgs {
     /// Exact name of the object to change.
     #[schemars(length(min = 1, max = 63))]
@@ -67,4 +68,11 @@ fn cases() -> Vec<Case> {
         Case::new("nothing to change").args(json!({ "name": "Cube" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a missing object").args(json!({ "name": "Ghost", "visible": true })).error("not_found"),
     ]
+}
+
+/// At least one of these is given: a call with none could only be refused at run time,
+/// so the schema says so (the check before the bridge call stays).
+fn something_to_change(schema: &mut schemars::Schema) {
+    let one_of = ["new_name", "location", "rotation", "scale", "visible"];
+    schema.insert("anyOf".into(), Value::Array(one_of.iter().map(|k| json!({ "required": [k] })).collect()));
 }

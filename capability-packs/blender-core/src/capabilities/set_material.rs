@@ -18,6 +18,7 @@ pub enum MaterialPreset {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct MaterialArgs {
     /// Exact name of the object that gets the material.
     #[schemars(length(min = 1, max = 63))]
@@ -40,6 +41,14 @@ pub struct MaterialArgs {
     /// Emission strength; defaults to 1 when `emission` is given.
     #[schemars(range(min = 0.0, max = 1000.0))]
     pub emission_strength: Option<f64>,
+}
+
+/// What sets something: at least one is given. `{object}` alone could only fail at run
+/// time ("nothing to set"), so the schema says so (the check in `params` stays).
+const SETS: [&str; 6] = ["preset", "color", "metallic", "roughness", "emission", "emission_strength"];
+
+fn something_to_set(schema: &mut schemars::Schema) {
+    schema.insert("anyOf".into(), Value::Array(SETS.iter().map(|k| json!({ "required": [k] })).collect()));
 }
 
 /// (linear base colour, metallic, roughness) of each preset.

@@ -15,6 +15,7 @@ pub struct SkyArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct WorldArgs {
     /// Flat background colour (hex or name in sRGB, or linear channels).
     pub color: Option<ColorInput>,
@@ -68,6 +69,13 @@ fn cases() -> Vec<Case> {
             .settings(&["world"]).result(json!({ "mode": "sky" })),
         Case::new("colour and sky at once").args(json!({ "color": "red", "sky": {} })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
+}
+
+/// At least one of these is given: a call with none could only be refused at run time,
+/// so the schema says so (the check before the bridge call stays).
+fn something_to_set(schema: &mut schemars::Schema) {
+    let one_of = ["color", "strength", "sky"];
+    schema.insert("anyOf".into(), Value::Array(one_of.iter().map(|k| json!({ "required": [k] })).collect()));
 }
 
 #[cfg(test)]

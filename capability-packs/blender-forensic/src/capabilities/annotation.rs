@@ -119,7 +119,7 @@ fn annotation(args: AnnotationArgs) -> PackResult<Value> {
     if let Some(words) = caption {
         let t = create_text(&CreateTextParams {
             text: words, name: Some(text_name), location: Some(at), rotation: Some([90.0, 0.0, 0.0]),
-            size: Some(size), extrude: Some(0.02), bevel_depth: None, align_x: Some(CreateTextParamsAlignX::Center), align_y: None,
+            size: Some(size), extrude: Some(0.02), bevel_depth: None, bevel_resolution: None, align_x: Some(CreateTextParamsAlignX::Center), align_y: None,
         })?;
         paint(&t.name)?;
         text = Some(t.text.clone());

@@ -47,7 +47,7 @@ fn time_of_day(args: TimeOfDayArgs) -> PackResult<Value> {
         Err(e) if e.app_error() == Some(AppErrorCode::NotFound) => {
             create_light(&CreateLightParams { r#type: CreateLightParamsType::Sun, name: Some(SUN.into()), location: [0.0, 0.0, 20.0],
                                               rotation: Some(rotation), look_at: None, energy: Some(energy), color: Some(light.color.to_vec()),
-                                              size: None, spot_size: None })?;
+                                              size: None, spot_size: None, shape: None, size_y: None })?;
             true
         }
         Err(e) => return Err(e.into()),

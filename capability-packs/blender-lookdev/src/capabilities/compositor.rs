@@ -18,8 +18,28 @@ pub enum Action {
     SetInput,
 }
 
+/// What each action needs besides itself (the bridge checks the same): said in the
+/// schema, so a call without them is refused before any bridge call.
+const NEEDS: [(&str, &[&str]); 6] = [
+    ("preset", &["preset"]),
+    ("add_node", &["node_type"]),
+    ("remove_node", &["node"]),
+    ("connect", &["from_node", "from_socket", "to_node", "to_socket"]),
+    ("disconnect", &["to_node", "to_socket"]),
+    ("set_input", &["node", "input", "value"]),
+];
+
+fn action_needs(schema: &mut schemars::Schema) {
+    let rules = NEEDS
+        .iter()
+        .map(|(action, needs)| json!({ "if": { "properties": { "action": { "const": action } }, "required": ["action"] }, "then": { "required": needs } }))
+        .collect();
+    schema.insert("allOf".into(), Value::Array(rules));
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct CompositorArgs {
     pub action: Action,
     /// preset: a chain inserted before the output (bloom, vignette, glare, denoise, color_balance).
@@ -124,4 +144,24 @@ fn cases() -> Vec<Case> {
             .error("invalid_params"),
         Case::new("connecting without a graph").args(json!({ "action": "connect", "from_node": "A", "from_socket": 0, "to_node": "B", "to_socket": 0 })).error("invalid_params"),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_rule_names_a_real_action_and_real_arguments() {
+        let schema = serde_json::to_value(schemars::schema_for!(CompositorArgs)).unwrap();
+        let props = schema["properties"].as_object().unwrap();
+        let rules = schema["allOf"].as_array().unwrap();
+        assert_eq!(rules.len(), 6);
+        for rule in rules {
+            let action: Action = serde_json::from_value(rule["if"]["properties"]["action"]["const"].clone()).unwrap();
+            assert!(op(action).is_some(), "{rule}");
+            for need in rule["then"]["required"].as_array().unwrap() {
+                assert!(props.contains_key(need.as_str().unwrap()), "{need}");
+            }
+        }
+    }
 }

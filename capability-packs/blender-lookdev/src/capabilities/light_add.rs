@@ -1,7 +1,7 @@
 use capstan_blender::color::ColorInput;
 use capstan_blender::target::Target;
 use capstan_blender::{
-    CreateLight, CreateLightParams, CreateLightParamsType, GetObjectInfo, SetLight, SetLightParams, create_light, set_light,
+    CreateLight, CreateLightParams, CreateLightParamsShape, CreateLightParamsType, GetObjectInfo, SetLight, SetLightParams, create_light, set_light,
 };
 use capstan_sdk::prelude::*;
 
@@ -16,6 +16,7 @@ pub enum LightType {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = arguments_need_their_types)]
 pub struct LightAddArgs {
     #[serde(rename = "type")]
     pub kind: LightType,
@@ -44,6 +45,56 @@ pub struct LightAddArgs {
     pub spot_blend: Option<f64>,
     /// Cast shadows (default true).
     pub shadow: Option<bool>,
+    /// AREA only: the emitter's shape (default SQUARE).
+    pub shape: Option<AreaShape>,
+    /// AREA of shape RECTANGLE or ELLIPSE only: the second edge (Y) in metres; `size` is X.
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub size_y: Option<f64>,
+}
+
+/// An area light's shape, as Blender names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum AreaShape {
+    Square,
+    Rectangle,
+    Disk,
+    Ellipse,
+}
+
+impl AreaShape {
+    fn bridge(self) -> CreateLightParamsShape {
+        match self {
+            AreaShape::Square => CreateLightParamsShape::Square,
+            AreaShape::Rectangle => CreateLightParamsShape::Rectangle,
+            AreaShape::Disk => CreateLightParamsShape::Disk,
+            AreaShape::Ellipse => CreateLightParamsShape::Ellipse,
+        }
+    }
+}
+
+/// The schema says what `light_add` and `check_area` check: the spot and area arguments
+/// need their light type, `size_y` a shape with a second edge.
+fn arguments_need_their_types(schema: &mut schemars::Schema) {
+    let of = |kind: &str| json!({ "properties": { "type": { "const": kind } } });
+    schema.insert("dependentSchemas".into(), json!({
+        "spot_size": of("SPOT"),
+        "spot_blend": of("SPOT"),
+        "shape": of("AREA"),
+        "size_y": { "required": ["shape"], "properties": { "type": { "const": "AREA" }, "shape": { "enum": ["RECTANGLE", "ELLIPSE"] } } },
+    }));
+}
+
+/// The area-only arguments are given for an area light, and `size_y` only with a shape
+/// that has a second edge; checked before any bridge call.
+pub fn check_area(args: &LightAddArgs) -> PackResult<()> {
+    if (args.shape.is_some() || args.size_y.is_some()) && args.kind != LightType::Area {
+        return Err(PackError::invalid("shape and size_y are for AREA lights"));
+    }
+    if args.size_y.is_some() && !matches!(args.shape, Some(AreaShape::Rectangle | AreaShape::Ellipse)) {
+        return Err(PackError::invalid("size_y needs shape RECTANGLE or ELLIPSE (SQUARE and DISK have one size)"));
+    }
+    Ok(())
 }
 
 pub fn bridge_size(kind: LightType, size: Option<f64>) -> PackResult<Option<f64>> {
@@ -57,7 +108,8 @@ pub fn bridge_size(kind: LightType, size: Option<f64>) -> PackResult<Option<f64>
 /// Add one light: point, sun, spot or area, placed, aimed and sized.
 ///
 /// Creates a light with its position, aim (an object or point) or rotation in degrees,
-/// power in watts, colour, size, spot cone and blend, and shadow switch.
+/// power in watts, colour, size, spot cone and blend, shadow switch, and an area light's shape
+/// (square, rectangle, disk, ellipse) with its second size.
 #[capability(
     key = "lighting.add",
     family = "lighting",
@@ -71,6 +123,7 @@ fn light_add(args: LightAddArgs) -> PackResult<Value> {
     if (args.spot_size.is_some() || args.spot_blend.is_some()) && args.kind != LightType::Spot {
         return Err(PackError::invalid("spot_size and spot_blend are for SPOT lights"));
     }
+    check_area(&args)?;
     if args.look_at.is_some() && args.rotation.is_some() {
         return Err(PackError::invalid("give look_at or rotation, not both"));
     }
@@ -91,6 +144,8 @@ fn light_add(args: LightAddArgs) -> PackResult<Value> {
         color,
         size: bridge_size(args.kind, args.size)?,
         spot_size: args.spot_size.map(f64::to_radians),
+        shape: args.shape.map(AreaShape::bridge),
+        size_y: args.size_y,
     })?;
     let mut out = json!(created);
     if args.spot_blend.is_some() || args.shadow.is_some() {
@@ -114,6 +169,12 @@ fn cases() -> Vec<Case> {
         Case::new("a sun with a 2 degree disc")
             .args(json!({ "type": "SUN", "name": "Sun", "rotation": [45, 0, 30], "energy": 3, "size": 2, "color": "#fff4e0" }))
             .added(&["Sun"]).result(json!({ "type": "SUN", "rotation": [std::f64::consts::FRAC_PI_4, 0.0, std::f64::consts::FRAC_PI_6] })),
+        Case::new("an area light made a 3 by 1 ellipse")
+            .args(json!({ "type": "AREA", "name": "Strip", "location": [0, -3, 3], "look_at": [0, 0, 0], "size": 3, "shape": "ELLIPSE", "size_y": 1 }))
+            .added(&["Strip"])
+            .reads("scene.object_info", json!({ "name": "Strip" }), json!({ "light": { "type": "AREA", "shape": "ELLIPSE", "size": 3.0, "size_y": 1.0 } })),
+        Case::new("a disk has one size").args(json!({ "type": "AREA", "shape": "DISK", "size_y": 2 })).error("INVALID_CAPABILITY_ARGUMENTS"),
+        Case::new("a spot has no area shape").args(json!({ "type": "SPOT", "shape": "DISK" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a point light has no cone").args(json!({ "type": "POINT", "spot_size": 30 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("aim at a missing object").args(json!({ "type": "AREA", "look_at": "Ghost" })).error("not_found"),
     ]
@@ -122,6 +183,17 @@ fn cases() -> Vec<Case> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn area_arguments_need_an_area_light() {
+        let args = |v: Value| serde_json::from_value::<LightAddArgs>(v).unwrap();
+        assert!(check_area(&args(json!({"type": "AREA", "shape": "ELLIPSE", "size_y": 1}))).is_ok());
+        assert!(check_area(&args(json!({"type": "AREA", "shape": "DISK", "size_y": 1}))).is_err());
+        assert!(check_area(&args(json!({"type": "AREA", "size_y": 1}))).is_err());
+        assert!(check_area(&args(json!({"type": "POINT", "shape": "DISK"}))).is_err());
+        let schema = serde_json::to_value(schemars::schema_for!(LightAddArgs)).unwrap();
+        assert_eq!(schema["dependentSchemas"]["shape"]["properties"]["type"]["const"], "AREA");
+    }
 
     #[test]
     fn a_sun_size_is_degrees_others_metres() {

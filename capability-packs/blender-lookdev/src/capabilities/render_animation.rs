@@ -18,15 +18,17 @@ pub struct AnimationArgs {
     pub pattern: Option<String>,
 }
 
-/// Render a frame range of the active camera to a PNG image sequence.
+/// Render a frame range of the active camera to an image sequence or a video.
 ///
 /// Renders frames frame_start..frame_end (every `step`-th) with the current render
-/// settings into the session output folder as `pattern` PNGs (`frame_0001.png`, ...); the
-/// current frame is restored afterwards.
+/// settings into the session output folder, in the scene's file format: an image
+/// sequence named by `pattern` (`frame_0001.png`, `.jpg`, `.exr`... by format; PNG unless
+/// scene.render_settings set another), or with file_format FFMPEG one video whose #s
+/// become the frame range (`frame_0001-0048.mp4`). The current frame is restored.
 #[capability(
     key = "render.animation",
     family = "render",
-    tags = ["render", "animation", "sequence", "frames", "png", "turntable"],
+    tags = ["render", "animation", "sequence", "frames", "png", "turntable", "video", "ffmpeg", "mp4"],
     aliases = ["render_animation", "render_frames", "render_sequence"],
     examples = ["render frames 1 to 48", "render the turntable as an image sequence", "render every other frame from 1 to 20"],
     uses = [RenderFrames],
@@ -63,6 +65,14 @@ fn cases() -> Vec<Case> {
             .setup("scene.render_settings", small())
             .args(json!({ "frame_start": 10, "frame_end": 14, "step": 2, "pattern": "turn_##" }))
             .result(json!({ "files": ["turn_10.png", "turn_12.png", "turn_14.png"] })),
+        Case::new("a JPEG sequence")
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [32, 32], "samples": 1, "file_format": "JPEG" }))
+            .args(json!({ "frame_start": 1, "frame_end": 2, "pattern": "jp_##" }))
+            .result(json!({ "files": ["jp_01.jpg", "jp_02.jpg"], "format": "JPEG" })),
+        Case::new("an MPEG-4 video")
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [32, 32], "samples": 1, "file_format": "FFMPEG", "video_container": "MPEG4", "video_codec": "H264" }))
+            .args(json!({ "frame_start": 1, "frame_end": 3, "pattern": "clip_####" }))
+            .result(json!({ "files": ["clip_0001-0003.mp4"], "format": "FFMPEG", "frames": [1, 2, 3] })),
         Case::new("too many frames").args(json!({ "frame_start": 1, "frame_end": 5000 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a pattern with a path").args(json!({ "frame_start": 1, "frame_end": 2, "pattern": "../f_##" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

@@ -113,10 +113,11 @@ fn pattern(args: PatternArgs) -> PackResult<Value> {
             let name: String = format!("{} Pivot", args.object).chars().take(63).collect();
             let empty = create_object(&CreateObjectParams {
                 r#type: CreateObjectParamsType::Empty, name: Some(name), size: Some(0.5), location: Some(location), rotation: Some(rotation), scale: None,
+                primitive: None, empty: None, light: None,
             })?;
             // Parented without keeping the world transform: its transform is then the
             // offset in the object's own space, and it follows the object.
-            parent_objects(&ParentObjectsParams { parent: Some(args.object.clone()), children: vec![empty.name.clone()], keep_transform: Some(false) })?;
+            parent_objects(&ParentObjectsParams { parent: Some(args.object.clone()), children: vec![empty.name.clone()], keep_transform: Some(false), mode: None, vertices: None, bone: None })?;
             modifiers.push(array(&args.object, "Pattern Radial", vec![
                 ("count", V::Number(f64::from(args.count))),
                 ("use_relative_offset", V::Boolean(false)),

@@ -4,7 +4,8 @@ use capstan_sdk::prelude::*;
 /// Add a 3D text object in Blender's built-in font.
 ///
 /// `size` is the letter height in metres, `extrude` the depth of the letters (0: flat),
-/// `bevel_depth` rounds their edges; `rotation` is [x, y, z] in degrees; `align_x` and
+/// `bevel_depth` rounds their edges in `bevel_resolution` segments (Blender's default 4);
+/// `rotation` is [x, y, z] in degrees; `align_x` and
 /// `align_y` anchor the text at its location. The answer gives the evaluated dimensions.
 #[capability(
     key = "create.text",
@@ -26,6 +27,13 @@ fn cases() -> Vec<Case> {
             .added(&["Title"]).changed(&[]).removed(&[])
             .result(json!({ "name": "Title", "type": "FONT", "text": "capstan", "extrude": 0.1, "align_x": "CENTER", "location": [0.0, 0.0, 1.0] }))
             .reads("scene.object_info", json!({ "name": "Title" }), json!({ "type": "FONT", "rotation": [std::f64::consts::FRAC_PI_2, 0.0, 0.0] })),
+        Case::new("extrude and bevel give the letters their depth")
+            .args(json!({ "text": "Hi", "name": "Deep", "extrude": 0.2, "bevel_depth": 0.05, "bevel_resolution": 1 }))
+            .added(&["Deep"])
+            .result(json!({ "extrude": 0.2, "bevel_depth": 0.05, "bevel_resolution": 1 }))
+            .reads("scene.object_info", json!({ "name": "Deep" }), json!({ "type": "FONT", "dimensions": [0.91712, 0.782, 0.5] })),
+        Case::new("a bevel resolution above Blender's 32 is refused")
+            .args(json!({ "text": "A", "bevel_depth": 0.1, "bevel_resolution": 33 })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("empty text is refused").args(json!({ "text": "" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("an unknown alignment is refused").args(json!({ "text": "A", "align_x": "MIDDLE" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]

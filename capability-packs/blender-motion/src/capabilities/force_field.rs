@@ -55,6 +55,8 @@ fn cases() -> Vec<Case> {
             .reads("scene.object_info", json!({ "name": "Breeze" }), json!({ "type": "EMPTY", "rotation": [std::f64::consts::FRAC_PI_2, 0.0, 0.0] })),
         Case::new("a vortex with a tube falloff").args(json!({ "type": "VORTEX", "falloff": "TUBE", "noise": 1 }))
             .added(&["Vortex"]).result(json!({ "type": "VORTEX", "falloff": "TUBE", "noise": 1.0 })),
+        Case::new("a magnetic field (Blender calls it MAGNET)").args(json!({ "type": "MAGNETIC", "name": "Magnet" }))
+            .added(&["Magnet"]).result(json!({ "type": "MAGNETIC" })),
         Case::new("an unknown field").args(json!({ "type": "GRAVITY_WELL" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
 }

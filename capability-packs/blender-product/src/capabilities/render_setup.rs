@@ -120,6 +120,7 @@ fn render_setup(args: RenderSetupArgs) -> PackResult<Value> {
         resolution_percentage: Some(100),
         samples: Some(samples),
         transparent: Some(args.transparent_bg),
+        ..Default::default()
     })?;
     let quality_out = set_render_quality(&SetRenderQualityParams {
         max_bounces: Some(bounces),

@@ -11,7 +11,7 @@ use capstan_sdk::bridge::{Command, Effect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Parent objects to another (or unparent them with parent null), keeping where they are in the world unless keep_transform is false.
+/// Parent objects (or unparent with parent null) in a Set Parent To mode: object, keep_transform, without_inverse, vertex, vertex_triangle (a mesh's vertices) or bone (an armature's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParentObjects;
 
@@ -20,26 +20,52 @@ impl Command for ParentObjects {
     const NAME: &'static str = "parent_objects";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::NotFound];
     type Params = ParentObjectsParams;
     type Result = ParentObjectsResult;
 }
 
-/// Parent objects to another (or unparent them with parent null), keeping where they are in the world unless keep_transform is false.
+/// Parent objects (or unparent with parent null) in a Set Parent To mode: object, keep_transform, without_inverse, vertex, vertex_triangle (a mesh's vertices) or bone (an armature's).
 pub fn parent_objects(params: &ParentObjectsParams) -> Result<ParentObjectsResult, BridgeError> {
     capstan_sdk::bridge::send::<ParentObjects>(params)
 }
 
 // Types of params and results.
 
+/// Set Parent To mode (default object)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ParentObjectsParamsMode {
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "keep_transform")]
+    KeepTransform,
+    #[serde(rename = "without_inverse")]
+    WithoutInverse,
+    #[serde(rename = "vertex")]
+    Vertex,
+    #[serde(rename = "vertex_triangle")]
+    VertexTriangle,
+    #[serde(rename = "bone")]
+    Bone,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ParentObjectsParams {
     pub parent: Option<String>,
     pub children: Vec<ObjectName>,
-    /// Keep world transforms (default true)
+    /// Keep world transforms (default true); false is mode without_inverse
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_transform: Option<bool>,
+    /// Set Parent To mode (default object)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<ParentObjectsParamsMode>,
+    /// Vertex indices of the parent's mesh: 1 for vertex, 3 for vertex_triangle (default: the nearest to each child)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<i64>>,
+    /// Bone of the armature parent (mode bone)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone: Option<String>,
 }
 
 impl JsonSchema for ParentObjectsParams {
@@ -48,8 +74,24 @@ impl JsonSchema for ParentObjectsParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"children": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}, "keep_transform": {"description": "Keep world transforms (default true)", "type": "boolean"}, "parent": {"maxLength": 63, "minLength": 1, "type": ["string", "null"]}}, "required": ["parent", "children"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bone": {"description": "Bone of the armature parent (mode bone)", "maxLength": 63, "minLength": 1, "type": "string"}, "children": {"items": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "maxItems": 256, "minItems": 1, "type": "array"}, "keep_transform": {"description": "Keep world transforms (default true); false is mode without_inverse", "type": "boolean"}, "mode": {"description": "Set Parent To mode (default object)", "enum": ["object", "keep_transform", "without_inverse", "vertex", "vertex_triangle", "bone"], "type": "string"}, "parent": {"maxLength": 63, "minLength": 1, "type": ["string", "null"]}, "vertices": {"description": "Vertex indices of the parent's mesh: 1 for vertex, 3 for vertex_triangle (default: the nearest to each child)", "items": {"minimum": 0, "type": "integer"}, "maxItems": 3, "minItems": 1, "type": "array"}}, "required": ["parent", "children"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ParentObjectsResultMode {
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "keep_transform")]
+    KeepTransform,
+    #[serde(rename = "without_inverse")]
+    WithoutInverse,
+    #[serde(rename = "vertex")]
+    Vertex,
+    #[serde(rename = "vertex_triangle")]
+    VertexTriangle,
+    #[serde(rename = "bone")]
+    Bone,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -57,5 +99,12 @@ pub struct ParentObjectsResult {
     pub parent: Option<String>,
     pub children: Vec<String>,
     pub keep_transform: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<ParentObjectsResultMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_type: Option<String>,
+    /// Per child, the vertex indices it follows
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<Vec<i64>>>,
     pub delta: Delta,
 }

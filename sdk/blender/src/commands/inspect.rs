@@ -149,8 +149,30 @@ pub struct GetObjectInfoResultLight {
     pub r#type: String,
     pub energy: f64,
     pub color: Vec3,
+    /// AREA: edge (X) in metres
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<f64>,
+    /// AREA: SQUARE, RECTANGLE, DISK or ELLIPSE
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+    /// AREA: Y edge in metres (RECTANGLE, ELLIPSE)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_y: Option<f64>,
+    /// POINT, SPOT: radius in metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    /// SPOT: cone angle in radians
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_blend: Option<f64>,
+}
+
+/// Present when the object is an empty
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GetObjectInfoResultEmpty {
+    pub display_type: String,
+    pub display_size: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -207,9 +229,14 @@ pub struct GetObjectInfoResult {
     pub asset: Option<GetObjectInfoResultAsset>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub light: Option<GetObjectInfoResultLight>,
+    /// Present when the object is an empty
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<GetObjectInfoResultEmpty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub camera: Option<GetObjectInfoResultCamera>,
     pub parent_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world_location: Option<Vec3>,
     pub keyframes: Vec<GetObjectInfoResultKeyframesItem>,
     pub custom_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }

@@ -44,6 +44,19 @@ pub enum CreateLightParamsType {
     Area,
 }
 
+/// area only
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateLightParamsShape {
+    #[serde(rename = "SQUARE")]
+    Square,
+    #[serde(rename = "RECTANGLE")]
+    Rectangle,
+    #[serde(rename = "DISK")]
+    Disk,
+    #[serde(rename = "ELLIPSE")]
+    Ellipse,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateLightParams {
@@ -65,6 +78,12 @@ pub struct CreateLightParams {
     pub size: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spot_size: Option<f64>,
+    /// area only
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<CreateLightParamsShape>,
+    /// area of shape RECTANGLE or ELLIPSE only: Y edge in metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_y: Option<f64>,
 }
 
 impl JsonSchema for CreateLightParams {
@@ -73,7 +92,7 @@ impl JsonSchema for CreateLightParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "energy": {"description": "Watts (sun: irradiance in W/m2)", "maximum": 1000000, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "look_at": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Area edge, point/spot radius, or sun angle in radians", "maximum": 1000, "minimum": 0, "type": "number"}, "spot_size": {"maximum": 3.1416, "minimum": 0.01, "type": "number"}, "type": {"enum": ["point", "sun", "spot", "area"], "type": "string"}}, "required": ["type", "location"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b] (an alpha is ignored) in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 3, "type": "array"}, "energy": {"description": "Watts (sun: irradiance in W/m2)", "maximum": 1000000, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "look_at": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "shape": {"description": "area only", "enum": ["SQUARE", "RECTANGLE", "DISK", "ELLIPSE"], "type": "string"}, "size": {"description": "Area edge, point/spot radius, or sun angle in radians", "maximum": 1000, "minimum": 0, "type": "number"}, "size_y": {"description": "area of shape RECTANGLE or ELLIPSE only: Y edge in metres", "maximum": 1000, "minimum": 0, "type": "number"}, "spot_size": {"maximum": 3.1416, "minimum": 0.01, "type": "number"}, "type": {"enum": ["point", "sun", "spot", "area"], "type": "string"}}, "required": ["type", "location"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

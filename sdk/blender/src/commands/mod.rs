@@ -54,6 +54,7 @@ mod rna;
 mod scene_reads;
 mod selection;
 mod session;
+mod settings;
 mod shader_graph;
 mod shading;
 mod spatial;
@@ -111,6 +112,7 @@ pub use rna::*;
 pub use scene_reads::*;
 pub use selection::*;
 pub use session::*;
+pub use settings::*;
 pub use shader_graph::*;
 pub use shading::*;
 pub use spatial::*;
@@ -124,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "956b6138e8c4b6675a95dc1c42a11997c5e5ace82e5e905ed900e076c6f7b174";
+pub const CATALOG_SHA256: &str = "5f4ff378d3357e0d24bcbe0408b8f5af023621e493912478b4ea8a9b4a581f5a";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -216,6 +218,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("product_isolate", Effect::Mutate),
     ("product_light_rig", Effect::Mutate),
     ("raycast", Effect::Read),
+    ("read_settings", Effect::Read),
     ("remesh_voxel", Effect::Destroy),
     ("remove_constraint", Effect::Destroy),
     ("remove_modifier", Effect::Destroy),
@@ -248,6 +251,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("set_product_material", Effect::Mutate),
     ("set_render_quality", Effect::Mutate),
     ("set_render_settings", Effect::Mutate),
+    ("set_settings", Effect::Mutate),
     ("set_world", Effect::Mutate),
     ("set_world_gradient", Effect::Mutate),
     ("set_world_hdri", Effect::Mutate),

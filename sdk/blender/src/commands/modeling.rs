@@ -310,6 +310,9 @@ pub struct CreateTextParams {
     /// Rounded edge in metres (default 0)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bevel_depth: Option<f64>,
+    /// Segments of the rounded edge (Blender's default 4)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bevel_resolution: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub align_x: Option<CreateTextParamsAlignX>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -322,7 +325,7 @@ impl JsonSchema for CreateTextParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_x": {"enum": ["LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH"], "type": "string"}, "align_y": {"enum": ["TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM"], "type": "string"}, "bevel_depth": {"description": "Rounded edge in metres (default 0)", "maximum": 10, "minimum": 0, "type": "number"}, "extrude": {"description": "Depth of the letters in metres (default 0: flat)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation": {"description": "[x, y, z] Euler XYZ in degrees", "items": {"description": "Degrees", "maximum": 36000, "minimum": -36000, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Letter height in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "text": {"maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["text"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_x": {"enum": ["LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH"], "type": "string"}, "align_y": {"enum": ["TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM"], "type": "string"}, "bevel_depth": {"description": "Rounded edge in metres (default 0)", "maximum": 10, "minimum": 0, "type": "number"}, "bevel_resolution": {"description": "Segments of the rounded edge (Blender's default 4)", "maximum": 32, "minimum": 0, "type": "integer"}, "extrude": {"description": "Depth of the letters in metres (default 0: flat)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation": {"description": "[x, y, z] Euler XYZ in degrees", "items": {"description": "Degrees", "maximum": 36000, "minimum": -36000, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Letter height in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "text": {"maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["text"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -335,6 +338,10 @@ pub struct CreateTextResult {
     pub dimensions: Vec3,
     pub size: f64,
     pub extrude: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bevel_depth: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bevel_resolution: Option<i64>,
     pub align_x: String,
     pub align_y: String,
     pub delta: Delta,

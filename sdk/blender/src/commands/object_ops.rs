@@ -30,7 +30,7 @@ pub fn duplicate_object(params: &DuplicateObjectParams) -> Result<DuplicateObjec
     capstan_sdk::bridge::send::<DuplicateObject>(params)
 }
 
-/// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
+/// Get, set or delete an object's custom property, keeping its type (int, float, bool, string, vector), with UI data (min, max, soft limits, subtype, description).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetCustomProperty;
 
@@ -44,7 +44,7 @@ impl Command for SetCustomProperty {
     type Result = SetCustomPropertyResult;
 }
 
-/// Get, set or delete one custom (ID) property of an object: action get reads it, set writes a scalar, delete removes it.
+/// Get, set or delete an object's custom property, keeping its type (int, float, bool, string, vector), with UI data (min, max, soft limits, subtype, description).
 pub fn set_custom_property(params: &SetCustomPropertyParams) -> Result<SetCustomPropertyResult, BridgeError> {
     capstan_sdk::bridge::send::<SetCustomProperty>(params)
 }
@@ -103,13 +103,77 @@ pub enum SetCustomPropertyParamsAction {
     Delete,
 }
 
-/// A number, boolean or string
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SetCustomPropertyParamsValueArrayItem {
+    Integer(i64),
+    Number(f64),
+}
+
+/// An integer (stays an int), a number (a float), a boolean, a string, or a vector (a list of numbers)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum SetCustomPropertyParamsValue {
+    Integer(i64),
     Number(f64),
     Boolean(bool),
     String(String),
+    Array(Vec<SetCustomPropertyParamsValueArrayItem>),
+}
+
+/// How Blender shows it (FACTOR, ANGLE, DISTANCE, COLOR...; FILE_PATH... for strings)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetCustomPropertyParamsSubtype {
+    #[serde(rename = "NONE")]
+    None,
+    #[serde(rename = "PIXEL")]
+    Pixel,
+    #[serde(rename = "UNSIGNED")]
+    Unsigned,
+    #[serde(rename = "PERCENTAGE")]
+    Percentage,
+    #[serde(rename = "FACTOR")]
+    Factor,
+    #[serde(rename = "ANGLE")]
+    Angle,
+    #[serde(rename = "TIME")]
+    Time,
+    #[serde(rename = "TIME_ABSOLUTE")]
+    TimeAbsolute,
+    #[serde(rename = "DISTANCE")]
+    Distance,
+    #[serde(rename = "DISTANCE_CAMERA")]
+    DistanceCamera,
+    #[serde(rename = "POWER")]
+    Power,
+    #[serde(rename = "TEMPERATURE")]
+    Temperature,
+    #[serde(rename = "COLOR")]
+    Color,
+    #[serde(rename = "TRANSLATION")]
+    Translation,
+    #[serde(rename = "DIRECTION")]
+    Direction,
+    #[serde(rename = "VELOCITY")]
+    Velocity,
+    #[serde(rename = "ACCELERATION")]
+    Acceleration,
+    #[serde(rename = "EULER")]
+    Euler,
+    #[serde(rename = "QUATERNION")]
+    Quaternion,
+    #[serde(rename = "AXISANGLE")]
+    Axisangle,
+    #[serde(rename = "XYZ")]
+    Xyz,
+    #[serde(rename = "COLOR_GAMMA")]
+    ColorGamma,
+    #[serde(rename = "FILE_PATH")]
+    FilePath,
+    #[serde(rename = "DIR_PATH")]
+    DirPath,
+    #[serde(rename = "FILE_NAME")]
+    FileName,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,9 +183,27 @@ pub struct SetCustomPropertyParams {
     /// Property identifier (letters, digits, _; not starting with _)
     pub key: String,
     pub action: SetCustomPropertyParamsAction,
-    /// A number, boolean or string
+    /// An integer (stays an int), a number (a float), a boolean, a string, or a vector (a list of numbers)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<SetCustomPropertyParamsValue>,
+    /// Hard minimum (numbers)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// Hard maximum (numbers)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    /// Soft minimum, the UI slider's (numbers)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_min: Option<f64>,
+    /// Soft maximum, the UI slider's (numbers)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_max: Option<f64>,
+    /// How Blender shows it (FACTOR, ANGLE, DISTANCE, COLOR...; FILE_PATH... for strings)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<SetCustomPropertyParamsSubtype>,
+    /// The tooltip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 impl JsonSchema for SetCustomPropertyParams {
@@ -130,8 +212,42 @@ impl JsonSchema for SetCustomPropertyParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["get", "set", "delete"], "type": "string"}, "key": {"description": "Property identifier (letters, digits, _; not starting with _)", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z][A-Za-z0-9_]*$", "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "value": {"description": "A number, boolean or string", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 1024, "minLength": 0, "type": "string"}]}}, "required": ["object", "key", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"action": {"enum": ["get", "set", "delete"], "type": "string"}, "description": {"description": "The tooltip", "maxLength": 512, "minLength": 0, "type": "string"}, "key": {"description": "Property identifier (letters, digits, _; not starting with _)", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z][A-Za-z0-9_]*$", "type": "string"}, "max": {"description": "Hard maximum (numbers)", "maximum": 1e+30, "minimum": -1e+30, "type": "number"}, "min": {"description": "Hard minimum (numbers)", "maximum": 1e+30, "minimum": -1e+30, "type": "number"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "soft_max": {"description": "Soft maximum, the UI slider's (numbers)", "maximum": 1e+30, "minimum": -1e+30, "type": "number"}, "soft_min": {"description": "Soft minimum, the UI slider's (numbers)", "maximum": 1e+30, "minimum": -1e+30, "type": "number"}, "subtype": {"description": "How Blender shows it (FACTOR, ANGLE, DISTANCE, COLOR...; FILE_PATH... for strings)", "enum": ["NONE", "PIXEL", "UNSIGNED", "PERCENTAGE", "FACTOR", "ANGLE", "TIME", "TIME_ABSOLUTE", "DISTANCE", "DISTANCE_CAMERA", "POWER", "TEMPERATURE", "COLOR", "TRANSLATION", "DIRECTION", "VELOCITY", "ACCELERATION", "EULER", "QUATERNION", "AXISANGLE", "XYZ", "COLOR_GAMMA", "FILE_PATH", "DIR_PATH", "FILE_NAME"], "type": "string"}, "value": {"anyOf": [{"maximum": 2147483647, "minimum": -2147483648, "type": "integer"}, {"maximum": 1e+30, "minimum": -1e+30, "type": "number"}, {"type": "boolean"}, {"maxLength": 1024, "minLength": 0, "type": "string"}, {"items": {"anyOf": [{"maximum": 2147483647, "minimum": -2147483648, "type": "integer"}, {"maximum": 1e+30, "minimum": -1e+30, "type": "number"}]}, "maxItems": 32, "minItems": 1, "type": "array"}], "description": "An integer (stays an int), a number (a float), a boolean, a string, or a vector (a list of numbers)"}}, "required": ["object", "key", "action"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+/// The type Blender stores it as
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetCustomPropertyResultType {
+    #[serde(rename = "int")]
+    Int,
+    #[serde(rename = "float")]
+    Float,
+    #[serde(rename = "bool")]
+    Bool,
+    #[serde(rename = "string")]
+    String,
+    #[serde(rename = "vector")]
+    Vector,
+    #[serde(rename = "other")]
+    Other,
+}
+
+/// The property's UI data (Blender's id_properties_ui) for numbers and strings
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetCustomPropertyResultUi {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -143,6 +259,12 @@ pub struct SetCustomPropertyResult {
     /// The value now (absent when the property does not exist)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
+    /// The type Blender stores it as
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<SetCustomPropertyResultType>,
+    /// The property's UI data (Blender's id_properties_ui) for numbers and strings
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<SetCustomPropertyResultUi>,
     /// The value before a set or delete
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<serde_json::Value>,

@@ -20,7 +20,7 @@ impl Command for CreateObject {
     const NAME: &'static str = "create_object";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams];
     type Params = CreateObjectParams;
     type Result = CreateObjectResult;
 }
@@ -107,6 +107,129 @@ pub enum CreateObjectParamsType {
     LightArea,
 }
 
+/// cylinder, cone (ends), circle
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateObjectParamsPrimitiveFillType {
+    #[serde(rename = "NOTHING")]
+    Nothing,
+    #[serde(rename = "NGON")]
+    Ngon,
+    #[serde(rename = "TRIFAN")]
+    Trifan,
+}
+
+/// The add operator's parameters; absent ones take the operator's defaults
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateObjectParamsPrimitive {
+    /// cylinder, cone, circle
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<i64>,
+    /// uv_sphere
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments: Option<i64>,
+    /// uv_sphere
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rings: Option<i64>,
+    /// ico_sphere
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subdivisions: Option<i64>,
+    /// grid
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_subdivisions: Option<i64>,
+    /// grid
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_subdivisions: Option<i64>,
+    /// uv_sphere, ico_sphere, cylinder, circle
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    /// cone: base radius
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius1: Option<f64>,
+    /// cone: tip radius
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius2: Option<f64>,
+    /// cylinder, cone
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
+    /// torus
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub major_radius: Option<f64>,
+    /// torus
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minor_radius: Option<f64>,
+    /// torus
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub major_segments: Option<i64>,
+    /// torus
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minor_segments: Option<i64>,
+    /// cylinder, cone (ends), circle
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill_type: Option<CreateObjectParamsPrimitiveFillType>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateObjectParamsEmptyDisplayType {
+    #[serde(rename = "PLAIN_AXES")]
+    PlainAxes,
+    #[serde(rename = "ARROWS")]
+    Arrows,
+    #[serde(rename = "SINGLE_ARROW")]
+    SingleArrow,
+    #[serde(rename = "CIRCLE")]
+    Circle,
+    #[serde(rename = "CUBE")]
+    Cube,
+    #[serde(rename = "SPHERE")]
+    Sphere,
+    #[serde(rename = "CONE")]
+    Cone,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateObjectParamsEmpty {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_type: Option<CreateObjectParamsEmptyDisplayType>,
+    /// Metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_size: Option<f64>,
+}
+
+/// light_area
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum CreateObjectParamsLightShape {
+    #[serde(rename = "SQUARE")]
+    Square,
+    #[serde(rename = "RECTANGLE")]
+    Rectangle,
+    #[serde(rename = "DISK")]
+    Disk,
+    #[serde(rename = "ELLIPSE")]
+    Ellipse,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateObjectParamsLight {
+    /// light_area
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<CreateObjectParamsLightShape>,
+    /// light_area: edge (X) in metres; light_point, light_spot: radius in metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// light_area with shape RECTANGLE or ELLIPSE: Y edge in metres
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_y: Option<f64>,
+    /// light_spot: cone angle in radians
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_size: Option<f64>,
+    /// light_spot: edge softness
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_blend: Option<f64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateObjectParams {
@@ -114,7 +237,7 @@ pub struct CreateObjectParams {
     pub r#type: CreateObjectParamsType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<ObjectName>,
-    /// Overall size in metres (default 2)
+    /// Overall size in metres: a primitive's defaults scaled to it, twice an empty's display size, a light's size (light.size)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,6 +246,13 @@ pub struct CreateObjectParams {
     pub rotation: Option<Vec3>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<PositiveVec3>,
+    /// The add operator's parameters; absent ones take the operator's defaults
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primitive: Option<CreateObjectParamsPrimitive>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<CreateObjectParamsEmpty>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<CreateObjectParamsLight>,
 }
 
 impl JsonSchema for CreateObjectParams {
@@ -131,7 +261,7 @@ impl JsonSchema for CreateObjectParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "scale": {"description": "[x, y, z], each above 0", "items": {"exclusiveMinimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Overall size in metres (default 2)", "exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "type": {"description": "What to add", "enum": ["cube", "uv_sphere", "ico_sphere", "cylinder", "cone", "torus", "plane", "circle", "grid", "monkey", "empty", "camera", "light_point", "light_sun", "light_spot", "light_area"], "type": "string"}}, "required": ["type"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"empty": {"additionalProperties": false, "properties": {"display_size": {"description": "Metres", "maximum": 1000, "minimum": 0.0001, "type": "number"}, "display_type": {"enum": ["PLAIN_AXES", "ARROWS", "SINGLE_ARROW", "CIRCLE", "CUBE", "SPHERE", "CONE"], "type": "string"}}, "type": "object"}, "light": {"additionalProperties": false, "properties": {"shape": {"description": "light_area", "enum": ["SQUARE", "RECTANGLE", "DISK", "ELLIPSE"], "type": "string"}, "size": {"description": "light_area: edge (X) in metres; light_point, light_spot: radius in metres", "maximum": 100000, "minimum": 0, "type": "number"}, "size_y": {"description": "light_area with shape RECTANGLE or ELLIPSE: Y edge in metres", "maximum": 100000, "minimum": 0, "type": "number"}, "spot_blend": {"description": "light_spot: edge softness", "maximum": 1, "minimum": 0, "type": "number"}, "spot_size": {"description": "light_spot: cone angle in radians", "maximum": 3.1416, "minimum": 0.01745, "type": "number"}}, "type": "object"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "primitive": {"additionalProperties": false, "description": "The add operator's parameters; absent ones take the operator's defaults", "properties": {"depth": {"description": "cylinder, cone", "exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "fill_type": {"description": "cylinder, cone (ends), circle", "enum": ["NOTHING", "NGON", "TRIFAN"], "type": "string"}, "major_radius": {"description": "torus", "maximum": 10000, "minimum": 0, "type": "number"}, "major_segments": {"description": "torus", "maximum": 256, "minimum": 3, "type": "integer"}, "minor_radius": {"description": "torus", "maximum": 10000, "minimum": 0, "type": "number"}, "minor_segments": {"description": "torus", "maximum": 256, "minimum": 3, "type": "integer"}, "radius": {"description": "uv_sphere, ico_sphere, cylinder, circle", "exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "radius1": {"description": "cone: base radius", "maximum": 100000, "minimum": 0, "type": "number"}, "radius2": {"description": "cone: tip radius", "maximum": 100000, "minimum": 0, "type": "number"}, "rings": {"description": "uv_sphere", "maximum": 100000, "minimum": 3, "type": "integer"}, "segments": {"description": "uv_sphere", "maximum": 100000, "minimum": 3, "type": "integer"}, "subdivisions": {"description": "ico_sphere", "maximum": 10, "minimum": 1, "type": "integer"}, "vertices": {"description": "cylinder, cone, circle", "maximum": 100000, "minimum": 3, "type": "integer"}, "x_subdivisions": {"description": "grid", "maximum": 100000, "minimum": 1, "type": "integer"}, "y_subdivisions": {"description": "grid", "maximum": 100000, "minimum": 1, "type": "integer"}}, "type": "object"}, "rotation": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "scale": {"description": "[x, y, z], each above 0", "items": {"exclusiveMinimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Overall size in metres: a primitive's defaults scaled to it, twice an empty's display size, a light's size (light.size)", "exclusiveMinimum": 0, "maximum": 100000, "type": "number"}, "type": {"description": "What to add", "enum": ["cube", "uv_sphere", "ico_sphere", "cylinder", "cone", "torus", "plane", "circle", "grid", "monkey", "empty", "camera", "light_point", "light_sun", "light_spot", "light_area"], "type": "string"}}, "required": ["type"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -11,7 +11,7 @@ use capstan_sdk::bridge::{Command, Effect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
+/// Render the active camera to a still in the scene's file format (PNG unless set otherwise) in the session's output directory; the extension follows the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderImage;
 
@@ -20,17 +20,17 @@ impl Command for RenderImage {
     const NAME: &'static str = "render_image";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = RenderImageParams;
     type Result = RenderImageResult;
 }
 
-/// Render the active camera to a PNG file inside the session's output directory; the render settings are left as they were.
+/// Render the active camera to a still in the scene's file format (PNG unless set otherwise) in the session's output directory; the extension follows the format.
 pub fn render_image(params: &RenderImageParams) -> Result<RenderImageResult, BridgeError> {
     capstan_sdk::bridge::send::<RenderImage>(params)
 }
 
-/// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
+/// Engine (Cycles on the CPU), resolution and percentage, render and viewport samples, denoising, motion blur, transparency, output file format and its settings; a refusal changes nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SetRenderSettings;
 
@@ -39,12 +39,12 @@ impl Command for SetRenderSettings {
     const NAME: &'static str = "set_render_settings";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::Unsupported];
     type Params = SetRenderSettingsParams;
     type Result = SetRenderSettingsResult;
 }
 
-/// Render engine (Cycles runs on the CPU), resolution, samples and film transparency.
+/// Engine (Cycles on the CPU), resolution and percentage, render and viewport samples, denoising, motion blur, transparency, output file format and its settings; a refusal changes nothing.
 pub fn set_render_settings(params: &SetRenderSettingsParams) -> Result<SetRenderSettingsResult, BridgeError> {
     capstan_sdk::bridge::send::<SetRenderSettings>(params)
 }
@@ -54,7 +54,7 @@ pub fn set_render_settings(params: &SetRenderSettingsParams) -> Result<SetRender
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RenderImageParams {
-    /// A plain PNG file name
+    /// A plain file name; the format's extension is added when it has none
     pub filename: String,
 }
 
@@ -64,7 +64,7 @@ impl JsonSchema for RenderImageParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filename": {"description": "A plain PNG file name", "maxLength": 128, "minLength": 5, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.png$", "type": "string"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filename": {"description": "A plain file name; the format's extension is added when it has none", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$", "type": "string"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -75,6 +75,10 @@ pub struct RenderImageResult {
     pub height: i64,
     pub engine: String,
     pub bytes: i64,
+    /// The file's name, with the format's extension
+    pub file: String,
+    pub format: String,
+    pub color_depth: String,
     pub delta: Delta,
 }
 
@@ -88,6 +92,146 @@ pub enum SetRenderSettingsParamsEngine {
     Workbench,
 }
 
+/// The render denoiser; OPTIX only where this Blender offers it
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsDenoiser {
+    #[serde(rename = "OPENIMAGEDENOISE")]
+    Openimagedenoise,
+    #[serde(rename = "OPTIX")]
+    Optix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsViewportDenoiser {
+    #[serde(rename = "AUTO")]
+    Auto,
+    #[serde(rename = "OPENIMAGEDENOISE")]
+    Openimagedenoise,
+    #[serde(rename = "OPTIX")]
+    Optix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsFileFormat {
+    #[serde(rename = "PNG")]
+    Png,
+    #[serde(rename = "JPEG")]
+    Jpeg,
+    #[serde(rename = "OPEN_EXR")]
+    OpenExr,
+    #[serde(rename = "OPEN_EXR_MULTILAYER")]
+    OpenExrMultilayer,
+    #[serde(rename = "TIFF")]
+    Tiff,
+    #[serde(rename = "WEBP")]
+    Webp,
+    #[serde(rename = "BMP")]
+    Bmp,
+    #[serde(rename = "TARGA")]
+    Targa,
+    #[serde(rename = "HDR")]
+    Hdr,
+    #[serde(rename = "JPEG2000")]
+    Jpeg2000,
+    #[serde(rename = "AVIF")]
+    Avif,
+    #[serde(rename = "FFMPEG")]
+    Ffmpeg,
+}
+
+/// Bits per channel the format offers (PNG 8/16, EXR 16/32)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsColorDepth {
+    #[serde(rename = "8")]
+    V8,
+    #[serde(rename = "10")]
+    V10,
+    #[serde(rename = "12")]
+    V12,
+    #[serde(rename = "16")]
+    V16,
+    #[serde(rename = "32")]
+    V32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsColorMode {
+    #[serde(rename = "BW")]
+    Bw,
+    #[serde(rename = "RGB")]
+    Rgb,
+    #[serde(rename = "RGBA")]
+    Rgba,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsExrCodec {
+    #[serde(rename = "NONE")]
+    None,
+    #[serde(rename = "ZIP")]
+    Zip,
+    #[serde(rename = "PIZ")]
+    Piz,
+    #[serde(rename = "DWAA")]
+    Dwaa,
+    #[serde(rename = "DWAB")]
+    Dwab,
+    #[serde(rename = "HTJ2K")]
+    Htj2k,
+    #[serde(rename = "ZIPS")]
+    Zips,
+    #[serde(rename = "RLE")]
+    Rle,
+    #[serde(rename = "PXR24")]
+    Pxr24,
+    #[serde(rename = "B44")]
+    B44,
+    #[serde(rename = "B44A")]
+    B44a,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsVideoContainer {
+    #[serde(rename = "MPEG4")]
+    Mpeg4,
+    #[serde(rename = "MKV")]
+    Mkv,
+    #[serde(rename = "WEBM")]
+    Webm,
+    #[serde(rename = "AVI")]
+    Avi,
+    #[serde(rename = "QUICKTIME")]
+    Quicktime,
+    #[serde(rename = "OGG")]
+    Ogg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SetRenderSettingsParamsVideoCodec {
+    #[serde(rename = "H264")]
+    H264,
+    #[serde(rename = "H265")]
+    H265,
+    #[serde(rename = "AV1")]
+    Av1,
+    #[serde(rename = "WEBM")]
+    Webm,
+    #[serde(rename = "FFV1")]
+    Ffv1,
+    #[serde(rename = "PNG")]
+    Png,
+    #[serde(rename = "PRORES")]
+    Prores,
+    #[serde(rename = "QTRLE")]
+    Qtrle,
+    #[serde(rename = "THEORA")]
+    Theora,
+    #[serde(rename = "MPEG4")]
+    Mpeg4,
+    #[serde(rename = "DNXHD")]
+    Dnxhd,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetRenderSettingsParams {
@@ -97,12 +241,48 @@ pub struct SetRenderSettingsParams {
     pub resolution_x: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution_y: Option<i64>,
+    /// Checked against this Blender's RNA range
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution_percentage: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transparent: Option<bool>,
+    /// Viewport samples (Cycles preview samples, EEVEE viewport samples)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport_samples: Option<i64>,
+    /// Denoise the final render (Cycles)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denoise: Option<bool>,
+    /// Denoise the viewport (Cycles)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport_denoise: Option<bool>,
+    /// The render denoiser; OPTIX only where this Blender offers it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denoiser: Option<SetRenderSettingsParamsDenoiser>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport_denoiser: Option<SetRenderSettingsParamsViewportDenoiser>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motion_blur: Option<bool>,
+    /// Motion blur shutter time in frames
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shutter: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_format: Option<SetRenderSettingsParamsFileFormat>,
+    /// Bits per channel the format offers (PNG 8/16, EXR 16/32)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_depth: Option<SetRenderSettingsParamsColorDepth>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_mode: Option<SetRenderSettingsParamsColorMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exr_codec: Option<SetRenderSettingsParamsExrCodec>,
+    /// JPEG/WebP quality, or PNG compression
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video_container: Option<SetRenderSettingsParamsVideoContainer>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video_codec: Option<SetRenderSettingsParamsVideoCodec>,
 }
 
 impl JsonSchema for SetRenderSettingsParams {
@@ -111,8 +291,25 @@ impl JsonSchema for SetRenderSettingsParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"engine": {"enum": ["cycles", "eevee", "workbench"], "type": "string"}, "resolution_percentage": {"maximum": 100, "minimum": 1, "type": "integer"}, "resolution_x": {"maximum": 16384, "minimum": 4, "type": "integer"}, "resolution_y": {"maximum": 16384, "minimum": 4, "type": "integer"}, "samples": {"maximum": 65536, "minimum": 1, "type": "integer"}, "transparent": {"type": "boolean"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "minProperties": 1, "properties": {"color_depth": {"description": "Bits per channel the format offers (PNG 8/16, EXR 16/32)", "enum": ["8", "10", "12", "16", "32"], "type": "string"}, "color_mode": {"enum": ["BW", "RGB", "RGBA"], "type": "string"}, "denoise": {"description": "Denoise the final render (Cycles)", "type": "boolean"}, "denoiser": {"description": "The render denoiser; OPTIX only where this Blender offers it", "enum": ["OPENIMAGEDENOISE", "OPTIX"], "type": "string"}, "engine": {"enum": ["cycles", "eevee", "workbench"], "type": "string"}, "exr_codec": {"enum": ["NONE", "ZIP", "PIZ", "DWAA", "DWAB", "HTJ2K", "ZIPS", "RLE", "PXR24", "B44", "B44A"], "type": "string"}, "file_format": {"enum": ["PNG", "JPEG", "OPEN_EXR", "OPEN_EXR_MULTILAYER", "TIFF", "WEBP", "BMP", "TARGA", "HDR", "JPEG2000", "AVIF", "FFMPEG"], "type": "string"}, "motion_blur": {"type": "boolean"}, "quality": {"description": "JPEG/WebP quality, or PNG compression", "maximum": 100, "minimum": 0, "type": "integer"}, "resolution_percentage": {"description": "Checked against this Blender's RNA range", "maximum": 32767, "minimum": 1, "type": "integer"}, "resolution_x": {"maximum": 16384, "minimum": 4, "type": "integer"}, "resolution_y": {"maximum": 16384, "minimum": 4, "type": "integer"}, "samples": {"maximum": 65536, "minimum": 1, "type": "integer"}, "shutter": {"description": "Motion blur shutter time in frames", "maximum": 100, "minimum": 0, "type": "number"}, "transparent": {"type": "boolean"}, "video_codec": {"enum": ["H264", "H265", "AV1", "WEBM", "FFV1", "PNG", "PRORES", "QTRLE", "THEORA", "MPEG4", "DNXHD"], "type": "string"}, "video_container": {"enum": ["MPEG4", "MKV", "WEBM", "AVI", "QUICKTIME", "OGG"], "type": "string"}, "viewport_denoise": {"description": "Denoise the viewport (Cycles)", "type": "boolean"}, "viewport_denoiser": {"enum": ["AUTO", "OPENIMAGEDENOISE", "OPTIX"], "type": "string"}, "viewport_samples": {"description": "Viewport samples (Cycles preview samples, EEVEE viewport samples)", "maximum": 65536, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetRenderSettingsResultOutputVideo {
+    pub container: String,
+    pub codec: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetRenderSettingsResultOutput {
+    pub file_format: String,
+    pub color_depth: String,
+    pub color_mode: String,
+    pub quality: i64,
+    pub exr_codec: String,
+    pub extension: String,
+    pub video: Option<SetRenderSettingsResultOutputVideo>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -122,5 +319,13 @@ pub struct SetRenderSettingsResult {
     pub percentage: i64,
     pub samples: Option<i64>,
     pub transparent: bool,
+    pub viewport_samples: Option<i64>,
+    pub denoise: bool,
+    pub viewport_denoise: bool,
+    pub denoiser: String,
+    pub viewport_denoiser: String,
+    pub motion_blur: bool,
+    pub shutter: f64,
+    pub output: SetRenderSettingsResultOutput,
     pub delta: Delta,
 }

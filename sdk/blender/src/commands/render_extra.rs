@@ -30,7 +30,7 @@ pub fn render_config(params: &RenderConfigParams) -> Result<RenderConfigResult, 
     capstan_sdk::bridge::send::<RenderConfig>(params)
 }
 
-/// Render frames start..end (every step-th) of the active camera to a PNG sequence in the output directory; the current frame and render settings are restored.
+/// Render frames start..end (every step-th) to the output directory: an image sequence in the scene's file format (PNG by default) or one FFMPEG video; the current frame is restored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderFrames;
 
@@ -39,12 +39,12 @@ impl Command for RenderFrames {
     const NAME: &'static str = "render_frames";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NoCamera, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = RenderFramesParams;
     type Result = RenderFramesResult;
 }
 
-/// Render frames start..end (every step-th) of the active camera to a PNG sequence in the output directory; the current frame and render settings are restored.
+/// Render frames start..end (every step-th) to the output directory: an image sequence in the scene's file format (PNG by default) or one FFMPEG video; the current frame is restored.
 pub fn render_frames(params: &RenderFramesParams) -> Result<RenderFramesResult, BridgeError> {
     capstan_sdk::bridge::send::<RenderFrames>(params)
 }
@@ -139,6 +139,7 @@ pub struct RenderFramesResult {
     pub engine: String,
     /// The first file
     pub path: String,
+    pub format: String,
     pub delta: Delta,
 }
 
