@@ -116,16 +116,11 @@ def settable_values(struct, depth=1):
 
 
 def _unstored_group(struct, prop):
-    """An add-on's settings group (Cycles' object, light, world settings) that holds
-    nothing yet: in 4.5 reading it would store it as a custom property, so a fingerprint
-    would change what it measures. Unstored, every value is its default."""
-    base = prop.fixed_type.base
-    if base is None or base.identifier != "PropertyGroup" or bpy.app.version >= (5, 0, 0):
-        return False
-    try:
-        return prop.identifier not in struct.keys()
-    except TypeError:
-        return False
+    """An add-on's settings group that holds nothing yet (see `rna_paths.unstored_group`):
+    skipped, so that measuring never stores it as a custom property in 4.5."""
+    from ..commands.rna_paths import unstored_group
+
+    return unstored_group(struct, prop)
 
 
 def _is_id_type(prop):
