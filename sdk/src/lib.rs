@@ -61,6 +61,7 @@ pub mod log;
 pub mod progress;
 #[doc(hidden)]
 pub mod runtime;
+pub mod schema_rules;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
 

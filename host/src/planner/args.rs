@@ -196,6 +196,30 @@ fn is_new_name(key: &str, prop: &Value) -> bool {
 
 /// Fill what the words say for a capability with this input schema, in a scene with
 /// these object names; `subject` is what "it" refers to (the previous step's object).
+/// A word can match an enum of an argument the rest of the call rules out ("add a sphere
+/// called Ball": SPHERE is also an empty's display type, which a UV sphere does not
+/// take). When the schema's rules between arguments (`allOf`, `dependentSchemas`, ...)
+/// refuse the filled arguments, drop the one word-chosen value whose absence satisfies
+/// them. Missing required arguments are not this step's concern (they are reported as
+/// missing), so the check runs without `required`.
+fn drop_what_the_rules_refuse(schema: &Value, args: &mut serde_json::Map<String, Value>, from_words: &[String]) {
+    let mut relaxed = schema.clone();
+    if let Some(o) = relaxed.as_object_mut() {
+        o.remove("required");
+    }
+    let Ok(validator) = jsonschema::validator_for(&relaxed) else { return };
+    if validator.is_valid(&Value::Object(args.clone())) {
+        return;
+    }
+    for key in from_words {
+        let Some(value) = args.remove(key) else { continue };
+        if validator.is_valid(&Value::Object(args.clone())) {
+            return;
+        }
+        args.insert(key.clone(), value);
+    }
+}
+
 pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&str>) -> Filled {
     let original = words(text);
     let lw = lower(&original);
@@ -217,6 +241,8 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
     // Kinds some property of this capability names: other properties leave such objects to it.
     let reserved: Vec<&str> = props.keys().filter_map(|k| wanted_kind(k)).collect();
     let mut used: Vec<String> = Vec::new();
+    // Optional enum values read off the words: one may break a rule between arguments.
+    let mut from_words: Vec<String> = Vec::new();
     let take = |key: &str, used: &mut Vec<String>| -> Option<String> {
         let secondary = SECONDARY.contains(&key);
         let free = |m: &&Mention| !used.contains(&m.name);
@@ -256,12 +282,17 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
             take(key, &mut used).map(Value::String)
         } else {
             let values = enum_values(schema, prop);
-            if values.is_empty() { None } else { choose_enum(&values, &lw).map(Value::String) }
+            let chosen = if values.is_empty() { None } else { choose_enum(&values, &lw).map(Value::String) };
+            if chosen.is_some() {
+                from_words.push(key.clone());
+            }
+            chosen
         };
         if let Some(v) = value {
             filled.args.insert(key.clone(), v);
         }
     }
+    drop_what_the_rules_refuse(schema, &mut filled.args, &from_words);
     let numeric: Vec<(&String, Vec<&Value>)> = props.iter().map(|(k, v)| (k, branches(schema, v))).collect();
     super::numbers::fill(&numeric, &lw, &mut filled.args);
     for r in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
@@ -293,6 +324,18 @@ mod tests {
 
     fn scene() -> Vec<SceneObject> {
         SCENE.iter().map(|(name, kind)| SceneObject { name: name.to_string(), kind: kind.to_string() }).collect()
+    }
+
+    #[test]
+    fn a_word_matching_an_argument_the_rules_rule_out_is_dropped() {
+        let mut schema = create();
+        schema["properties"]["display_type"] = json!({ "enum": ["PLAIN_AXES", "SPHERE", "CUBE"], "type": ["string", "null"] });
+        schema["dependentSchemas"] = json!({ "display_type": { "properties": { "type": { "const": "empty" } } } });
+        let f = fill(&schema, "add a sphere called Ball", &scene(), None);
+        assert_eq!(Value::Object(f.args), json!({ "type": "uv_sphere", "name": "Ball" }), "SPHERE is an empty's display, not this");
+        // Without the rule, the same words keep it (the drop is the rule's doing).
+        schema.as_object_mut().unwrap().remove("dependentSchemas");
+        assert_eq!(fill(&schema, "add a sphere called Ball", &scene(), None).args["display_type"], "SPHERE");
     }
 
     #[test]

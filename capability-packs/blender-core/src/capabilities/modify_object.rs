@@ -73,6 +73,5 @@ fn cases() -> Vec<Case> {
 /// At least one of these is given: a call with none could only be refused at run time,
 /// so the schema says so (the check before the bridge call stays).
 fn something_to_change(schema: &mut schemars::Schema) {
-    let one_of = ["new_name", "location", "rotation", "scale", "visible"];
-    schema.insert("anyOf".into(), Value::Array(one_of.iter().map(|k| json!({ "required": [k] })).collect()));
+    capstan_sdk::schema_rules::require_any(schema, &["new_name", "location", "rotation", "scale", "visible"]);
 }

@@ -36,11 +36,7 @@ pub struct RenderSettingsArgs {
 }
 
 fn settings_or_read(schema: &mut schemars::Schema) {
-    schema.insert(
-        "anyOf".into(),
-        json!([{ "required": ["settings"], "properties": { "settings": { "minItems": 1 } } },
-               { "required": ["read"], "properties": { "read": { "minItems": 1 } } }]),
-    );
+    capstan_sdk::schema_rules::require_any_nonempty(schema, &["settings", "read"]);
 }
 
 /// The bridge path of `path` and whether it is the view layer's.

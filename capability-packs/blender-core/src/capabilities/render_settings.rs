@@ -71,7 +71,7 @@ impl JsonSchema for SettingsCall {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut schema = RenderSettingsArgs::json_schema(generator);
-        schema.insert("anyOf".into(), Value::Array(SETTINGS.iter().map(|k| json!({ "required": [k] })).collect()));
+        capstan_sdk::schema_rules::require_any(&mut schema, &SETTINGS);
         schema
     }
 }
@@ -164,7 +164,7 @@ mod tests {
     fn the_schema_asks_for_at_least_one_setting_and_names_only_real_ones() {
         let schema = serde_json::to_value(schemars::schema_for!(SettingsCall)).unwrap();
         let props = schema["properties"].as_object().unwrap();
-        let any_of = schema["anyOf"].as_array().unwrap();
+        let any_of = schema["allOf"][0]["anyOf"].as_array().unwrap();
         assert_eq!(any_of.len(), props.len(), "every setting can be the one given");
         for alt in any_of {
             assert!(props.contains_key(alt["required"][0].as_str().unwrap()), "{alt}");

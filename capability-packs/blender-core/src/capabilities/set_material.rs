@@ -48,7 +48,7 @@ pub struct MaterialArgs {
 const SETS: [&str; 6] = ["preset", "color", "metallic", "roughness", "emission", "emission_strength"];
 
 fn something_to_set(schema: &mut schemars::Schema) {
-    schema.insert("anyOf".into(), Value::Array(SETS.iter().map(|k| json!({ "required": [k] })).collect()));
+    capstan_sdk::schema_rules::require_any(schema, &SETS);
 }
 
 /// (linear base colour, metallic, roughness) of each preset.

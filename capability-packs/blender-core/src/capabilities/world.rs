@@ -74,8 +74,7 @@ fn cases() -> Vec<Case> {
 /// At least one of these is given: a call with none could only be refused at run time,
 /// so the schema says so (the check before the bridge call stays).
 fn something_to_set(schema: &mut schemars::Schema) {
-    let one_of = ["color", "strength", "sky"];
-    schema.insert("anyOf".into(), Value::Array(one_of.iter().map(|k| json!({ "required": [k] })).collect()));
+    capstan_sdk::schema_rules::require_any(schema, &["color", "strength", "sky"]);
 }
 
 #[cfg(test)]

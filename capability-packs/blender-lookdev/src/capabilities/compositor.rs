@@ -30,11 +30,7 @@ const NEEDS: [(&str, &[&str]); 6] = [
 ];
 
 fn action_needs(schema: &mut schemars::Schema) {
-    let rules = NEEDS
-        .iter()
-        .map(|(action, needs)| json!({ "if": { "properties": { "action": { "const": action } }, "required": ["action"] }, "then": { "required": needs } }))
-        .collect();
-    schema.insert("allOf".into(), Value::Array(rules));
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &NEEDS);
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -62,11 +62,7 @@ pub struct ObjectSettingsArgs {
 
 /// At least one of `settings` and `read`, said in the schema.
 fn settings_or_read(schema: &mut schemars::Schema) {
-    schema.insert(
-        "anyOf".into(),
-        json!([{ "required": ["settings"], "properties": { "settings": { "minItems": 1 } } },
-               { "required": ["read"], "properties": { "read": { "minItems": 1 } } }]),
-    );
+    capstan_sdk::schema_rules::require_any_nonempty(schema, &["settings", "read"]);
 }
 
 fn bridge_target(t: &Target) -> PackResult<Value> {

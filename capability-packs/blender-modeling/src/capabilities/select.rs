@@ -18,7 +18,7 @@ impl JsonSchema for SelectArgs {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut schema = SelectObjectsParams::json_schema(generator);
-        schema.insert("anyOf".into(), Value::Array(SELECTS.iter().map(|k| json!({ "required": [k] })).collect()));
+        capstan_sdk::schema_rules::require_any(&mut schema, &SELECTS);
         schema
     }
 }
@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn the_schema_refuses_a_call_that_selects_nothing() {
         let schema = serde_json::to_value(schemars::schema_for!(SelectArgs)).unwrap();
-        let any_of = schema["anyOf"].as_array().unwrap();
+        let any_of = schema["allOf"][0]["anyOf"].as_array().unwrap();
         assert_eq!(any_of.len(), SELECTS.len());
         assert_eq!(schema["minProperties"], 1);
         // Every key the anyOf names is a property of the command.
