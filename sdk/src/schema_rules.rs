@@ -43,11 +43,31 @@ pub fn require_any_nonempty(schema: &mut Schema, fields: &[&str]) {
 }
 
 /// Each value of the enum argument `field` needs the arguments listed with it
-/// (`if {field: value} then {required: needs}`).
+/// (`if {field: value} then {required: needs}`). Where `field` has a default (a
+/// `#[serde(default = ..)]` the schema records), the default value's rule holds when
+/// `field` is absent too: the capability then acts as if it were given.
 pub fn needs_by_value(schema: &mut Schema, field: &str, rules: &[(&str, &[&str])]) {
+    let default = schema.get("properties").and_then(|p| p.get(field)).and_then(|f| f.get("default")).cloned();
     for (value, needs) in rules {
-        add_all_of(schema, json!({ "if": { "properties": { field: { "const": value } }, "required": [field] }, "then": { "required": needs } }));
+        let mut condition = json!({ "properties": { field: { "const": value } } });
+        if default.as_ref().and_then(Value::as_str) != Some(*value) {
+            condition["required"] = json!([field]);
+        }
+        add_all_of(schema, json!({ "if": condition, "then": { "required": needs } }));
     }
+}
+
+/// The value `value` of the enum argument `field` needs at least one of `fields`
+/// (`if {field: value} then {anyOf: [{required: [f]}, ...]}`).
+pub fn needs_any_by_value(schema: &mut Schema, field: &str, value: &str, fields: &[&str]) {
+    let alternatives: Vec<Value> = fields.iter().map(|k| json!({ "required": [k] })).collect();
+    add_all_of(schema, json!({ "if": { "properties": { field: { "const": value } }, "required": [field] }, "then": { "anyOf": alternatives } }));
+}
+
+/// Any other rule (a JSON Schema, such as an `if`/`then`), added under `allOf` beside
+/// the others.
+pub fn add_rule(schema: &mut Schema, rule: Value) {
+    add_all_of(schema, rule);
 }
 
 /// Add one rule under `allOf`, so that several rules (and several calls) combine.
@@ -77,6 +97,15 @@ mod tests {
         assert_eq!(v["allOf"].as_array().unwrap().len(), 3);
         assert_eq!(v["allOf"][0]["anyOf"][0], json!({ "required": ["a"] }));
         assert_eq!(v["allOf"][2], json!({ "if": { "properties": { "action": { "const": "remove" } }, "required": ["action"] }, "then": { "required": ["b"] } }));
+    }
+
+    #[test]
+    fn a_default_value_rule_holds_when_the_field_is_absent() {
+        let mut s: Schema = serde_json::from_value(json!({ "type": "object", "properties": { "action": { "default": "add" }, "a": {} } })).unwrap();
+        needs_by_value(&mut s, "action", &[("add", &["a"]), ("remove", &["a"])]);
+        let v = s.as_value();
+        assert_eq!(v["allOf"][0]["if"], json!({ "properties": { "action": { "const": "add" } } }));
+        assert_eq!(v["allOf"][1]["if"]["required"], json!(["action"]));
     }
 
     #[test]

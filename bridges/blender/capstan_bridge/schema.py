@@ -23,7 +23,7 @@ KEYWORDS = frozenset({
     "type", "enum", "const", "required", "properties", "additionalProperties", "minProperties",
     "maxProperties", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
     "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "$ref",
-    "description", "title", "default", "oneOf", "anyOf",
+    "description", "title", "default", "oneOf", "anyOf", "allOf", "if", "then",
 })
 
 DEFINITIONS_PREFIX = "#/$defs/"
@@ -117,6 +117,35 @@ def one_of(*schemas, description=None):
 def any_of(*schemas, description=None):
     """One or more of `schemas` (for alternatives that overlap, such as integer and number)."""
     return _described({"anyOf": list(schemas)}, description)
+
+
+def needs_by_value(schema, field, rules):
+    """Each value of the enum `field` needs the properties listed with it: `rules` maps a
+    value to a tuple of names (`if {field: value} then {required: names}`, under
+    `allOf`). Where `field` has a default, its rule holds when `field` is absent too.
+    The SDK's `capstan_sdk::schema_rules::needs_by_value` writes the same shape."""
+    default = schema["properties"][field].get("default")
+    for value, needs in rules.items():
+        missing = [n for n in needs if n not in schema["properties"]]
+        if missing:
+            raise SchemaError("rule for %s=%s names undeclared properties %s" % (field, value, missing))
+        condition = {"properties": {field: {"const": value}}}
+        if value != default:
+            condition["required"] = [field]
+        schema.setdefault("allOf", []).append({"if": condition, "then": {"required": list(needs)}})
+    return schema
+
+
+def add_rule(schema, rule):
+    """Any other rule between properties (a schema in the subset), under `allOf`."""
+    schema.setdefault("allOf", []).append(rule)
+    return schema
+
+
+def require_any(schema, fields):
+    """At least one of `fields` is given (`anyOf` of `required`, under `allOf`)."""
+    schema.setdefault("allOf", []).append({"anyOf": [{"required": [f]} for f in fields]})
+    return schema
 
 
 def any_value(description=None):
@@ -246,9 +275,12 @@ class Validator:
         for key in ("items", "additionalProperties"):
             if isinstance(schema.get(key), dict):
                 self.check_keywords(schema[key], "%s/%s" % (where, key))
-        for key in ("oneOf", "anyOf", "prefixItems"):
+        for key in ("oneOf", "anyOf", "allOf", "prefixItems"):
             for i, sub in enumerate(schema.get(key, [])):
                 self.check_keywords(sub, "%s/%s/%d" % (where, key, i))
+        for key in ("if", "then"):
+            if key in schema:
+                self.check_keywords(schema[key], "%s/%s" % (where, key))
 
     def _definition(self, ref_text):
         if not isinstance(ref_text, str) or not ref_text.startswith(DEFINITIONS_PREFIX):
@@ -282,6 +314,10 @@ class Validator:
                 matching = sum(1 for sub in schema[key] if not self.errors(sub, value))
                 if (key == "oneOf" and matching != 1) or (key == "anyOf" and matching == 0):
                     errors.append("%s: matches %d of the %s alternatives" % (where, matching, key))
+        for sub in schema.get("allOf", []):
+            self._check(sub, value, path, errors)
+        if "then" in schema and "if" in schema and not self.errors(schema["if"], value):
+            self._check(schema["then"], value, path, errors)
         if isinstance(value, dict):
             self._check_object(schema, value, path, where, errors)
         if isinstance(value, list):

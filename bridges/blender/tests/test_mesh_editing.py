@@ -132,13 +132,23 @@ def test_poke_bisect_spin_solidify_smooth_randomize(client):
 def test_mesh_op_refuses_foreign_params_bad_indices_and_non_meshes(client):
     obj = cube(client, "ERefuse")
     for params in ({"op": "bevel", "params": {"cuts": 2}}, {"op": "extrude", "selection": {"kind": "faces", "indices": [99]}},
-                   {"op": "bisect", "selection": {"kind": "faces", "indices": [0]}}, {"op": "subdivide", "selection": {"indices": [1]}},
-                   {"op": "extrude"}):  # a closed cube's normals cancel out: no direction to extrude along
+                   {"op": "bisect", "selection": {"kind": "faces", "indices": [0]}}, {"op": "subdivide", "selection": {"indices": [1]}}):
         doc = client.call("mesh_op", object="ERefuse", **params)
         assert doc["error"]["code"] == "invalid_params", (params, doc)
     client.ok("create_object", type="camera", name="ECam")
     assert client.call("mesh_op", object="ECam", op="triangulate")["error"]["code"] == "invalid_target"
     assert len(obj.data.vertices) == 8
+
+
+def test_extruding_a_closed_region_moves_each_vertex_along_its_normal(client):
+    # A whole cube's face normals cancel out: there is no one direction, so (as in
+    # Blender's own extrude) the shell moves out along the vertex normals, one shell left.
+    obj = cube(client, "EClosed")
+    client.ok("mesh_op", object="EClosed", op="extrude", params={"offset": 0.5})
+    assert len(obj.data.vertices) == 8 and len(obj.data.polygons) == 6
+    corner = math.sqrt(3) + 0.5
+    for v in obj.data.vertices:
+        assert v.co.length == pytest.approx(corner, abs=1e-4)
 
 
 def test_voxel_remesh_and_its_cost_cap(client):

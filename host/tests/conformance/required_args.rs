@@ -15,15 +15,11 @@
 use super::*;
 use sweeps::{SWEEP_PRESET, told};
 
-/// Add one trial per capability and workflow.
-/// UNFINISHED (issue 34 item 5): about 50 capabilities still fail this sweep (schemas that
-/// accept a call the capability then refuses, "this action needs X"), so its trials are
-/// registered ignored until those schemas say their dependencies. Run them with
-/// `cargo test -p capstan --test conformance -- --ignored "sweep :: required"`.
-pub(crate) fn add_trials(list: &mut Vec<Trial>, _have_blender: bool) {
+/// Add one trial per capability and workflow (ignored without a Blender, as the cases are).
+pub(crate) fn add_trials(list: &mut Vec<Trial>, have_blender: bool) {
     for (key, schema, cases) in required_argument_subjects() {
         let name = format!("sweep :: required :: {key}");
-        list.push(Trial::test(name, move || required_arguments(&key, &schema, &cases)).with_ignored_flag(true));
+        list.push(Trial::test(name, move || required_arguments(&key, &schema, &cases)).with_ignored_flag(!have_blender));
     }
 }
 
@@ -39,11 +35,17 @@ fn required_argument_subjects() -> Vec<(String, Value, Vec<Value>)> {
         .collect()
 }
 
-/// A passing case's arguments, less those that name what its setup made (the sweep
-/// runs in the factory scene, where they do not exist).
+/// A passing case's arguments, less those that name what its setup made, an object or
+/// a file (the sweep runs in the factory scene, where they do not exist).
 fn known_values(case: &Case) -> Value {
-    let made: Vec<Value> = case.setup.iter().filter_map(|s| s.arguments.get("name").cloned()).collect();
-    let mentions = |v: &Value| made.iter().any(|m| v.to_string().contains(&m.to_string()));
+    let made: Vec<String> = case
+        .setup
+        .iter()
+        .flat_map(|s| ["name", "filename"].map(|k| s.arguments.get(k).and_then(Value::as_str).map(String::from)))
+        .flatten()
+        .map(|m| m.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()).map_or(m.clone(), |(stem, _)| stem.to_string()))
+        .collect();
+    let mentions = |v: &Value| made.iter().any(|m| v.to_string().contains(m.as_str()));
     let kept = case.arguments.as_object().into_iter().flatten().filter(|(_, v)| !mentions(v)).map(|(k, v)| (k.clone(), v.clone()));
     Value::Object(kept.collect())
 }
@@ -147,16 +149,16 @@ fn synthesize(root: &Value, schema: &Value, property: &str) -> Value {
                     .collect(),
             )
         }
-        Some("object") => {
-            let props = schema.get("properties").and_then(Value::as_object);
-            let mut out = serde_json::Map::new();
-            for req in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-                let sub = props.and_then(|p| p.get(req)).cloned().unwrap_or(json!({}));
-                out.insert(req.into(), synthesize(root, &sub, req));
-            }
-            Value::Object(out)
-        }
+        // An object (a workflow's step arguments): its required properties, meeting its rules.
+        Some("object") => Value::Object(Filler { root, schema, known: &[] }.required_only()),
         Some("string") | None => {
+            // A file name whose pattern ends in its extension ("\\.png$") gets one.
+            if let Some(ext) = schema.get("pattern").and_then(Value::as_str).and_then(|p| p.strip_suffix('$')).and_then(|p| p.rsplit_once("\\.")).map(|(_, e)| e)
+                && !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                return json!(format!("sweep.{ext}"));
+            }
             let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
             let name = name_for(property).to_string();
             if name.len() >= min { json!(name) } else { json!("x".repeat(min)) }
@@ -179,40 +181,158 @@ fn required_names(schema: &Value) -> Vec<String> {
     out
 }
 
-/// Only the required properties: a passing case's value where one gives it, else a
-/// synthesized one (two names synthesized for one call name two different factory
-/// objects). A `minProperties` above what is required adds the first optional ones.
-fn required_only(schema: &Value, known: &[Value]) -> Value {
-    const FACTORY: [&str; 3] = ["Cube", "Light", "Camera"];
-    let props = schema.get("properties").and_then(Value::as_object);
-    let mut names = required_names(schema);
-    let least = schema.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
-    for extra in props.into_iter().flatten().map(|(k, _)| k) {
-        if names.len() >= least {
-            break;
-        }
-        if !names.contains(extra) {
-            names.push(extra.clone());
-        }
-    }
-    let mut out = serde_json::Map::new();
-    let mut used: Vec<String> = Vec::new();
-    for req in names {
-        let value = match known.iter().find_map(|args| args.get(&req).cloned()) {
-            Some(v) => v,
-            None => match synthesize(schema, props.and_then(|p| p.get(&req)).unwrap_or(&json!({})), &req) {
-                Value::String(s) if FACTORY.contains(&s.as_str()) && used.contains(&s) => {
-                    json!(FACTORY.iter().find(|n| !used.iter().any(|u| u == *n)).copied().unwrap_or("Cube"))
-                }
-                v => v,
-            },
+/// Values for the sweep's calls: a passing case's value where one gives it, else a
+/// synthesized one; two names synthesized for one call name two different factory objects.
+struct Filler<'a> {
+    /// The capability's whole schema (what `$ref`s point into).
+    root: &'a Value,
+    /// The object schema being filled: the root, or an object inside it.
+    schema: &'a Value,
+    known: &'a [Value],
+}
+
+impl Filler<'_> {
+    const FACTORY: [&'static str; 3] = ["Cube", "Light", "Camera"];
+
+    fn value(&self, args: &serde_json::Map<String, Value>, name: &str, sub: Option<&Value>) -> Value {
+        let used: Vec<&str> = args.values().filter_map(Value::as_str).collect();
+        let distinct = |v: Value| match v {
+            Value::String(s) if Self::FACTORY.contains(&s.as_str()) && used.contains(&s.as_str()) => {
+                json!(Self::FACTORY.iter().find(|n| !used.contains(n)).copied().unwrap_or("Cube"))
+            }
+            v => v,
         };
-        if let Some(s) = value.as_str() {
-            used.push(s.to_string());
+        if let Some(v) = sub.and_then(|s| s.get("const")) {
+            return v.clone();
         }
-        out.insert(req, value);
+        if let Some(v) = self.known.iter().find_map(|a| a.get(name).cloned()) {
+            return distinct(v);
+        }
+        let props = self.schema.get("properties").and_then(Value::as_object);
+        let sub = sub.filter(|s| s.as_object().is_some_and(|o| o.contains_key("type") || o.contains_key("enum") || o.contains_key("$ref")));
+        let declared = props.and_then(|p| p.get(name)).unwrap_or(&Value::Null);
+        let anything = json!({});
+        let mut v = synthesize(self.root, if declared.is_null() { sub.unwrap_or(&anything) } else { declared }, name);
+        // An alternative that asks for a non-empty list (`minItems` in the rule) gets one.
+        if let (Some(items), Some(least)) = (v.as_array_mut(), sub.and_then(|s| s.get("minItems")).and_then(Value::as_u64))
+            && items.is_empty()
+        {
+            let item = declared.get("items").cloned().unwrap_or(json!({}));
+            items.extend((0..least).map(|_| synthesize(self.root, &item, name)));
+        }
+        distinct(v)
     }
-    Value::Object(out)
+
+    fn add(&self, args: &mut serde_json::Map<String, Value>, name: &str, rule: Option<&Value>) {
+        if !args.contains_key(name) {
+            let sub = rule.and_then(|r| r.pointer(&format!("/properties/{name}")));
+            let v = self.value(args, name, sub);
+            args.insert(name.to_string(), v);
+        }
+    }
+
+    /// Make `args` meet the schema's rules between arguments (`allOf` of `anyOf` and
+    /// `if`/`then`, as `capstan_sdk::schema_rules` writes them): an unmet "one of these"
+    /// gets its first alternative, a value that needs other arguments gets them.
+    fn meet_rules(&self, args: &mut serde_json::Map<String, Value>) {
+        let rules: Vec<&Value> = self.schema.get("allOf").and_then(Value::as_array).into_iter().flatten().collect();
+        for _ in 0..4 {
+            let before = args.clone();
+            for rule in &rules {
+                self.meet(args, rule);
+                if let (Some(cond), Some(then)) = (rule.get("if"), rule.get("then")) {
+                    // A property the condition does not require holds when absent (the
+                    // rule of a default value).
+                    let needed = required_of(cond);
+                    let holds = cond.get("properties").and_then(Value::as_object).is_none_or(|props| {
+                        props.iter().all(|(k, want)| match (args.get(k), want.get("const")) {
+                            (Some(have), Some(c)) => have == c,
+                            (Some(_), None) => true,
+                            (None, _) => !needed.contains(k),
+                        })
+                    }) && needed.iter().all(|k| args.contains_key(k));
+                    if holds {
+                        self.meet(args, then);
+                    }
+                }
+            }
+            if *args == before {
+                break;
+            }
+        }
+    }
+
+    /// Meet one rule's own `required`, `anyOf` (its first alternative) and `const`s.
+    fn meet(&self, args: &mut serde_json::Map<String, Value>, rule: &Value) {
+        for k in required_of(rule) {
+            self.add(args, &k, Some(rule));
+        }
+        for (k, sub) in rule.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            if let (Some(c), Some(have)) = (sub.get("const"), args.get_mut(k)) {
+                *have = c.clone();
+            }
+        }
+        if let Some(alts) = rule.get("anyOf").and_then(Value::as_array) {
+            let met = |alt: &Value| {
+                let consts = alt.get("properties").and_then(Value::as_object).into_iter().flatten().filter_map(|(k, sub)| Some((k, sub.get("const")?)));
+                required_of(alt).iter().all(|k| args.get(k).is_some_and(|v| v.as_array().is_none_or(|a| !a.is_empty())))
+                    && consts.into_iter().all(|(k, c)| args.get(k).is_none_or(|v| v == c))
+            };
+            if !alts.iter().any(met)
+                && let Some(first) = alts.first()
+            {
+                for k in required_of(first) {
+                    args.remove(&k);
+                    self.add(args, &k, Some(first));
+                }
+            }
+        }
+    }
+
+    /// Only the required properties (and those the rules then ask for).
+    fn required_only(&self) -> serde_json::Map<String, Value> {
+        let mut out = self.required_plain();
+        self.meet_rules(&mut out);
+        out
+    }
+
+    /// Only the required properties, before the rules between them. A `minProperties`
+    /// above what is required adds the first optional ones.
+    fn required_plain(&self) -> serde_json::Map<String, Value> {
+        let props = self.schema.get("properties").and_then(Value::as_object);
+        let mut names = required_names(self.schema);
+        let least = self.schema.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
+        for extra in props.into_iter().flatten().map(|(k, _)| k) {
+            if names.len() >= least {
+                break;
+            }
+            if !names.contains(extra) {
+                names.push(extra.clone());
+            }
+        }
+        let mut out = serde_json::Map::new();
+        for name in names {
+            self.add(&mut out, &name, None);
+        }
+        out
+    }
+}
+
+fn required_of(schema: &Value) -> Vec<String> {
+    schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(String::from).collect()
+}
+
+/// Optional arguments the sweep sets where a schema offers them, so that a workflow or a
+/// render does not render a full-size picture per enum value: what the sweep checks is
+/// whether arguments are missing, and these have no dependencies.
+fn cut_cost(schema: &Value, args: &mut serde_json::Map<String, Value>) {
+    let knobs = [("auto_render", json!(false)), ("render_percentage", json!(1)), ("samples", json!(1))];
+    let props = schema.get("properties").and_then(Value::as_object);
+    for (name, value) in knobs {
+        if props.is_some_and(|p| p.contains_key(name)) && !args.contains_key(name) {
+            args.insert(name.into(), value);
+        }
+    }
 }
 
 /// Every documented value of each top-level enum property, as (property, value).
@@ -247,6 +367,9 @@ fn judge(outcome: Result<(), CallError>, base: bool) -> Result<Option<String>, S
         }
         (_, report::ErrorCode::AppRefused) if e.app_code() == Some("invalid_params") => Err(format!("the schema accepts it, Blender refuses it: {}", told(&e))),
         (_, report::ErrorCode::AppRefused) => Ok(Some(format!("{}: {e}", e.app_code().unwrap_or("?")))),
+        // The pack's own "could not" after asking Blender (no HDRI of that name in the
+        // libraries): about the scene; a missing argument is `PackError::invalid`.
+        (_, report::ErrorCode::CapabilityFailed) if !e.bridge_calls().is_empty() => Ok(Some(format!("failed after asking Blender: {e}"))),
         _ => Err(format!("failed: {}", told(&e))),
     }
 }
@@ -254,23 +377,33 @@ fn judge(outcome: Result<(), CallError>, base: bool) -> Result<Option<String>, S
 /// The sweep of one capability: its required arguments alone, then with each enum value.
 pub(crate) fn required_arguments(key: &str, schema: &Value, known: &[Value]) -> Result<(), Failed> {
     let f = fixture().map_err(Failed::from)?;
-    let base = required_only(schema, known);
+    let filler = Filler { root: schema, schema, known };
+    let mut base = filler.required_only();
+    cut_cost(schema, &mut base);
     let mut calls = vec![(true, base.clone())];
+    // Each enum value starts again from the required arguments alone, so that what the
+    // rules asked of another value is not carried over.
+    let plain = filler.required_plain();
     for (property, value) in enum_values(schema) {
-        let mut args = base.clone();
-        args[property.as_str()] = value;
+        let mut args = plain.clone();
+        args.insert(property, value);
+        filler.meet_rules(&mut args);
+        cut_cost(schema, &mut args);
         calls.push((false, args));
     }
     let mut problems = Vec::new();
     for (is_base, args) in calls {
+        let args = Value::Object(args);
         reset(f)?;
         f.runtime.call("scene.render_settings", SWEEP_PRESET).map_err(|e| format!("the sweep's render preset: {e}"))?;
         match judge(f.runtime.call(key, &args.to_string()).map(|_| ()), is_base) {
             Ok(None) => {}
             Ok(Some(note)) => eprintln!("sweep :: required :: {key}: {args} was refused (allowed): {note}"),
-            Err(problem) => problems.push(format!("{args}: {problem}")),
+            Err(problem) => {
+                eprintln!("sweep :: required :: {key}: PROBLEM {args}: {problem}");
+                problems.push(format!("{args}: {problem}"));
+            }
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n").into()) }
 }
-

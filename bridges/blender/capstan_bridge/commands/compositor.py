@@ -308,7 +308,7 @@ def compositor_graph_edit(ctx, params):
         raise CommandError("invalid_params", "op %s needs %s" % (op, ", ".join(missing)))
     existing = graph_tree(scene())
     if op != "preset" and op != "add_node" and existing is None:
-        raise CommandError("invalid_params", "the scene has no compositor graph yet; add a node or a preset first")
+        raise CommandError("not_found", "the scene has no compositor graph yet, so no node to %s; add a node or a preset first" % op.replace("_", " "))
     # Check names before the tree is touched, so a refusal changes nothing.
     if existing is not None:
         for key in ("node", "from_node", "to_node"):
@@ -350,7 +350,7 @@ def compositor_graph_edit(ctx, params):
         dst = _socket(tree.nodes[params["to_node"]].inputs, params["to_socket"], "input socket")
         links = [l for l in dst.links if "from_node" not in params or l.from_node.name == params["from_node"]]
         if not links:
-            raise CommandError("invalid_params", "nothing is connected to %s.%s" % (dst.node.name, dst.name))
+            raise CommandError("not_found", "nothing is connected to %s.%s" % (dst.node.name, dst.name))
         for l in links:
             tree.links.remove(l)
         touched = dst.node.name

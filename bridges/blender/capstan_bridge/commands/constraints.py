@@ -9,7 +9,7 @@ from .modifiers import PROPERTY_VALUE
 
 TYPES = ("COPY_LOCATION", "COPY_ROTATION", "COPY_SCALE", "COPY_TRANSFORMS", "TRACK_TO", "DAMPED_TRACK",
          "LIMIT_LOCATION", "LIMIT_ROTATION", "LIMIT_SCALE", "LIMIT_DISTANCE", "CHILD_OF", "FOLLOW_PATH", "IK",
-         "STRETCH_TO", "FLOOR", "LOCKED_TRACK", "TRANSFORMATION")
+         "STRETCH_TO", "FLOOR", "LOCKED_TRACK", "TRANSFORM", "MAINTAIN_VOLUME", "SHRINKWRAP", "CLAMP_TO", "PIVOT")
 BONE = s.string(1, 63, description="A pose bone of the armature (constraints then apply to the bone)")
 
 CONSTRAINT = s.obj({

@@ -45,7 +45,7 @@ OPS = {
 }
 
 PARAMS = s.obj({
-    "offset": s.number(-1000, 1000, description="extrude: distance along the normal (default 1); poke: centre offset (default 0); randomize: amplitude (default 0.1)"),
+    "offset": s.number(-1000, 1000, description="extrude: distance along the normal (default 1; a closed region such as a whole cube moves out along each vertex normal); poke: centre offset (default 0); randomize: amplitude (default 0.1)"),
     "direction": VEC3,
     "width": s.number(0, 1000, description="inset: border width (default 0.1); bevel: offset (default 0.1)"),
     "depth": s.number(-1000, 1000, description="inset: how far the inset moves along the normal (default 0)"),
@@ -114,12 +114,22 @@ def _run(bm, op, sel, p):
         if kind in ("all", "faces"):
             faces = _need(_select(bm, sel, "faces"), "faces", op)
             normal = sum((f.normal for f in faces), Vector())
-            if "direction" not in p and normal.length < 1e-6:
-                raise refuse("the selected faces' normals cancel out (a closed region); give a direction to extrude along")
-            move = Vector(p["direction"]) if "direction" in p else normal.normalized() * offset
+            closed = "direction" not in p and normal.length < 1e-6
+            old_verts = {v for f in faces for v in f.verts}
             geom = ops.extrude_face_region(bm, geom=faces)["geom"]
             ops.delete(bm, geom=faces, context="FACES_ONLY")
-            ops.translate(bm, verts=[g for g in geom if isinstance(g, bmesh.types.BMVert)], vec=move)
+            new_verts = [g for g in geom if isinstance(g, bmesh.types.BMVert)]
+            if closed:
+                # A closed region (its normals cancel: a whole cube) has no one direction;
+                # like Blender's extrude there, each vertex moves out along its own normal
+                # (shrink/fatten), and the old shell, left without faces, goes.
+                ops.delete(bm, geom=[v for v in old_verts if v.is_valid and not v.link_faces], context="VERTS")
+                bm.normal_update()
+                for v in new_verts:
+                    v.co += v.normal * offset
+            else:
+                move = Vector(p["direction"]) if "direction" in p else normal.normalized() * offset
+                ops.translate(bm, verts=new_verts, vec=move)
         else:
             move = Vector(p.get("direction", (0.0, 0.0, offset)))
             if kind == "edges":

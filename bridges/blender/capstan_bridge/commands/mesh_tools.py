@@ -242,12 +242,12 @@ def _purge(ctx):
 @command(
     effect="destroy",
     summary="Clean up: merge vertices by distance, purge unused datablocks, shade smooth/flat/by angle, or recalculate normals outward.",
-    params=s.obj({
+    params=s.needs_by_value(s.obj({
         "action": s.enum(("merge_by_distance", "purge_orphans", "shade_smooth", "shade_flat", "shade_auto_smooth", "recalc_normals")),
         "object": OBJECT,
         "threshold": s.number(0.000001, 1, description="merge_by_distance: metres (default 0.0001)"),
         "angle": s.number(0, 180, description="shade_auto_smooth: edges sharper than this stay sharp, degrees (default 30)"),
-    }, required=("action",)),
+    }, required=("action",)), "action", {a: ("object",) for a in ("merge_by_distance", "shade_smooth", "shade_flat", "shade_auto_smooth", "recalc_normals")}),
     result=s.obj({"action": s.string(), "object": s.nullable(s.string()), "before": COUNTS, "after": COUNTS,
                   "removed_vertices": s.integer(0), "purged": s.obj(additional=s.array(s.string()))},
                  required=("action", "object")),

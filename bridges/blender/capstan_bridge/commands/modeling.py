@@ -36,7 +36,7 @@ CURVE_RESULT = s.obj({
 @command(
     effect="mutate",
     summary="Add a Bezier, NURBS, poly, path or circle curve through points (metres), optionally with a round tube bevel.",
-    params=s.obj({
+    params=s.add_rule(s.obj({
         "curve_type": s.enum(CURVE_TYPES, description="Spline kind (default BEZIER); CIRCLE needs no points"),
         "points": s.array(VEC3, 2, MAX_POINTS, description="Control points [x, y, z] in the object's space"),
         "cyclic": s.boolean(description="Close the curve (default false; CIRCLE is always closed)"),
@@ -46,7 +46,7 @@ CURVE_RESULT = s.obj({
         "resolution": s.integer(1, 64, description="Segments per span (default 12)"),
         "name": SAFE_NAME,
         "location": VEC3,
-    }),
+    }), {"anyOf": [{"required": ["points"]}, {"required": ["curve_type"], "properties": {"curve_type": {"const": "CIRCLE"}}}]}),
     result=CURVE_RESULT,
     errors=("invalid_params",),
 )

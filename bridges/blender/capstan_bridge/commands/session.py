@@ -66,12 +66,12 @@ def _digest(hashed):
 @command(
     effect="read",
     summary="Save, list, diff or drop hashed scene snapshots kept by the bridge (at most 16; the oldest goes first).",
-    params=s.obj({
+    params=s.needs_by_value(s.obj({
         "action": s.enum(("save", "list", "diff", "drop")),
         "id": SNAPSHOT_ID,
         "a": SNAPSHOT_ID,
         "b": SNAPSHOT_ID,
-    }, required=("action",)),
+    }, required=("action",)), "action", {"diff": ("a",), "drop": ("id",)}),
     result=s.obj({
         "action": s.string(),
         "id": s.string(),

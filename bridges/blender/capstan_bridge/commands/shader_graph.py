@@ -161,7 +161,7 @@ def _set_property(node, name, value):
     prop = node.bl_rna.properties.get(name)
     if prop is None or name.startswith("bl_") or prop.is_readonly or prop.type not in ("ENUM", "BOOLEAN", "INT", "FLOAT") \
             or getattr(prop, "array_length", 0) or getattr(prop, "is_enum_flag", False):
-        raise CommandError("invalid_params", "node %r has no settable enum/boolean/number property %r" % (node.name, name))
+        raise CommandError("invalid_target", "node %r has no settable enum/boolean/number property %r" % (node.name, name))
     if prop.type == "ENUM":
         items = [i.identifier for i in prop.enum_items]
         if value not in items:
@@ -194,7 +194,7 @@ def _set_property(node, name, value):
     }, required=("material", "op")),
     result=s.obj({"material": s.string(), "op": s.enum(OPS), "node": s.nullable(s.string()), "links": s.integer(0),
                   "nodes": s.integer(0)}, required=("material", "op", "node", "links", "nodes")),
-    errors=("not_found", "invalid_params", "unsupported", "limit_exceeded"),
+    errors=("not_found", "invalid_target", "invalid_params", "unsupported", "limit_exceeded"),
 )
 def shader_graph_edit(ctx, params):
     mat = get_material(params["material"])
@@ -245,7 +245,7 @@ def shader_graph_edit(ctx, params):
         dst = _socket(_node(tree, params["to_node"]).inputs, params["to_socket"], "input socket")
         links = [l for l in dst.links if "from_node" not in params or l.from_node.name == params["from_node"]]
         if not links:
-            raise CommandError("invalid_params", "nothing is connected to %s.%s" % (dst.node.name, dst.name))
+            raise CommandError("not_found", "nothing is connected to %s.%s" % (dst.node.name, dst.name))
         ctx.delta.touch_datablock("materials", mat)
         for l in links:
             tree.links.remove(l)

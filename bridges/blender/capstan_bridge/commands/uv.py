@@ -273,7 +273,7 @@ def uv_layers(ctx, params):
     layers = mesh.uv_layers
     if action == "add":
         if name in layers:
-            raise CommandError("invalid_params", "mesh %r already has a UV map %r" % (mesh.name, name))
+            raise CommandError("invalid_target", "mesh %r already has a UV map %r" % (mesh.name, name))
         if len(layers) >= MAX_UV_LAYERS:
             raise CommandError("limit_exceeded", "a mesh holds at most %d UV maps" % MAX_UV_LAYERS)
     else:
@@ -283,7 +283,7 @@ def uv_layers(ctx, params):
         if "new_name" not in params:
             raise CommandError("invalid_params", "rename needs new_name")
         if params["new_name"] in layers and params["new_name"] != name:
-            raise CommandError("invalid_params", "mesh %r already has a UV map %r" % (mesh.name, params["new_name"]))
+            raise CommandError("invalid_target", "mesh %r already has a UV map %r" % (mesh.name, params["new_name"]))
     ctx.delta.touch_data_users(obj)
     if action == "add":
         layer = layers.new(name=name)

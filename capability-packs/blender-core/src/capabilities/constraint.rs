@@ -5,7 +5,7 @@ use capstan_blender::{
 use capstan_sdk::prelude::*;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Add,
@@ -13,8 +13,14 @@ pub enum Action {
     List,
 }
 
+/// add (also when no action is given) needs the type, remove the name: said in the schema.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add", &["type"]), ("remove", &["name"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct ConstraintArgs {
     /// add (the default), remove or list.
     #[serde(default = "add")]

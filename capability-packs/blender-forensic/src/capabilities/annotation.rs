@@ -23,8 +23,17 @@ pub enum SpeedUnit {
     Mph,
 }
 
+/// What each annotation type needs, said in the schema: a label its text, a line its
+/// two ends, a speed caption its speed or its text.
+fn type_needs(schema: &mut schemars::Schema) {
+    use capstan_sdk::schema_rules::{needs_any_by_value, needs_by_value};
+    needs_by_value(schema, "annotation_type", &[("label", &["text"]), ("distance", &["start", "end"]), ("arrow", &["start", "end"])]);
+    needs_any_by_value(schema, "annotation_type", "speed", &["speed", "text"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = type_needs)]
 pub struct AnnotationArgs {
     pub annotation_type: AnnotationType,
     /// The words shown (a label's text; replaces a speed's or distance's own caption).

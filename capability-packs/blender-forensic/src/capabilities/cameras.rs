@@ -14,8 +14,14 @@ pub enum CameraType {
     All,
 }
 
+/// A driver's view needs the vehicle, a witness view where the witness stands: said in the schema.
+fn type_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "camera_type", &[("driver_pov", &["driver_vehicle"]), ("witness", &["location"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = type_needs)]
 pub struct CamerasArgs {
     #[serde(default)]
     pub camera_type: CameraType,

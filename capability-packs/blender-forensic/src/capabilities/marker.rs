@@ -10,8 +10,14 @@ pub enum MarkerType {
     Debris,
 }
 
+/// A skid mark is placed by its two ends, said in the schema.
+fn type_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "marker_type", &[("skid_mark", &["start", "end"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = type_needs)]
 pub struct MarkerArgs {
     pub marker_type: MarkerType,
     /// Name of the marker (default "Impact Point", "Skid Mark" or "Debris").

@@ -11,8 +11,15 @@ pub enum ImpactSide {
     Right,
 }
 
+/// An impact side is for a damaged vehicle, said in the schema.
+fn side_needs_damage(schema: &mut schemars::Schema) {
+    let rule = json!({ "if": { "required": ["impact_side"] }, "then": { "required": ["damaged"], "properties": { "damaged": { "const": true } } } });
+    capstan_sdk::schema_rules::add_rule(schema, rule);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = side_needs_damage)]
 pub struct VehicleArgs {
     pub vehicle_type: VehicleType,
     /// Name of the vehicle ("Vehicle A"); its caption is "<name> Label".

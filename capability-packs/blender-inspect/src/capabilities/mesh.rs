@@ -1,8 +1,14 @@
 use capstan_blender::{MeshInspect, MeshInspectParams, MeshInspectParamsAction as Action, mesh_inspect};
 use capstan_sdk::prelude::*;
 
+/// What each action needs besides itself, said in the schema.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("attributes", &["attribute_name"]), ("group_weights", &["group_name"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct MeshArgs {
     /// The mesh object to read.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]
@@ -90,7 +96,7 @@ fn cases() -> Vec<Case> {
         Case::new("uv rows stay in the unit square")
             .args(json!({ "object": "Cube", "action": "uvs", "limit": 2 }))
             .result(json!({ "page": { "total": 24 }, "rows": [{ "index": 0, "face": 0 }, { "index": 1, "face": 0 }] })),
-        Case::new("group weights need a group").args(json!({ "object": "Cube", "action": "group_weights" })).error("invalid_params"),
+        Case::new("group weights need a group").args(json!({ "object": "Cube", "action": "group_weights" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a light is not a mesh").args(json!({ "object": "Light" })).error("invalid_target"),
         Case::new("no such object").args(json!({ "object": "Ghost" })).error("not_found"),
         Case::new("the page is bounded").args(json!({ "object": "Cube", "limit": 5001 })).error("INVALID_CAPABILITY_ARGUMENTS"),

@@ -1,8 +1,14 @@
 use capstan_blender::{RnaDescribe, RnaDescribeParams, RnaSearch, RnaSearchParams, rna_describe, rna_search};
 use capstan_sdk::prelude::*;
 
+/// A type to describe or a text to search for, said in the schema.
+fn type_or_query(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["type_name", "query"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = type_or_query)]
 pub struct RnaArgs {
     /// Describe this type's properties (e.g. SubsurfModifier); without it, search the type names for `query`.
     #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z][A-Za-z0-9_]*$"))]

@@ -2,8 +2,22 @@ use crate::paths;
 use capstan_blender::{ExportFile, ExportFileParams, ExportFileParamsFormat as Format, export_file};
 use capstan_sdk::prelude::*;
 
+/// The file name's extension follows the format (any letter case), said in the schema.
+fn extension_follows_format(schema: &mut schemars::Schema) {
+    for format in [Format::Glb, Format::Gltf, Format::Fbx, Format::Obj, Format::Stl, Format::Ply, Format::Abc, Format::Usd] {
+        let ext = extension(format);
+        let any_case: String = ext.chars().map(|c| format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())).collect();
+        let rule = json!({
+            "if": { "properties": { "format": { "const": ext } }, "required": ["format"] },
+            "then": { "properties": { "filename": { "pattern": format!(r"\.{any_case}$") } } },
+        });
+        capstan_sdk::schema_rules::add_rule(schema, rule);
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = extension_follows_format)]
 pub struct ExportArgs {
     /// A bare file name, written to the session output folder; its extension must match the format.
     #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z0-9_. -]{1,128}$"))]

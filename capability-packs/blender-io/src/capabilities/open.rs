@@ -2,8 +2,14 @@ use crate::paths;
 use capstan_blender::{NewFile, NewFileParams, OpenBlend, OpenBlendParams, new_file, open_blend};
 use capstan_sdk::prelude::*;
 
+/// A file to open or a new one, said in the schema.
+fn path_or_new(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["path", "empty"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = path_or_new)]
 pub struct OpenArgs {
     /// A .blend to open: an absolute path under a read root, or the bare file name of a
     /// .blend saved in the session output folder. Its Python scripts never run.

@@ -138,7 +138,7 @@ fn cases() -> Vec<Case> {
             .setup("render.compositor", json!({ "action": "add_node", "node_type": "CompositorNodeGlare", "name": "Glow" }))
             .args(json!({ "action": "set_input", "node": "Glow", "input": "Type", "value": "Laser" }))
             .error("invalid_params"),
-        Case::new("connecting without a graph").args(json!({ "action": "connect", "from_node": "A", "from_socket": 0, "to_node": "B", "to_socket": 0 })).error("invalid_params"),
+        Case::new("connecting without a graph").args(json!({ "action": "connect", "from_node": "A", "from_socket": 0, "to_node": "B", "to_socket": 0 })).error("not_found"),
     ]
 }
 

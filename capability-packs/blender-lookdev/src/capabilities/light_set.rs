@@ -3,8 +3,14 @@ use capstan_blender::color::ColorInput;
 use capstan_blender::{SetLight, SetLightParams, SetLightParamsType, set_light};
 use capstan_sdk::prelude::*;
 
+/// At least one setting to change, said in the schema.
+fn something_to_set(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["type", "energy", "color", "size", "spot_size", "spot_blend", "shadow"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct LightSetArgs {
     /// Exact name of the light to change.
     #[schemars(length(min = 1, max = 63))]

@@ -34,8 +34,15 @@ pub enum NodeValue {
     Word(#[schemars(length(min = 1, max = 64))] String),
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add_node", &["node_type"]), ("remove_node", &["node"]), ("connect", &["from_node", "from_socket", "to_node", "to_socket"]), ("disconnect", &["to_node", "to_socket"]), ("set_input", &["node", "input", "value"]), ("set_property", &["node", "property", "value"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct ShaderNodesArgs {
     /// The material whose graph to read or edit.
     #[schemars(length(min = 1, max = 63))]

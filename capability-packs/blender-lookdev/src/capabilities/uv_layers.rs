@@ -11,8 +11,15 @@ pub enum Action {
     SetActive,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add", &["name"]), ("remove", &["name"]), ("rename", &["name", "new_name"]), ("set_active", &["name"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct LayersArgs {
     /// The mesh.
     #[schemars(length(min = 1, max = 63))]

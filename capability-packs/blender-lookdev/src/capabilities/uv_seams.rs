@@ -1,8 +1,15 @@
 use capstan_blender::{MarkSeams, MarkSeamsParams, MarkSeamsParamsAction as Action, mark_seams};
 use capstan_sdk::prelude::*;
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("mark", &["edges"]), ("from_sharp", &["angle"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct SeamsArgs {
     /// The mesh.
     #[schemars(length(min = 1, max = 63))]
@@ -54,6 +61,6 @@ fn cases() -> Vec<Case> {
             .args(json!({ "object": "Cube", "action": "clear", "edges": [1] }))
             .changed(&["Cube"]).result(json!({ "seams": [2], "total": 1 })),
         Case::new("an edge that does not exist").args(json!({ "object": "Cube", "action": "mark", "edges": [40] })).error("invalid_params"),
-        Case::new("from_sharp needs an angle").args(json!({ "object": "Cube", "action": "from_sharp" })).error("invalid_params"),
+        Case::new("from_sharp needs an angle").args(json!({ "object": "Cube", "action": "from_sharp" })).error("INVALID_CAPABILITY_ARGUMENTS"),
     ]
 }

@@ -32,7 +32,7 @@ fn cases() -> Vec<Case> {
         Case::new("purging the factory scene removes nothing it uses")
             .args(json!({ "action": "purge_orphans" })).changed(&[]).removed(&[]).added(&[])
             .reads("scene.object_info", json!({ "name": "Cube" }), json!({ "materials": ["Material"] })),
-        Case::new("merge needs an object").args(json!({ "action": "merge_by_distance" })).error("invalid_params"),
+        Case::new("merge needs an object").args(json!({ "action": "merge_by_distance" })).error("INVALID_CAPABILITY_ARGUMENTS"),
         Case::new("a camera is not a mesh").args(json!({ "action": "shade_flat", "object": "Camera" })).error("invalid_target"),
     ]
 }

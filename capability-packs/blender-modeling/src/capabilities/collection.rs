@@ -15,8 +15,15 @@ pub enum Action {
     Unlink,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("create", &["name"]), ("delete", &["name"]), ("move", &["name"]), ("link", &["name"]), ("unlink", &["name"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct CollectionArgs {
     /// list the tree; create a collection (moving `objects` into it); delete one (its
     /// objects and children go to its parent); move `objects` into it, or move it under

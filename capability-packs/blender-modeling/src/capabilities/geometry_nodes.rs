@@ -22,8 +22,15 @@ pub enum Action {
     RemoveNode,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add_node", &["node_type"]), ("connect", &["from_node", "from_socket", "to_node", "to_socket"]), ("set_input", &["node"]), ("remove_node", &["node"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct GraphArgs {
     #[schemars(length(min = 1, max = 63))]
     pub object: String,

@@ -20,8 +20,18 @@ pub enum Origin {
     World,
 }
 
+/// Something to do (a part to apply, or an origin to move to), said in the schema.
+fn something_to_do(schema: &mut schemars::Schema) {
+    let rule = json!({ "anyOf": [
+        { "required": ["apply"], "properties": { "apply": { "minItems": 1 } } },
+        { "required": ["origin"], "properties": { "origin": { "enum": ["geometry", "bounds_center", "cursor", "world"] } } },
+    ] });
+    capstan_sdk::schema_rules::add_rule(schema, rule);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_do)]
 pub struct TransformApplyArgs {
     /// A mesh or curve object.
     #[schemars(length(min = 1, max = 63))]

@@ -9,8 +9,15 @@ pub enum Action {
     SetParent,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add", &["head", "tail"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct BoneArgs {
     /// The armature object.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]

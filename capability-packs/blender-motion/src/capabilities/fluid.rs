@@ -4,8 +4,19 @@ use capstan_blender::{
 };
 use capstan_sdk::prelude::*;
 
+/// Domain settings are for a domain, flow settings for a flow: said in the schema.
+fn settings_need_their_role(schema: &mut schemars::Schema) {
+    for (settings, role) in [(["domain_type", "resolution"], "domain"), (["flow_type", "flow_behavior"], "flow")] {
+        for setting in settings {
+            let rule = json!({ "if": { "required": [setting] }, "then": { "properties": { "role": { "const": role } } } });
+            capstan_sdk::schema_rules::add_rule(schema, rule);
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = settings_need_their_role)]
 pub struct FluidArgs {
     /// domain: the box the fluid lives in; flow: a source (or sink) of smoke, fire or liquid; effector: an obstacle.
     pub role: Role,

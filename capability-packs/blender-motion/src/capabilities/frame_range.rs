@@ -1,8 +1,14 @@
 use capstan_blender::{SetFrameRange, SetFrameRangeParams, set_frame_range};
 use capstan_sdk::prelude::*;
 
+/// At least one setting to change, said in the schema.
+fn something_to_set(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["frame_start", "frame_end", "fps", "frame_current"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct FrameRangeArgs {
     /// First frame.
     #[schemars(range(min = 0, max = 1048574))]

@@ -4,8 +4,14 @@ use capstan_blender::{
 };
 use capstan_sdk::prelude::*;
 
+/// At least one setting to change, said in the schema.
+fn something_to_set(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["interpolation", "easing", "handle_type", "extrapolation"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct InterpolationArgs {
     /// The animated object.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]

@@ -4,15 +4,23 @@ use capstan_blender::{
 };
 use capstan_sdk::prelude::*;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Add,
     Remove,
 }
 
+/// remove needs the system's name and an OBJECT render its object: said in the schema.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("remove", &["name"])]);
+    let rule = json!({ "if": { "properties": { "render_type": { "const": "OBJECT" } }, "required": ["render_type"] }, "then": { "required": ["instance_object"] } });
+    capstan_sdk::schema_rules::add_rule(schema, rule);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct ParticlesArgs {
     /// The emitting mesh.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]

@@ -2,8 +2,14 @@ use capstan_blender::angles;
 use capstan_blender::{PoseBone, PoseBoneParams, pose_bone};
 use capstan_sdk::prelude::*;
 
+/// At least one part of the pose to set, said in the schema.
+fn something_to_set(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::require_any(schema, &["location", "rotation", "scale"]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = something_to_set)]
 pub struct PoseArgs {
     /// The armature object.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]

@@ -11,8 +11,15 @@ pub enum Action {
     Keyframe,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("add", &["name"]), ("set_value", &["name", "value"]), ("keyframe", &["name", "frame"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct ShapeKeyArgs {
     /// A mesh, curve or lattice object.
     #[schemars(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$"))]

@@ -1,8 +1,18 @@
 use capstan_blender::{ProductIsolate, ProductIsolateParams, product_isolate};
 use capstan_sdk::prelude::*;
 
+/// The products to keep, or isolate: false to bring the rest back: said in the schema.
+fn products_or_restore(schema: &mut schemars::Schema) {
+    let rule = json!({ "anyOf": [
+        { "required": ["object_names"] },
+        { "required": ["isolate"], "properties": { "isolate": { "const": false } } },
+    ] });
+    capstan_sdk::schema_rules::add_rule(schema, rule);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = products_or_restore)]
 pub struct IsolateArgs {
     /// The products that stay in the render (exact names); required unless `isolate` is false.
     #[schemars(length(min = 1, max = 64), inner(length(min = 1, max = 63), regex(pattern = r"^[A-Za-z0-9_. -]{1,63}$")))]

@@ -28,8 +28,15 @@ pub enum Category {
     Objects,
 }
 
+/// What each action needs besides itself, said in the schema: a call without it is refused
+/// before any bridge call.
+fn action_needs(schema: &mut schemars::Schema) {
+    capstan_sdk::schema_rules::needs_by_value(schema, "action", &[("get", &["object_type"]), ("estimate", &["object"]), ("scale_to_real", &["object", "object_type"])]);
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = action_needs)]
 pub struct DimensionsArgs {
     pub action: Action,
     /// estimate, scale_to_real: the object.

@@ -104,8 +104,16 @@ pub enum AddConstraintParamsType {
     Floor,
     #[serde(rename = "LOCKED_TRACK")]
     LockedTrack,
-    #[serde(rename = "TRANSFORMATION")]
-    Transformation,
+    #[serde(rename = "TRANSFORM")]
+    Transform,
+    #[serde(rename = "MAINTAIN_VOLUME")]
+    MaintainVolume,
+    #[serde(rename = "SHRINKWRAP")]
+    Shrinkwrap,
+    #[serde(rename = "CLAMP_TO")]
+    ClampTo,
+    #[serde(rename = "PIVOT")]
+    Pivot,
 }
 
 /// A number, boolean, enum identifier or object name, or a list for array properties
@@ -145,7 +153,7 @@ impl JsonSchema for AddConstraintParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bone": {"description": "A pose bone of the armature (constraints then apply to the bone)", "maxLength": 63, "minLength": 1, "type": "string"}, "influence": {"maximum": 1, "minimum": 0, "type": "number"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "properties": {"additionalProperties": {"description": "A number, boolean, enum identifier or object name, or a list for array properties", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 256, "minLength": 0, "type": "string"}, {"items": {}, "maxItems": 32, "minItems": 1, "type": "array"}]}, "properties": {}, "type": "object"}, "subtarget": {"description": "Bone or vertex group of the target", "maxLength": 63, "minLength": 1, "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "type": {"enum": ["COPY_LOCATION", "COPY_ROTATION", "COPY_SCALE", "COPY_TRANSFORMS", "TRACK_TO", "DAMPED_TRACK", "LIMIT_LOCATION", "LIMIT_ROTATION", "LIMIT_SCALE", "LIMIT_DISTANCE", "CHILD_OF", "FOLLOW_PATH", "IK", "STRETCH_TO", "FLOOR", "LOCKED_TRACK", "TRANSFORMATION"], "type": "string"}}, "required": ["object", "type"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"bone": {"description": "A pose bone of the armature (constraints then apply to the bone)", "maxLength": 63, "minLength": 1, "type": "string"}, "influence": {"maximum": 1, "minimum": 0, "type": "number"}, "name": {"maxLength": 63, "minLength": 1, "type": "string"}, "object": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "properties": {"additionalProperties": {"description": "A number, boolean, enum identifier or object name, or a list for array properties", "oneOf": [{"type": "number"}, {"type": "boolean"}, {"maxLength": 256, "minLength": 0, "type": "string"}, {"items": {}, "maxItems": 32, "minItems": 1, "type": "array"}]}, "properties": {}, "type": "object"}, "subtarget": {"description": "Bone or vertex group of the target", "maxLength": 63, "minLength": 1, "type": "string"}, "target": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}, "type": {"enum": ["COPY_LOCATION", "COPY_ROTATION", "COPY_SCALE", "COPY_TRANSFORMS", "TRACK_TO", "DAMPED_TRACK", "LIMIT_LOCATION", "LIMIT_ROTATION", "LIMIT_SCALE", "LIMIT_DISTANCE", "CHILD_OF", "FOLLOW_PATH", "IK", "STRETCH_TO", "FLOOR", "LOCKED_TRACK", "TRANSFORM", "MAINTAIN_VOLUME", "SHRINKWRAP", "CLAMP_TO", "PIVOT"], "type": "string"}}, "required": ["object", "type"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "5f4ff378d3357e0d24bcbe0408b8f5af023621e493912478b4ea8a9b4a581f5a";
+pub const CATALOG_SHA256: &str = "48eba5f6ecb1766dbcfcec96af55df008d932b6b8ea11951e453c1d93beabbd2";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

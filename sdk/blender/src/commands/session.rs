@@ -62,7 +62,7 @@ impl JsonSchema for SceneSnapshotParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"a": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}, "action": {"enum": ["save", "list", "diff", "drop"], "type": "string"}, "b": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}, "id": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}}, "required": ["action"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "allOf": [{"if": {"properties": {"action": {"const": "diff"}}, "required": ["action"]}, "then": {"required": ["a"]}}, {"if": {"properties": {"action": {"const": "drop"}}, "required": ["action"]}, "then": {"required": ["id"]}}], "properties": {"a": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}, "action": {"enum": ["save", "list", "diff", "drop"], "type": "string"}, "b": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}, "id": {"maxLength": 32, "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$", "type": "string"}}, "required": ["action"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -20,7 +20,7 @@ impl Command for ShaderGraphEdit {
     const NAME: &'static str = "shader_graph_edit";
     const EFFECT: Effect = Effect::Mutate;
     type AppCode = AppErrorCode;
-    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
+    const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::InvalidTarget, AppErrorCode::LimitExceeded, AppErrorCode::NotFound, AppErrorCode::Unsupported];
     type Params = ShaderGraphEditParams;
     type Result = ShaderGraphEditResult;
 }
