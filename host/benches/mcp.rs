@@ -61,12 +61,15 @@ fn synthetic_search(c: &mut Criterion) {
         family: f,
         summary: s,
         mutates: f != "inspect",
+        destructive: false,
         tags: t,
         aliases: &none,
         examples: e,
     }), capstan::router::FamilyTable::default());
     assert_eq!(index.len(), 1000);
     c.bench_function("search/1000_capabilities", |b| b.iter(|| index.search("soft studio light with a gold sphere", None, Some("lighting"), 10)));
+    // Words the index lacks are matched one edit away (typos): the cost of that scan.
+    c.bench_function("search/1000_capabilities_with_typos", |b| b.iter(|| index.search("sofr studoi lihgt with a glod shpere", None, Some("lighting"), 10)));
 }
 
 criterion_group! {

@@ -583,6 +583,7 @@ impl Runtime {
                 family: &c.family,
                 summary: &c.summary,
                 mutates: c.mutates,
+                destructive: c.destructive,
                 tags: &c.tags,
                 aliases: &c.aliases,
                 examples: &c.examples,

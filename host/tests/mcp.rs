@@ -66,6 +66,22 @@ async fn the_guided_surface_offers_exactly_five_tools_and_routes_the_floor() {
     }
     let r = call(&c, "router_set_goal", json!({ "goal": "add a cube" })).await;
     assert_eq!(structured(&r)["suggestions"][0]["key"], "scene.create_object");
+    assert_eq!(structured(&r)["intent"], "change");
+    // A goal that only asks: intent read, a reason, and no suggestion that changes anything
+    // (this one was once answered with material.assign).
+    for goal in ["Which objects use the material named Red?", "can the camera see the whole cube?", "make this feel more premium somehow"] {
+        let r = call(&c, "router_set_goal", json!({ "goal": goal })).await;
+        let doc = structured(&r);
+        assert!(doc["why"].as_str().is_some_and(|w| !w.is_empty()), "{goal}: {doc}");
+        if goal.ends_with('?') {
+            assert_eq!(doc["intent"], "read", "{goal}");
+            let suggestions = doc["suggestions"].as_array().unwrap();
+            assert!(!suggestions.is_empty() && suggestions.iter().all(|h| h["mutates"] == false), "{goal}: {doc}");
+        }
+    }
+    // Tidying is not a destruction: a purge is not the first suggestion unless named.
+    let r = call(&c, "router_set_goal", json!({ "goal": "tidy up the data-blocks in the file" })).await;
+    assert_ne!(structured(&r)["suggestions"][0]["key"], "mutate.cleanup", "{}", structured(&r));
     c.cancel().await.unwrap();
 }
 

@@ -163,3 +163,109 @@ fn search_and_routing_stay_right_across_the_catalog() {
     assert!(key_rate >= 0.9, "expected key in the top 3 for {:.1}% (< 90%):\n{}", key_rate * 100.0, key_misses.join("\n"));
     assert!(family_rate >= 0.9, "family right for {:.1}% (< 90%):\n{}", family_rate * 100.0, family_misses.join("\n"));
 }
+
+/// The routing evaluation set is written apart from the capabilities' own examples: no
+/// goal may share four consecutive words with any example, so it measures generalisation.
+#[test]
+fn routing_goals_share_no_four_words_with_any_example() {
+    use std::collections::HashMap;
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    let families = rt.families();
+    let _index = rt.search_index(families.clone());
+    let words = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut grams: HashMap<Vec<String>, String> = HashMap::new();
+    for spec in rt.capabilities().map(|(_, c)| c.as_ref()).chain(rt.workflows().map(|w| w.spec.as_ref())) {
+        for example in &spec.examples {
+            for g in words(example).windows(4) {
+                grams.entry(g.to_vec()).or_insert_with(|| format!("{}: {example}", spec.key));
+            }
+        }
+    }
+    let text = std::fs::read_to_string(support::workspace().join("host/tests/data/routing_goals.tsv")).unwrap();
+    let (mut rows, mut reads) = (0usize, 0usize);
+    let mut problems = Vec::new();
+    let mut overlaps = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        rows += 1;
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [goal, key, family, intent] = cols[..] else {
+            problems.push(format!("not 4 columns: {line}"));
+            continue;
+        };
+        match rt.capability(key) {
+            None => problems.push(format!("no capability {key}: {goal}")),
+            Some(spec) => {
+                if spec.family != family {
+                    problems.push(format!("{key} is in family {}, not {family}: {goal}", spec.family));
+                }
+                match intent {
+                    "read" => {
+                        reads += 1;
+                        if spec.mutates {
+                            problems.push(format!("read goal routed to mutating {key}: {goal}"));
+                        }
+                    }
+                    "change" => {}
+                    other => problems.push(format!("intent {other:?} is neither read nor change: {goal}")),
+                }
+            }
+        }
+        if let Some((g, from)) = words(goal).windows(4).find_map(|g| grams.get(g).map(|from| (g.join(" "), from))) {
+            overlaps.push(format!("{goal}\n    shares \"{g}\" with {from}"));
+        }
+    }
+    assert!(problems.is_empty(), "malformed goals:\n{}", problems.join("\n"));
+    assert!(rows >= 300, "only {rows} goals (< 300)");
+    assert!(reads >= 80, "only {reads} read goals (< 80)");
+    assert!(overlaps.is_empty(), "{} goals share four words with an example:\n{}", overlaps.len(), overlaps.join("\n"));
+}
+
+/// Issue 28's measure on goal-length sentences written apart from the examples
+/// (`routing_goals.tsv`): the family, the capability among the first five suggestions
+/// (what `router_set_goal` answers), and no goal that only asks gets a suggestion that
+/// changes anything.
+#[test]
+fn goals_route_by_intent_then_family() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = support::runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    let families = rt.families();
+    let index = rt.search_index(families.clone());
+    let text = std::fs::read_to_string(support::workspace().join("host/tests/data/routing_goals.tsv")).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect()).collect();
+    let (mut family_misses, mut key_misses, mut mutating_answers) = (Vec::new(), Vec::new(), Vec::new());
+    for row in &rows {
+        let [goal, key, family, intent] = row[..] else { panic!("four columns: {row:?}") };
+        let route = router::route(goal, &families, Some(&index));
+        if route.family != family {
+            family_misses.push(format!("{goal:?}: expected {family}, routed {} ({:?})", route.family, route.basis));
+        }
+        // What router_set_goal suggests: the routed family's best five, read-only when the goal only asks.
+        let reads_only = route.intent == router::Intent::Read;
+        let mut hits = index.search_as(goal, Some(&route.family), None, 5, reads_only);
+        if hits.is_empty() {
+            hits = index.search_as(goal, None, None, 5, reads_only);
+        }
+        if !hits.iter().any(|h| h.key == key) {
+            key_misses.push(format!("{goal:?}: expected {key}, got {:?}", hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()));
+        }
+        if intent == "read" && (route.intent != router::Intent::Read || hits.iter().any(|h| h.mutates)) {
+            mutating_answers.push(format!("{goal:?}: intent {:?}, suggestions {:?}", route.intent, hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()));
+        }
+    }
+    let n = rows.len() as f64;
+    let (family_rate, key_rate) = (1.0 - family_misses.len() as f64 / n, 1.0 - key_misses.len() as f64 / n);
+    eprintln!("routing goals: {} ; family {:.1}% ; capability in the first five {:.1}% ; questions answered with a change: {}", rows.len(), family_rate * 100.0, key_rate * 100.0, mutating_answers.len());
+    eprintln!("family misses:\n{}\n\ncapability misses:\n{}\n\nquestions that could change:\n{}", family_misses.join("\n"), key_misses.join("\n"), mutating_answers.join("\n"));
+    assert!(mutating_answers.is_empty(), "questions answered with a change:\n{}", mutating_answers.join("\n"));
+    // Measured 87.6% and 86.4% (412 goals, issue 28); the issue's aim for the family
+    // is 90%, not yet reached on this set: these floors keep what there is.
+    assert!(family_rate >= 0.87, "family right for {:.1}% (< 87%)", family_rate * 100.0);
+    assert!(key_rate >= 0.85, "capability in the first five for {:.1}% (< 85%)", key_rate * 100.0);
+}

@@ -73,11 +73,11 @@ fn hidden_lines(core: &Core) -> Vec<Value> {
     lines
 }
 
-fn search_hits(core: &Core, session: &Mutex<SessionState>, query: &str, family: Option<&str>, limit: usize) -> Vec<router::SearchHit> {
+fn search_hits(core: &Core, session: &Mutex<SessionState>, query: &str, family: Option<&str>, limit: usize, reads_only: bool) -> Vec<router::SearchHit> {
     let goal_family = lock(session).family.clone();
     let hidden: Vec<String> = core.gate.hidden_server_names();
     let skewed = core.gate.skew().keys;
-    let hits = core.index.search(query, family, goal_family.as_deref(), limit + 16 + skewed.len());
+    let hits = core.index.search_as(query, family, goal_family.as_deref(), limit + 16 + skewed.len(), reads_only);
     hits.into_iter()
         .filter(|h| !core.gate.servers_of(&h.key).iter().any(|s| hidden.iter().any(|x| x == s)) && !skewed.contains(&h.key))
         .take(limit)
@@ -97,9 +97,14 @@ fn set_goal(core: &Core, session: &Mutex<SessionState>, args: &Map<String, Value
         s.goal = Some(goal.to_string());
         s.family = Some(route.family.clone());
     }
-    let suggestions = search_hits(core, session, goal, Some(&route.family), 5);
-    let suggestions = if suggestions.is_empty() { search_hits(core, session, goal, None, 5) } else { suggestions };
-    ok_result(json!({ "goal": goal, "family": route.family, "basis": route.basis, "suggestions": suggestions, "hidden": hidden_lines(core) }))
+    // A goal that only asks gets only suggestions that change nothing.
+    let reads_only = route.intent == router::Intent::Read;
+    let suggestions = search_hits(core, session, goal, Some(&route.family), 5, reads_only);
+    let suggestions = if suggestions.is_empty() { search_hits(core, session, goal, None, 5, reads_only) } else { suggestions };
+    ok_result(json!({
+        "goal": goal, "family": route.family, "basis": route.basis, "intent": route.intent, "why": route.why,
+        "suggestions": suggestions, "hidden": hidden_lines(core),
+    }))
 }
 
 fn status(core: &Core, session: &Mutex<SessionState>) -> CallToolResult {
@@ -120,7 +125,7 @@ fn search(core: &Core, session: &Mutex<SessionState>, args: &Map<String, Value>)
     };
     let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(5).clamp(1, 50) as usize;
     let family = str_arg(args, "family");
-    let results = search_hits(core, session, query, family, limit);
+    let results = search_hits(core, session, query, family, limit, false);
     lock(session).last_search = Some(LastSearch { query: query.to_string(), family: family.map(String::from), results: results.len() });
     ok_result(json!({ "query": query, "family": family, "results": results, "hidden": hidden_lines(core) }))
 }

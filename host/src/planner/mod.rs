@@ -139,7 +139,9 @@ impl Router {
 /// [`Router::pick`] over a table and an index someone else owns (the MCP core's).
 pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::SearchIndex, text: &str) -> (String, Option<String>) {
     let route = crate::router::route(text, families, Some(index));
-    let hit = index.search(text, Some(&route.family), Some(&route.family), 1).into_iter().next();
+    // A step that only asks is served by a capability that changes nothing.
+    let reads_only = route.intent == crate::router::Intent::Read;
+    let hit = index.search_as(text, Some(&route.family), Some(&route.family), 1, reads_only).into_iter().next();
     (route.family, hit.map(|h| h.key))
 }
 
@@ -210,6 +212,7 @@ pub(crate) mod fake {
                 })),
                 "scene.object_info" => Some(serde_json::json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] })),
                 "workflow.product_hero" => Some(serde_json::json!({ "properties": { "auto_render": { "type": "boolean" }, "object_name": { "type": "string" } } })),
+                "scene.render" => Some(serde_json::json!({ "properties": { "percentage": { "type": "integer" }, "samples": { "type": "integer" } } })),
                 _ => None,
             }
         }

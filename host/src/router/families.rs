@@ -90,6 +90,11 @@ impl FamilyTable {
         self.entries.iter().any(|e| e.name == family)
     }
 
+    /// The most a capability of `family` can do: 0 reads, 1 changes, 2 destroys.
+    pub fn risk(&self, family: &str) -> Option<u8> {
+        self.entries.iter().find(|e| e.name == family).map(|e| e.risk)
+    }
+
     /// Family scores from the lexical cues, in tie-break order. A word the goal has
     /// counts once per family however many of its cues match it (`light`, `lighting`).
     pub fn cue_scores(&self, goal: &str) -> Vec<(String, u32)> {

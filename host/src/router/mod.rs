@@ -7,15 +7,29 @@
 //! ambiguous, the answer is `inspect`: an unclear request looks before it changes
 //! anything. This is a correctness floor, not an embedding model.
 //!
+//! Intent comes before family ([`intent`]): a goal that only asks routes among the
+//! families that can answer without changing anything, and its suggestions are
+//! read-only; a goal that mixes a question with an instruction routes by the
+//! instruction.
+//!
 //! The families and their cues are not written here: each pack declares the families
 //! it serves (`describe`), and [`FamilyTable::from_packs`] merges them.
 
 pub mod families;
+pub mod intent;
 pub mod search;
 pub mod text;
 
 pub use families::FamilyTable;
+pub use intent::Intent;
 pub use search::{SearchHit, SearchIndex};
+
+/// How much a family's best catalog match counts beside its cues: measured on
+/// `routing_goals.tsv`, the catalog (key, tags, summary, examples) tells families
+/// apart better than the cues alone, which then break ties.
+const CATALOG_WEIGHT: f32 = 10.0;
+/// Without a cue, the least catalog score that decides (below it: inspection first).
+const CATALOG_FLOOR: f32 = 2.0;
 
 /// The fallback for unclear goals.
 pub const FALLBACK_FAMILY: &str = "inspect";
@@ -36,28 +50,53 @@ pub enum RouteBasis {
 pub struct Route {
     pub family: String,
     pub basis: RouteBasis,
+    /// Read: every instruction asks, so only read-only capabilities serve it.
+    pub intent: Intent,
+    /// Why this family, in a sentence an agent can pass on.
+    pub why: String,
 }
 
 /// Route a goal. `index` (the catalog) decides only when no cue fires.
 pub fn route(goal: &str, families: &FamilyTable, index: Option<&SearchIndex>) -> Route {
-    let scores = families.cue_scores(goal);
+    // A goal that mixes a question with an instruction is routed as an instruction (its
+    // question often names what the instruction acts on: "what samples are set? bump
+    // them to 512"), so its words all count.
+    let intent = intent::of(goal);
+    let asks = intent == Intent::Read;
+    // A goal that only asks is answered by a family that can read (without the
+    // catalog, by a family whose capabilities all read).
+    let can_answer = |family: &str| !asks || index.map_or(families.risk(family) == Some(0), |i| i.family_has_reads(family));
+    let made = |family: &str, basis: RouteBasis, why: String| {
+        let why = if asks { format!("every instruction in the goal is a question or a check, so only capabilities that change nothing; {why}") } else { why };
+        Route { family: family.to_string(), basis, intent, why }
+    };
+    let scores: Vec<(String, u32)> = families.cue_scores(goal).into_iter().filter(|(f, _)| can_answer(f)).collect();
     let best = scores.iter().map(|(_, s)| *s).max().unwrap_or(0);
     if best > 0 {
+        let weight = CATALOG_WEIGHT;
+        // Each family: its cues, plus (weighted) how well its best capability matches.
+        let hits = index.map(|i| i.search_as(goal, None, None, 64, asks)).unwrap_or_default();
+        let combined: Vec<(&str, f32)> = scores
+            .iter()
+            .map(|(f, cue)| (f.as_str(), *cue as f32 + weight * hits.iter().filter(|h| &h.family == f).map(|h| h.score).fold(0.0, f32::max)))
+            .collect();
+        let top = combined.iter().map(|(_, s)| *s).fold(0.0, f32::max);
         // Ties go to the family first in the table's order (reading before changing).
-        let family = scores.iter().find(|(_, s)| *s == best).map(|(f, _)| f.as_str()).unwrap_or(FALLBACK_FAMILY);
-        return Route { family: family.to_string(), basis: RouteBasis::Cues };
+        let family = combined.iter().find(|(_, s)| *s == top).map(|(f, _)| *f).unwrap_or(FALLBACK_FAMILY);
+        return made(family, RouteBasis::Cues, format!("the goal's words point to {family}"));
     }
     if let Some(index) = index {
-        let hits = index.search(goal, None, None, 2);
+        let hits = index.search_as(goal, None, None, 2, asks);
+        // A clear best match decides; a tie between two is ambiguous.
         match hits.as_slice() {
-            [first, second, ..] if first.score >= 2.0 && first.score > second.score * 1.5 => {
-                return Route { family: first.family.clone(), basis: RouteBasis::Catalog };
+            [first, second, ..] if first.score >= CATALOG_FLOOR && first.score > second.score => {
+                return made(&first.family, RouteBasis::Catalog, format!("the catalog's {} fits the goal best", first.key));
             }
-            [only] if only.score >= 2.0 => return Route { family: only.family.clone(), basis: RouteBasis::Catalog },
+            [only] if only.score >= CATALOG_FLOOR => return made(&only.family, RouteBasis::Catalog, format!("the catalog's {} fits the goal best", only.key)),
             _ => {}
         }
     }
-    Route { family: FALLBACK_FAMILY.to_string(), basis: RouteBasis::Fallback }
+    made(FALLBACK_FAMILY, RouteBasis::Fallback, "nothing in the goal points clearly to one family, so inspection first: look at the scene before changing it".to_string())
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! a query costs one postings lookup per term plus a top-k sort, so it stays well
 //! under 100 µs for a thousand capabilities. Weights favour what a capability is
 //! (key, tags) over how it is described (summary); the routed family of the query and
-//! the session's goal family add a bonus; an exact key wins outright.
+//! the session's goal family add a bonus; an exact key wins outright. A destructive
+//! capability's score is halved unless the query names the destruction, so it comes
+//! first only for "delete ...", "purge ...", never for "tidy ..." (see `intent`).
 
 use super::text;
 use serde::Serialize;
@@ -17,6 +19,7 @@ pub struct CapabilityText<'a> {
     pub family: &'a str,
     pub summary: &'a str,
     pub mutates: bool,
+    pub destructive: bool,
     pub tags: &'a [String],
     pub aliases: &'a [String],
     pub examples: &'a [String],
@@ -28,6 +31,7 @@ struct Entry {
     family: String,
     summary: String,
     mutates: bool,
+    destructive: bool,
 }
 
 /// One ranked result: a summary, never a schema.
@@ -57,6 +61,8 @@ const SUMMARY_WEIGHT: f32 = 1.0;
 const ROUTED_FAMILY_BONUS: f32 = 2.0;
 const GOAL_FAMILY_BONUS: f32 = 1.0;
 const EXACT_KEY_SCORE: f32 = 100.0;
+/// A destructive capability's score when the query does not name the destruction.
+const UNNAMED_DESTRUCTION_FACTOR: f32 = 0.5;
 
 impl SearchIndex {
     pub fn build<'a>(items: impl IntoIterator<Item = CapabilityText<'a>>, families: super::FamilyTable) -> Self {
@@ -85,6 +91,7 @@ impl SearchIndex {
                 family: item.family.to_string(),
                 summary: item.summary.to_string(),
                 mutates: item.mutates,
+                destructive: item.destructive,
             });
         }
         index
@@ -98,11 +105,42 @@ impl SearchIndex {
         self.entries.is_empty()
     }
 
+    /// `term`, or the one index term a typo away from it ("camrea" -> "camera", "scael"
+    /// -> "scale"): an unknown word of five or more letters, the same first letter, one
+    /// edit (a transposition counts as one). Ties go to the alphabetically first term,
+    /// so the answer is deterministic.
+    fn known_term(&self, term: String) -> String {
+        if term.chars().count() < 5 || self.postings.contains_key(&term) || term.chars().any(|c| c.is_ascii_digit()) {
+            return term;
+        }
+        let first = term.chars().next();
+        let len = term.chars().count();
+        self.postings
+            .keys()
+            .filter(|k| k.chars().next() == first && k.chars().count().abs_diff(len) <= 1)
+            .filter(|k| strsim::damerau_levenshtein(&term, k) == 1)
+            .min()
+            .cloned()
+            .unwrap_or(term)
+    }
+
+    /// Whether `family` has a capability that changes nothing.
+    pub fn family_has_reads(&self, family: &str) -> bool {
+        self.entries.iter().any(|e| e.family == family && !e.mutates)
+    }
+
     /// The best `limit` capabilities for `query`, optionally only of `family`.
     /// `goal_family` (the session's routed goal) nudges ties toward the goal.
     pub fn search(&self, query: &str, family: Option<&str>, goal_family: Option<&str>, limit: usize) -> Vec<SearchHit> {
+        self.search_as(query, family, goal_family, limit, false)
+    }
+
+    /// [`Self::search`], with only capabilities that change nothing when `reads_only`
+    /// (a goal that only asks, see [`super::intent`]).
+    pub fn search_as(&self, query: &str, family: Option<&str>, goal_family: Option<&str>, limit: usize, reads_only: bool) -> Vec<SearchHit> {
+        let destruction_named = super::intent::names_destruction(query);
         let mut scores = vec![0.0f32; self.entries.len()];
-        let mut terms = text::terms(query);
+        let mut terms: Vec<String> = text::terms(query).into_iter().map(|t| self.known_term(t)).collect();
         terms.sort_unstable();
         terms.dedup();
         for term in &terms {
@@ -124,10 +162,13 @@ impl SearchIndex {
                 continue;
             }
             let e = &self.entries[id];
-            if family.is_some_and(|f| f != e.family) {
+            if family.is_some_and(|f| f != e.family) || (reads_only && e.mutates) {
                 continue;
             }
             let mut s = *score;
+            if e.destructive && !destruction_named {
+                s *= UNNAMED_DESTRUCTION_FACTOR;
+            }
             if routed == Some(e.family.as_str()) {
                 s += ROUTED_FAMILY_BONUS;
             }
@@ -175,6 +216,7 @@ mod tests {
             family: f,
             summary: s,
             mutates: *f != "inspect",
+            destructive: false,
             tags: t,
             aliases: &none,
             examples: e,
@@ -197,6 +239,13 @@ mod tests {
         assert!(hits.iter().all(|h| h.family == "render"));
         assert_eq!(idx.search("cube png chrome scene", None, None, 2).len(), 2);
         assert!(idx.search("zzz", None, None, 5).is_empty());
+    }
+
+    #[test]
+    fn a_typo_finds_the_word_it_misspells() {
+        let idx = index();
+        assert_eq!(idx.search("rendr a png", None, None, 5)[0].key, "scene.render");
+        assert_eq!(idx.search("chorme please", None, None, 5)[0].key, "scene.set_material");
     }
 
     #[test]
