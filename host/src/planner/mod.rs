@@ -212,7 +212,6 @@ pub(crate) mod fake {
                 })),
                 "scene.object_info" => Some(serde_json::json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] })),
                 "workflow.product_hero" => Some(serde_json::json!({ "properties": { "auto_render": { "type": "boolean" }, "object_name": { "type": "string" } } })),
-                "scene.render" => Some(serde_json::json!({ "properties": { "percentage": { "type": "integer" }, "samples": { "type": "integer" } } })),
                 _ => None,
             }
         }

@@ -164,41 +164,14 @@ fn flush(current: &mut Vec<&str>, out: &mut Vec<String>) {
 pub fn wants_render(goal: &str) -> bool {
     let goal = goal.to_lowercase();
     let words: Vec<&str> = goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let word_asks = words.iter().enumerate().any(|(i, w)| {
-        RENDER_WORDS.contains(w) && !(*w == "image" && words.get(i + 1).is_some_and(|n| ["plane", "planes", "texture", "textures"].contains(n)))
-    });
+    // "image plane", "render settings", "render engine": words about something else.
+    let about_else = |w: &str, next: Option<&&str>| match w {
+        "image" => next.is_some_and(|n| ["plane", "planes", "texture", "textures"].contains(n)),
+        "render" => next.is_some_and(|n| ["settings", "setting", "engine", "samples", "passes", "pass", "config", "configuration", "quality", "resolution", "output", "layers"].contains(n)),
+        _ => false,
+    };
+    let word_asks = words.iter().enumerate().any(|(i, w)| RENDER_WORDS.contains(w) && !about_else(w, words.get(i + 1)));
     word_asks || RENDER_PHRASES.iter().any(|p| goal.contains(p))
-}
-
-/// Words that give a render's size or quality: with one, the scene's own settings (or
-/// the words) decide; without, the plan renders a preview.
-const SIZE_WORDS: &[&str] = &["resolution", "720p", "1080p", "1440p", "2160p", "4k", "2k", "8k", "hd", "uhd", "percent", "full", "final", "samples", "quality"];
-
-/// Whether the goal says how big or how good the picture should be ("1280x720", "4k",
-/// "at full resolution", "128 samples").
-pub fn names_render_size(goal: &str) -> bool {
-    let goal = goal.to_lowercase();
-    let words: Vec<&str> = goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let dimensions = |w: &&str| w.split_once('x').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.chars().all(|c| c.is_ascii_digit()));
-    words.iter().any(|w| SIZE_WORDS.contains(w) || dimensions(w)) || goal.contains('%')
-}
-
-/// The final render's arguments when the goal gives no size: a preview, a quarter of the
-/// scene's resolution (480 px wide for the default 1920) at 16 samples, where the render
-/// capability's schema offers those settings.
-fn preview_args(schema: &Value, goal: &str) -> serde_json::Map<String, Value> {
-    let mut args = serde_json::Map::new();
-    if names_render_size(goal) {
-        return args;
-    }
-    let props = &schema["properties"];
-    if props.get("percentage").is_some() {
-        args.insert("percentage".into(), Value::from(25));
-    }
-    if props.get("samples").is_some() {
-        args.insert("samples".into(), Value::from(16));
-    }
-    args
 }
 
 /// A hint made canonical (an alias mapped), or the error naming it.
@@ -288,8 +261,7 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         // finish, so the plan renders once, after the audit.
         steps.retain(|s| !is_finish(&s.tool_hint));
         tail.push(step(registry, "Audit the render settings before the final output", &audit, serde_json::json!({}))?);
-        let args = registry.input_schema(&render).map(|schema| preview_args(&schema, goal)).unwrap_or_default();
-        tail.push(step(registry, "Render the final output", &render, Value::Object(args))?);
+        tail.push(step(registry, "Render the final output", &render, serde_json::json!({}))?);
     }
     // A chain that would render on its own (a workflow's `auto_render`) never does: with
     // a picture asked for, the finish renders it once, after the audit; without, an
@@ -406,18 +378,16 @@ mod tests {
     }
 
     #[test]
-    fn a_picture_only_when_asked_and_a_preview_without_a_size() {
+    fn a_picture_only_when_asked() {
         // No picture asked: the workflow that would render on its own does not.
         let custom: Vec<String> = vec!["run the product hero workflow".into()];
         let steps = build(&FakeRegistry::default(), &|_: &str| Some("workflow.product_hero".to_string()), &PlanRequest { goal: "set up the product hero", custom_steps: &custom, ..Default::default() }).unwrap();
         assert!(steps.iter().all(|s| s.tool_hint != "scene.render"), "{steps:#?}");
         assert!(steps.iter().filter(|s| s.tool_hint == "workflow.product_hero").all(|s| s.args["auto_render"] == false), "{steps:#?}");
-        // Asked without a size: a preview; with one, the words decide.
+        // Asked for: the render finishes the plan; checking the render settings is not asking.
         let steps = plan("add a cube and save a picture as cube.png", Profile::Default, None, &[]).unwrap();
-        assert_eq!(steps.last().unwrap().args, serde_json::json!({ "percentage": 25, "samples": 16 }));
-        let steps = plan("render the cube at 1920x1080", Profile::Default, None, &[]).unwrap();
-        assert_eq!(steps.last().unwrap().args, serde_json::json!({}));
-        assert!(names_render_size("a 4k render") && names_render_size("at 50% size") && !names_render_size("render the red cube"));
+        assert_eq!(steps.last().unwrap().tool_hint, "scene.render");
+        assert!(!wants_render("check the render settings") && !wants_render("which render engine is set?") && wants_render("render the cube"));
     }
 
     #[test]
