@@ -33,13 +33,13 @@ use serde_json::{Value, json};
 
 /// At least one of `fields` is given (`anyOf` of `required`).
 pub fn require_any(schema: &mut Schema, fields: &[&str]) {
-    add_all_of(schema, json!({ "anyOf": fields.iter().map(|k| json!({ "required": [k] })).collect::<Vec<_>>() }));
+    add_rule(schema, json!({ "anyOf": fields.iter().map(|k| json!({ "required": [k] })).collect::<Vec<_>>() }));
 }
 
 /// At least one of the array arguments `fields` is given and not empty.
 pub fn require_any_nonempty(schema: &mut Schema, fields: &[&str]) {
     let alternatives: Vec<Value> = fields.iter().map(|k| json!({ "required": [k], "properties": { *k: { "minItems": 1 } } })).collect();
-    add_all_of(schema, json!({ "anyOf": alternatives }));
+    add_rule(schema, json!({ "anyOf": alternatives }));
 }
 
 /// Each value of the enum argument `field` needs the arguments listed with it
@@ -53,7 +53,7 @@ pub fn needs_by_value(schema: &mut Schema, field: &str, rules: &[(&str, &[&str])
         if default.as_ref().and_then(Value::as_str) != Some(*value) {
             condition["required"] = json!([field]);
         }
-        add_all_of(schema, json!({ "if": condition, "then": { "required": needs } }));
+        add_rule(schema, json!({ "if": condition, "then": { "required": needs } }));
     }
 }
 
@@ -61,17 +61,12 @@ pub fn needs_by_value(schema: &mut Schema, field: &str, rules: &[(&str, &[&str])
 /// (`if {field: value} then {anyOf: [{required: [f]}, ...]}`).
 pub fn needs_any_by_value(schema: &mut Schema, field: &str, value: &str, fields: &[&str]) {
     let alternatives: Vec<Value> = fields.iter().map(|k| json!({ "required": [k] })).collect();
-    add_all_of(schema, json!({ "if": { "properties": { field: { "const": value } }, "required": [field] }, "then": { "anyOf": alternatives } }));
+    add_rule(schema, json!({ "if": { "properties": { field: { "const": value } }, "required": [field] }, "then": { "anyOf": alternatives } }));
 }
 
-/// Any other rule (a JSON Schema, such as an `if`/`then`), added under `allOf` beside
-/// the others.
+/// Any rule (a JSON Schema, such as an `if`/`then`), added under `allOf` so that
+/// several rules (and several calls) combine. The functions above write theirs with it.
 pub fn add_rule(schema: &mut Schema, rule: Value) {
-    add_all_of(schema, rule);
-}
-
-/// Add one rule under `allOf`, so that several rules (and several calls) combine.
-fn add_all_of(schema: &mut Schema, rule: Value) {
     match schema.get_mut("allOf").and_then(Value::as_array_mut) {
         Some(rules) => rules.push(rule),
         None => {

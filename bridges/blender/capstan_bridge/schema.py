@@ -132,7 +132,7 @@ def needs_by_value(schema, field, rules):
         condition = {"properties": {field: {"const": value}}}
         if value != default:
             condition["required"] = [field]
-        schema.setdefault("allOf", []).append({"if": condition, "then": {"required": list(needs)}})
+        add_rule(schema, {"if": condition, "then": {"required": list(needs)}})
     return schema
 
 
@@ -144,8 +144,7 @@ def add_rule(schema, rule):
 
 def require_any(schema, fields):
     """At least one of `fields` is given (`anyOf` of `required`, under `allOf`)."""
-    schema.setdefault("allOf", []).append({"anyOf": [{"required": [f]} for f in fields]})
-    return schema
+    return add_rule(schema, {"anyOf": [{"required": [f]} for f in fields]})
 
 
 def any_value(description=None):

@@ -7,7 +7,7 @@
 //! kind of request the goal is, from its clauses:
 //! - a goal whose every instruction is a question or a check ([`Intent::Read`]) is
 //!   served by read-only capabilities only;
-//! - a goal that mixes a question with an instruction is routed by the instruction;
+//! - a goal that mixes a question with an instruction is routed as an instruction;
 //! - a destructive capability comes first only when the goal names the destruction
 //!   ([`names_destruction`]), so "tidy the file" never starts with a purge.
 //!
@@ -88,29 +88,19 @@ const NO_CHANGE: &[&str] = &[
 
 /// What kind of request `goal` is.
 pub fn of(goal: &str) -> Intent {
-    read(goal).0
-}
-
-/// The goal's intent, and, when it mixes a question with an instruction, the words of
-/// its instructions alone.
-pub fn read(goal: &str) -> (Intent, Option<String>) {
     let lower = goal.to_lowercase().replace('\u{2019}', "'");
     if NO_CHANGE.iter().any(|p| lower.contains(p)) {
-        return (Intent::Read, None);
+        return Intent::Read;
     }
-    let (mut asks, mut changes) = (false, Vec::new());
+    let mut asks = false;
     for clause in clauses(goal) {
         match kind(&clause) {
             Clause::Asks => asks = true,
-            Clause::Changes => changes.push(clause.0.join(" ")),
+            Clause::Changes => return Intent::Change,
             Clause::Neither => {}
         }
     }
-    match (asks, changes.is_empty()) {
-        (true, true) => (Intent::Read, None),
-        (true, false) => (Intent::Change, Some(changes.join(". "))),
-        (false, _) => (Intent::Change, None),
-    }
+    if asks { Intent::Read } else { Intent::Change }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -185,7 +175,7 @@ fn kind((ws, asked): &(Vec<String>, bool)) -> Clause {
     if *asked {
         return Clause::Asks;
     }
-    if rest.iter().any(|w| CHANGING.contains(&w.as_str())) || *asked {
+    if rest.iter().any(|w| CHANGING.contains(&w.as_str())) {
         return Clause::Changes;
     }
     Clause::Neither
@@ -233,12 +223,6 @@ mod tests {
         ] {
             assert_eq!(of(goal), Intent::Change, "{goal}");
         }
-    }
-
-    #[test]
-    fn a_mixed_goal_is_routed_by_its_instruction() {
-        assert_eq!(read("how big is the crate? also make it half as tall").1.as_deref(), Some("make it half as tall"));
-        assert_eq!(read("add a cube").1, None);
     }
 
     #[test]

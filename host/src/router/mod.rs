@@ -9,8 +9,8 @@
 //!
 //! Intent comes before family ([`intent`]): a goal that only asks routes among the
 //! families that can answer without changing anything, and its suggestions are
-//! read-only; a goal that mixes a question with an instruction routes by the
-//! instruction.
+//! read-only; a goal that mixes a question with an instruction routes as an
+//! instruction, by all its words.
 //!
 //! The families and their cues are not written here: each pack declares the families
 //! it serves (`describe`), and [`FamilyTable::from_packs`] merges them.
@@ -73,12 +73,11 @@ pub fn route(goal: &str, families: &FamilyTable, index: Option<&SearchIndex>) ->
     let scores: Vec<(String, u32)> = families.cue_scores(goal).into_iter().filter(|(f, _)| can_answer(f)).collect();
     let best = scores.iter().map(|(_, s)| *s).max().unwrap_or(0);
     if best > 0 {
-        let weight = CATALOG_WEIGHT;
         // Each family: its cues, plus (weighted) how well its best capability matches.
         let hits = index.map(|i| i.search_as(goal, None, None, 64, asks)).unwrap_or_default();
         let combined: Vec<(&str, f32)> = scores
             .iter()
-            .map(|(f, cue)| (f.as_str(), *cue as f32 + weight * hits.iter().filter(|h| &h.family == f).map(|h| h.score).fold(0.0, f32::max)))
+            .map(|(f, cue)| (f.as_str(), *cue as f32 + CATALOG_WEIGHT * hits.iter().filter(|h| &h.family == f).map(|h| h.score).fold(0.0, f32::max)))
             .collect();
         let top = combined.iter().map(|(_, s)| *s).fold(0.0, f32::max);
         // Ties go to the family first in the table's order (reading before changing).

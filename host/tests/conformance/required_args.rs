@@ -170,11 +170,10 @@ fn synthesize(root: &Value, schema: &Value, property: &str) -> Value {
 /// The properties the schema requires: its `required`, and those of the first
 /// alternative of a top-level `anyOf`/`oneOf` (at least one of several).
 fn required_names(schema: &Value) -> Vec<String> {
-    let names = |s: &Value| s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(String::from).collect::<Vec<_>>();
-    let mut out = names(schema);
+    let mut out = required_of(schema);
     for key in ["anyOf", "oneOf"] {
         if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
-            let more: Vec<String> = names(first).into_iter().filter(|n| !out.contains(n)).collect();
+            let more: Vec<String> = required_of(first).into_iter().filter(|n| !out.contains(n)).collect();
             out.extend(more);
         }
     }
