@@ -92,6 +92,11 @@ def load_own_package(addon_folder):
 
 def main(argv):
     import argparse
+    import faulthandler
+
+    # A crash inside Blender's C code leaves only this: the Python stacks of every
+    # thread at the fatal signal, on stderr (capstan's log of this instance).
+    faulthandler.enable(all_threads=True)
 
     if "--" in argv:
         argv = argv[argv.index("--") + 1:]

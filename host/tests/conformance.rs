@@ -34,7 +34,8 @@ use capstan::report;
 use capstan::runtime::{CallError, Runtime};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Value, json};
-use std::sync::{Arc, OnceLock};
+use capstan::app_units::blender::launch::RunningBlender;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The extra packs whose cases run beside the official ones.
 const EXTRA_PACKS: &[&str] = &["sdk/examples/hello-pack"];
@@ -42,12 +43,59 @@ const EXTRA_PACKS: &[&str] = &["sdk/examples/hello-pack"];
 struct Fixture {
     runtime: Runtime,
     client: Arc<HttpBridgeClient>,
-    _blender: capstan::app_units::blender::launch::RunningBlender,
-    _home: tempfile::TempDir,
+    /// The suite's Blender; replaced when it crashes ([`survives_one_crash`]).
+    blender: Mutex<RunningBlender>,
+    home: tempfile::TempDir,
 }
 
+impl Fixture {
+    /// The output folder of the Blender running now.
+    fn output_dir(&self) -> Option<std::path::PathBuf> {
+        self.blender.lock().unwrap_or_else(|p| p.into_inner()).runtime_file.parent().map(|d| d.join("output"))
+    }
+}
+
+/// Every crash of Blender the suite saw, with the end of its log (printed at the end).
+static CRASHES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// When Blender itself has died (a crash in its C code: the process is gone), the end of
+/// its log, and a fresh Blender in its place; None while it lives.
+fn relaunch_if_crashed() -> Option<String> {
+    let f = FIXTURE.get()?.as_ref().ok()?;
+    let mut blender = f.blender.lock().unwrap_or_else(|p| p.into_inner());
+    let status = blender.try_status().ok().flatten()?;
+    let crash = format!("Blender (pid {}) exited: {status}; the end of its log:\n{}", blender.pid(), log_tail(&blender.log_file, 40));
+    *blender = support::headless_blender(f.home.path())?;
+    CRASHES.lock().unwrap_or_else(|p| p.into_inner()).push(crash.clone());
+    Some(crash)
+}
+
+/// A trial that survives one crash of Blender itself. Blender 4.5's rigid bodies have
+/// crashed the process a few times in hundreds of runs of this suite (not reproduced
+/// alone: 700 reset-and-drop rounds through the bridge ran clean). A failure while
+/// Blender lives is the case's own; a failure with Blender gone prints the crash,
+/// restarts Blender and runs the case once more, and every crash is listed at the end.
+/// A case that crashes Blender twice fails.
+fn survives_one_crash(run: impl Fn() -> Result<(), Failed> + Send + 'static) -> impl FnOnce() -> Result<(), Failed> + Send + 'static {
+    move || match run() {
+        Ok(()) => Ok(()),
+        Err(first) => {
+            let Some(crash) = relaunch_if_crashed() else { return Err(first) };
+            eprintln!("conformance: {crash}\nconformance: the case failed with Blender gone ({first:?}); it runs once more in a new Blender");
+            run().map_err(|again| format!("{again:?}\n(the first run crashed Blender: {crash})").into())
+        }
+    }
+}
+
+fn log_tail(path: &std::path::Path, lines: usize) -> String {
+    let log = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = log.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+static FIXTURE: OnceLock<Result<Fixture, String>> = OnceLock::new();
+
 fn fixture() -> Result<&'static Fixture, String> {
-    static FIXTURE: OnceLock<Result<Fixture, String>> = OnceLock::new();
     FIXTURE
         .get_or_init(|| {
             let home = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -63,7 +111,7 @@ fn fixture() -> Result<&'static Fixture, String> {
                 let source = PackSource::from_dir(&support::built_pack(dir)).map_err(|e| e.to_string())?;
                 runtime.add(source).map_err(|e| format!("{dir}: {e}"))?;
             }
-            Ok(Fixture { runtime, client, _blender: blender, _home: home })
+            Ok(Fixture { runtime, client, blender: Mutex::new(blender), home })
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -247,7 +295,7 @@ fn main() {
     let count = cases.len();
     let mut list: Vec<Trial> = cases
         .into_iter()
-        .map(|(key, name, case)| Trial::test(name, move || run_case(&key, &case)).with_ignored_flag(!have_blender))
+        .map(|(key, name, case)| Trial::test(name, survives_one_crash(move || run_case(&key, &case))).with_ignored_flag(!have_blender))
         .collect();
     eprintln!("conformance: {count} cases of {} capabilities", {
         let mut keys: Vec<&str> = list.iter().map(|t| t.name().split(" :: ").next().unwrap_or("")).collect();
@@ -256,17 +304,38 @@ fn main() {
     });
     for key in sweep_keys() {
         let name = format!("sweep :: {{}} :: {key}");
-        list.push(Trial::test(name, move || empty_arguments(&key)).with_ignored_flag(!have_blender));
+        list.push(Trial::test(name, survives_one_crash(move || empty_arguments(&key))).with_ignored_flag(!have_blender));
     }
     for (key, aim, case) in wrong_target_cases() {
         let name = format!("sweep :: wrong target :: {key}");
-        list.push(Trial::test(name, move || wrong_targets(&key, &aim, &case)).with_ignored_flag(!have_blender));
+        list.push(Trial::test(name, survives_one_crash(move || wrong_targets(&key, &aim, &case))).with_ignored_flag(!have_blender));
     }
     required_args::add_trials(&mut list, have_blender);
-    list.push(Trial::test("settings :: 200 RNA properties set and read back", settings_sample::sample_settings).with_ignored_flag(!have_blender));
+    list.push(Trial::test("settings :: 200 RNA properties set and read back", survives_one_crash(settings_sample::sample_settings)).with_ignored_flag(!have_blender));
     list.push(Trial::test("meta :: every read capability has a change-then-read case", || every_read_has_a_change_then_read_case(&offline_runtime().1)));
-    list.push(Trial::test("meta :: change-then-read cases measure the change", change_then_read_cases_measure_the_change).with_ignored_flag(!have_blender));
+    list.push(Trial::test("meta :: change-then-read cases measure the change", survives_one_crash(change_then_read_cases_measure_the_change)).with_ignored_flag(!have_blender));
     let conclusion = libtest_mimic::run(&args, list);
+    let crashes = CRASHES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if !crashes.is_empty() {
+        eprintln!("conformance: Blender crashed {} time(s) during the suite; each crashed case ran once more in a new Blender:", crashes.len());
+        for crash in &crashes {
+            eprintln!("---\n{crash}");
+        }
+    }
+    if conclusion.has_failed() {
+        blender_log_tail();
+    }
     contact_sheet();
     conclusion.exit();
+}
+
+/// After a failed run: whether the suite's Blender still lives, and the end of its log
+/// (a crash in Blender shows up in the cases as `endpoint_unavailable`; the cause is
+/// only in Blender's own output).
+fn blender_log_tail() {
+    let Some(Ok(f)) = FIXTURE.get() else { return };
+    let blender = f.blender.lock().unwrap_or_else(|p| p.into_inner());
+    let alive = capstan::bridge::endpoint::pid_alive(blender.pid());
+    eprintln!("conformance: the suite's Blender (pid {}) is {}; the end of its log ({}):\n{}",
+              blender.pid(), if alive { "alive" } else { "gone" }, blender.log_file.display(), log_tail(&blender.log_file, 80));
 }

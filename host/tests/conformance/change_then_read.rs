@@ -30,7 +30,7 @@ pub(crate) fn change_then_read(key: &str, case: &Case, mutates: &dyn Fn(&str) ->
 /// cannot pass on the last run's file.
 pub(crate) fn measures_the_change(f: &Fixture, key: &str, case: &Case, reader: &str) -> Result<bool, Failed> {
     reset(f)?;
-    if let Some(output) = f._blender.runtime_file.parent().map(|d| d.join("output")) {
+    if let Some(output) = f.output_dir() {
         for entry in std::fs::read_dir(&output).into_iter().flatten().flatten() {
             let _ = std::fs::remove_file(entry.path());
         }

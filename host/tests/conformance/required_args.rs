@@ -19,7 +19,7 @@ use sweeps::{SWEEP_PRESET, told};
 pub(crate) fn add_trials(list: &mut Vec<Trial>, have_blender: bool) {
     for (key, schema, cases) in required_argument_subjects() {
         let name = format!("sweep :: required :: {key}");
-        list.push(Trial::test(name, move || required_arguments(&key, &schema, &cases)).with_ignored_flag(!have_blender));
+        list.push(Trial::test(name, crate::survives_one_crash(move || required_arguments(&key, &schema, &cases))).with_ignored_flag(!have_blender));
     }
 }
 
