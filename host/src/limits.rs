@@ -14,6 +14,9 @@ pub const AVAILABILITY_TTL: Duration = Duration::from_secs(1);
 /// How often an expert-surface session re-checks availability to tell its client
 /// `notifications/tools/list_changed` when tools appear or disappear.
 pub const TOOL_LIST_WATCH_INTERVAL: Duration = Duration::from_secs(1);
+/// How long `planner_act` waits for the user's answer to an `elicitation/create`
+/// (2025-11-25 clients) before answering with the structured `needs_input`.
+pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// How long `<app> --version` (a manifest's `command` version source) may run
 /// before it is killed and the version counts as unreadable.

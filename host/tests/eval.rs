@@ -244,6 +244,38 @@ fn the_shipped_suite_passes_for_real() {
     }
 }
 
+/// The planner on the shipped suite (issue 28's acceptance, kept as a gate): it
+/// completes at least 55 of the 73 tasks (55 measured), it never sends a call the
+/// schema refuses (a step it cannot complete needs input and is held), it renders only
+/// when the goal asks for a picture, and a goal that only asks changes nothing.
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_planner_completes_the_shipped_suite_and_keeps_its_promises() {
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = capstan(tmp.path(), &blender, &["eval", "--planner", "--json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let rt = support::runtime(&capstan::home::CapstanHome::at(tmp.path()), std::sync::Arc::new(capstan::bridge::Offline), &[]);
+    let tasks = doc["tasks"].as_array().unwrap();
+    let failed: Vec<&str> = tasks.iter().filter(|t| t["status"] != "passed").filter_map(|t| t["id"].as_str()).collect();
+    let passed = doc["totals"]["passed"].as_u64().unwrap();
+    assert!(passed >= 55, "the planner completed {passed} of {} (floor 55); not passed: {failed:?}", tasks.len());
+    let pictures = ["scene.render", "render.animation", "inspect.viewport"];
+    for t in tasks {
+        let goal = t["goal"].as_str().unwrap();
+        let calls = t["calls"].as_array().unwrap();
+        let refused: Vec<&Value> = calls.iter().filter(|c| c["outcome"] == "refused").collect();
+        assert!(refused.is_empty(), "{}: sent calls the schema refuses: {refused:#?}", t["id"]);
+        let keys: Vec<&str> = calls.iter().filter_map(|c| c["capability"].as_str()).collect();
+        if !capstan::planner::plan::wants_render(goal) {
+            assert!(keys.iter().all(|k| !pictures.contains(k)), "{}: {goal:?} asks for no picture, yet the plan made one: {keys:?}", t["id"]);
+        }
+        if capstan::router::intent::of(goal) == capstan::router::Intent::Read {
+            assert!(keys.iter().all(|k| !rt.capability(k).is_some_and(|c| c.mutates)), "{}: {goal:?} only asks, yet the plan changed the scene: {keys:?}", t["id"]);
+        }
+    }
+}
+
 /// The outsider suite (`host/eval/outsider.json`): 40 requests written from the README and
 /// the tools' own answers only, kept as a gate so that what an outsider could do stays done.
 #[test]

@@ -160,3 +160,20 @@ def test_a_format_this_line_lacks_is_refused_naming_the_line_that_has_it(fresh):
         doc = fresh.call("set_render_settings", file_format="AVIF")
         assert doc["error"]["code"] == "unsupported" and "5.2 LTS" in doc["error"]["message"], doc
         assert "OPEN_EXR_MULTILAYER" in doc["error"]["message"] and image.file_format == "PNG"
+
+
+def test_a_preview_is_small_and_quick_and_puts_the_settings_back(fresh):
+    sc = bpy.context.scene
+    fresh.ok("set_render_settings", engine="cycles", resolution_x=1920, resolution_y=1080, samples=64)
+    r = fresh.ok("render_image", filename="preview.png", preview=True)
+    assert (r["width"], r["height"], r["preview"]) == (480, 270, True)
+    assert png_pixels(r["path"])[:2] == (480, 270)
+    # The scene is as it was: the preview changed nothing but the file it wrote.
+    assert (sc.render.resolution_x, sc.render.resolution_y, sc.render.resolution_percentage, sc.cycles.samples) == (1920, 1080, 100, 64)
+    assert "settings" not in r["delta"] or "render" not in r["delta"]["settings"]
+    # A picture already small keeps its size; without preview the settings rule.
+    fresh.ok("set_render_settings", resolution_x=64, resolution_y=48, samples=2)
+    r = fresh.ok("render_image", filename="small.png", preview=True)
+    assert (r["width"], r["height"]) == (64, 48)
+    r = fresh.ok("render_image", filename="full.png")
+    assert (r["width"], r["height"], r["preview"]) == (64, 48, False)

@@ -18,6 +18,8 @@ pub fn families() -> Vec<Family> {
         Family::new("mutate", "Change or delete existing objects: transform, visibility, name, modifiers")
             .cues(5, &["delete", "remove", "erase", "get rid of", "clear the", "destroy"])
             .cues(3, &["move", "rotate", "scale", "resize", "rename", "hide", "unhide", "bigger", "smaller", "taller", "shift", "translate", "turn"])
+            // "make the cube twice as big": a factor of an existing object's size, not "make a".
+            .cues(4, &["twice as", "half as", "times as big", "times bigger", "times larger"])
             .cues(4, &["modifier", "bevel", "subdivide", "subdivision", "smooth the", "mirror", "array", "solidify", "decimate", "wireframe"]),
         Family::new("object", "Objects as wholes: parents and children, collections, duplicates, selection, renaming any datablock")
             .cues(5, &["parent", "unparent", "child of", "attach", "hierarchy", "group under"]),

@@ -17,7 +17,9 @@ pub fn families() -> Vec<Family> {
             // 6: rigging comes after mutate and object in the table, so it must beat "remove" and "parent" (5).
             .cues(6, &["bone", "to the rig", "to the armature"]),
         Family::new("physics", "Physics simulation: rigid bodies, cloth, collisions, fluids, particles, force fields")
-            .cues(5, &["physics", "rigid body", "rigidbody", "simulate", "simulation", "cloth", "fabric", "fluid", "smoke", "liquid", "mantaflow", "particle", "particles", "force field", "collider", "colliders", "collision", "gravity"])
+            .cues(5, &["physics", "rigid body", "rigidbody", "simulate", "simulation", "cloth", "fabric", "fluid", "smoke", "liquid", "mantaflow", "particle", "particles", "force field", "collision", "gravity"])
+            // 6: "collider" contains spatial's "collide" (5, a check): making one is physics.
+            .cues(6, &["collider", "colliders"])
             .cues(4, &["hair", "vortex", "wind", "turbulence", "emitter", "drape"])
             .cues(3, &["fire", "bake the"]),
     ]

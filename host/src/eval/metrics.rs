@@ -97,6 +97,9 @@ pub struct TaskReport {
     /// Calls repeating a capability right after it failed.
     pub retries: usize,
     pub tool_calls: usize,
+    /// Plan steps held back because a required argument was missing (never sent: a
+    /// client would be asked for it).
+    pub held_for_input: usize,
     /// Requests sent plus answers received, in bytes of JSON.
     pub bytes: usize,
     pub seconds: f64,
@@ -134,6 +137,7 @@ impl TaskReport {
             visual_success: None,
             retries: 0,
             tool_calls: 0,
+            held_for_input: 0,
             bytes: 0,
             seconds: 0.0,
             calls: vec![],
@@ -202,6 +206,8 @@ pub struct Totals {
     pub visual_success: Ratio,
     pub retries: usize,
     pub tool_calls: usize,
+    /// Plan steps held back for a missing required argument.
+    pub held_for_input: usize,
     pub bytes: usize,
     /// Tool calls and bytes of the passed tasks only: the cost of a completed task.
     pub tool_calls_to_completion: usize,
@@ -242,6 +248,7 @@ fn totals(tasks: &[TaskReport]) -> Totals {
         visual_success: opt(&|t| t.visual_success),
         retries: sum(&|t| t.retries),
         tool_calls: sum(&|t| t.tool_calls),
+        held_for_input: sum(&|t| t.held_for_input),
         bytes: sum(&|t| t.bytes),
         tool_calls_to_completion: sum(&|t| if passed(t) { t.tool_calls } else { 0 }),
         bytes_to_completion: sum(&|t| if passed(t) { t.bytes } else { 0 }),
@@ -283,7 +290,7 @@ pub fn summary_row(t: &TaskReport) -> Vec<String> {
 /// The totals in one sentence.
 pub fn totals_line(s: &Totals) -> String {
     format!(
-        "{} tasks, {} passed, {} failed, {} errors; family {}, capability {}, arguments accepted first time {}, assertions {}, tasks with side effects {}, tasks that could not fail {}, constraints {}, visual {}, retries {}, tool calls {} ({} in passed tasks), bytes {} ({} in passed tasks), {:.1} s",
+        "{} tasks, {} passed, {} failed, {} errors; family {}, capability {}, arguments accepted first time {}, assertions {}, tasks with side effects {}, tasks that could not fail {}, constraints {}, visual {}, retries {}, tool calls {} ({} in passed tasks), steps held for input {}, bytes {} ({} in passed tasks), {:.1} s",
         s.tasks,
         s.passed,
         s.failed,
@@ -299,6 +306,7 @@ pub fn totals_line(s: &Totals) -> String {
         s.retries,
         s.tool_calls,
         s.tool_calls_to_completion,
+        s.held_for_input,
         s.bytes,
         s.bytes_to_completion,
         s.seconds

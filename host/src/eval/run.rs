@@ -162,7 +162,9 @@ fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<
     let pick = |t: &str| env.router.pick(t).1;
     let scene = crate::planner::scene_objects(&env.path);
     let steps = build(&env.path, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
-    let calls = steps.iter().map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
+    // A step that needs input is never sent as it is: here nobody answers, so it is held.
+    let calls = steps.iter().filter(|s| s.missing.is_empty()).map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
+    report.held_for_input = steps.iter().filter(|s| !s.missing.is_empty()).count();
     report.plan = Some(steps);
     Ok(calls)
 }

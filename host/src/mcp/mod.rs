@@ -18,6 +18,7 @@ pub mod http_admission;
 pub mod http_origin;
 pub mod http_sessions;
 pub mod images;
+pub mod planner_input;
 pub mod planner_tools;
 pub mod progress;
 pub mod session;

@@ -16,7 +16,9 @@ use crate::planner::act::ActRequest;
 use crate::planner::critique::Expectation;
 use crate::planner::plan::Profile;
 use crate::planner::session::{Session, SessionError};
-use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Tool, ToolAnnotations};
+use rmcp::service::RequestContext;
+use rmcp::RoleServer;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, Mutex};
 
@@ -43,7 +45,7 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             PLAN,
-            "A deterministic plan for the goal, one step per instruction in it: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names; \"it\" is the step before's object), missing (required arguments to supply in planner_act's tool_args), status}; render goals end with the packs' audits-render then renders-picture capabilities.",
+            "A deterministic plan for the goal, one step per instruction in it: steps {step_id, description, tool_hint (a canonical key), family, args (what the goal's words say, with the scene's object names; \"it\" is the step before's object), missing (required arguments the words and the scene do not give), needs_input (for each: its schema and candidates), status (needs_input when anything is missing)}; render goals end with the packs' audits-render then renders-picture capabilities.",
             schema(json!({ "type": "object", "properties": {
                 "max_steps": { "type": "integer", "minimum": 1, "maximum": 16 },
                 "custom_steps": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 500 }, "maxItems": 16 }
@@ -52,7 +54,7 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             ACT,
-            "Run one step: its tool_hint (or tool_name, resolved canonically) with its args (or tool_args); dry_run only resolves and validates.",
+            "Run one step: its tool_hint (or tool_name, resolved canonically) with its args (or tool_args); dry_run only resolves and validates. A step with status needs_input is never sent as it is: the user is asked (elicitation/create in form mode on 2025-11-25, an input_required result on 2026-07-28), or, when the client can be asked nothing, the answer is INVALID_CAPABILITY_ARGUMENTS with needs_input (each missing argument's schema and candidates) to supply in tool_args.",
             schema(json!({ "type": "object", "properties": {
                 "step_id": { "type": "string", "minLength": 1, "maxLength": 64 },
                 "tool_name": { "type": "string", "minLength": 1, "maxLength": 64 },
@@ -124,11 +126,47 @@ async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 
     tokio::task::spawn_blocking(f).await.map_err(|e| error_result(json!({ "code": "INTERNAL_ERROR", "message": format!("{what} ended abnormally: {e}") })))
 }
 
+/// What `planner_act` needs to ask the user for a step's missing arguments
+/// ([`super::planner_input`]); None where nobody can be asked.
+pub struct Asking<'a> {
+    pub context: &'a RequestContext<RoleServer>,
+    pub request: &'a CallToolRequestParams,
+    pub pending: &'a super::planner_input::Pending,
+}
+
 /// One planner tool call (None: not a planner tool).
-pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
+pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>, asking: Option<Asking<'_>>) -> Option<CallToolResponse> {
     if ![SET_GOAL, PLAN, ACT, CRITIQUE, STATUS].contains(&name) {
         return None;
     }
+    if name == ACT
+        && let Some(asking) = asking
+        && !args.contains_key("tool_args")
+        && !args.get("dry_run").and_then(Value::as_bool).unwrap_or(false)
+    {
+        let step_id = args.get("step_id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let waiting = lock(&session).steps().iter().find(|s| s.step_id == step_id && !s.needs_input.is_empty() && s.status == crate::planner::plan::StepStatus::NeedsInput).cloned();
+        if let Some(step) = waiting {
+            use super::planner_input::{Asked, ask, merged};
+            match ask(asking.context, asking.request, asking.pending, &step.step_id, &step.description, &step.needs_input).await {
+                Asked::Answered(values) => {
+                    let mut answered = args.clone();
+                    answered.insert("tool_args".into(), merged(&step.args, values));
+                    return dispatch_result(core, session, name, &answered).await.map(CallToolResponse::from);
+                }
+                Asked::InputRequired(result) => return Some(CallToolResponse::from(result)),
+                Asked::Declined(why) => {
+                    let body = json!({ "code": "INVALID_CAPABILITY_ARGUMENTS", "step_id": step.step_id, "message": format!("step {} was not run: it needs {} and {why}", step.step_id, step.missing.join(", ")), "needs_input": step.needs_input });
+                    return Some(CallToolResponse::from(error_result(body)));
+                }
+                Asked::NotAsked => {}
+            }
+        }
+    }
+    dispatch_result(core, session, name, args).await.map(CallToolResponse::from)
+}
+
+async fn dispatch_result(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str, args: &Map<String, Value>) -> Option<CallToolResult> {
     // The goal's bound first, so both goal tools refuse an oversized goal alike.
     if name == SET_GOAL
         && let Some(refusal) = args.get("goal").and_then(Value::as_str).and_then(|g| super::results::too_long("goal", g, MAX_GOAL_CHARS))

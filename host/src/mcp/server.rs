@@ -59,11 +59,13 @@ pub struct CapstanServer {
     session: Arc<Mutex<SessionState>>,
     /// This connection's planner session (never shared between connections).
     planner: Arc<Mutex<crate::planner::session::Session>>,
+    /// The `requestState` handles this connection issued for steps that need input.
+    pending: Arc<super::planner_input::Pending>,
 }
 
 impl CapstanServer {
     pub fn new(shared: Arc<SharedCore>, surface: Surface) -> Self {
-        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default() }
+        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default(), pending: Default::default() }
     }
 
     /// The current core (a new one after the pack store changed).
@@ -102,15 +104,18 @@ impl ServerHandler for CapstanServer {
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
-        let args = request.arguments.unwrap_or_default();
+        let args = request.arguments.clone().unwrap_or_default();
         let (core, name, progress) = (self.core(), request.name.as_ref(), Forwarder::for_request(&context));
         let answer = match self.surface {
-            Surface::Guided => super::guided::dispatch(core, &self.session, name, &args, progress).await,
-            Surface::Expert => super::expert::dispatch(core, &self.session, name, &args, progress).await,
-            Surface::Planner => super::planner_tools::dispatch(core, self.planner.clone(), name, &args).await,
+            Surface::Guided => super::guided::dispatch(core, &self.session, name, &args, progress).await.map(CallToolResponse::from),
+            Surface::Expert => super::expert::dispatch(core, &self.session, name, &args, progress).await.map(CallToolResponse::from),
+            Surface::Planner => {
+                let asking = super::planner_tools::Asking { context: &context, request: &request, pending: &self.pending };
+                super::planner_tools::dispatch(core, self.planner.clone(), name, &args, Some(asking)).await
+            }
         };
         match answer {
-            Some(result) => Ok(result.into()),
+            Some(result) => Ok(result),
             None => Err(ErrorData::invalid_params(format!("no tool named {:?}", crate::echo::preview(name)), None)),
         }
     }

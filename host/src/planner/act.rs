@@ -40,8 +40,16 @@ pub enum ActError {
     /// The app gate refused: the same error body `execute_capability` answers.
     #[error("{}", .0["message"].as_str().unwrap_or("the app is unavailable"))]
     Refused(Box<Value>),
+    /// The step lacks required arguments the goal and the scene did not give: nothing
+    /// was sent. The client answers with `tool_args` (the step's args and these).
+    #[error("the step needs {}: the goal and the scene do not give it; send tool_args with the step's args and {}", names(.0), if .0.len() == 1 { "it" } else { "them" })]
+    NeedsInput(Vec<super::args::NeededInput>),
     #[error(transparent)]
     Call(#[from] CallError),
+}
+
+fn names(needs: &[super::args::NeededInput]) -> String {
+    needs.iter().map(|n| n.argument.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 impl ActError {
@@ -49,7 +57,7 @@ impl ActError {
     pub fn code(&self) -> &'static str {
         match self {
             ActError::UnknownCapability(_) => ErrorCode::CapabilityNotFound.as_str(),
-            ActError::ArgsNotObject => ErrorCode::InvalidCapabilityArguments.as_str(),
+            ActError::ArgsNotObject | ActError::NeedsInput(_) => ErrorCode::InvalidCapabilityArguments.as_str(),
             ActError::Refused(_) => ErrorCode::AppUnavailable.as_str(),
             ActError::Call(e) => crate::report::error_code(e).as_str(),
         }
@@ -60,6 +68,7 @@ impl ActError {
         match self {
             ActError::Refused(body) => (**body).clone(),
             ActError::Call(e) => crate::report::error_json(e),
+            ActError::NeedsInput(needs) => serde_json::json!({ "code": self.code(), "message": self.to_string(), "needs_input": needs }),
             other => serde_json::json!({ "code": other.code(), "message": other.to_string() }),
         }
     }
@@ -93,6 +102,10 @@ pub fn resolve(registry: &dyn Registry, name: &str) -> Result<(String, Option<St
 pub fn act(registry: &dyn Registry, step: &PlanStep, request: &ActRequest) -> Result<ActOutcome, ActError> {
     let name = request.tool_name.as_deref().unwrap_or(&step.tool_hint);
     let (capability, alias) = resolve(registry, name)?;
+    // A step the planner could not complete is never sent as it is (no guessing).
+    if request.tool_args.is_none() && !step.missing.is_empty() {
+        return Err(ActError::NeedsInput(step.needs_input.clone()));
+    }
     let args = request.tool_args.clone().unwrap_or_else(|| step.args.clone());
     if !args.is_object() {
         return Err(ActError::ArgsNotObject);
@@ -143,6 +156,21 @@ mod tests {
         let e = act(&reg, &s, &ActRequest { tool_args: Some(json!([1])), ..Default::default() }).unwrap_err();
         assert_eq!(e.code(), "INVALID_CAPABILITY_ARGUMENTS");
         assert_eq!(reg.count(), 0);
+    }
+
+    #[test]
+    fn a_step_that_needs_input_is_not_sent_until_answered() {
+        let reg = FakeRegistry::default();
+        let mut s = step(&reg, "add something", "scene.create_object", json!({})).unwrap();
+        s.missing = vec!["type".into()];
+        s.needs_input = vec![crate::planner::args::NeededInput { argument: "type".into(), schema: json!({ "enum": ["cube"] }), candidates: vec![json!("cube")], reason: None }];
+        let e = act(&reg, &s, &ActRequest::default()).unwrap_err();
+        assert!(matches!(e, ActError::NeedsInput(_)), "{e}");
+        assert_eq!(e.body()["needs_input"][0]["argument"], "type");
+        assert_eq!(e.code(), "INVALID_CAPABILITY_ARGUMENTS");
+        assert_eq!(reg.count(), 0, "nothing sent");
+        let answered = ActRequest { tool_args: Some(json!({ "type": "cube" })), ..Default::default() };
+        assert!(act(&reg, &s, &answered).is_ok());
     }
 
     #[test]

@@ -25,18 +25,27 @@
 
 use serde_json::{Map, Value};
 
+pub use super::needs::{NeededInput, needed, unmet_any_of};
+use super::names::{is_new_name, names_what_it_makes, new_name, said};
+
 /// References that fill the second role of a two-object capability.
 const SECONDARY: &[&str] = &["target", "parent", "support", "into", "b", "surface", "cutter", "curve", "focus_object", "under_object"];
 /// String properties that name an existing object.
-const REFERENCES: &[&str] = &[
+pub(super) const REFERENCES: &[&str] = &[
     "object", "target", "camera", "support", "parent", "armature", "mesh", "curve", "into", "cutter", "instance", "surface", "object_name",
     "vehicle_name", "source_vehicle", "focus_object", "under_object", "a", "b",
 ];
+/// Whether a property names an existing object in the first role (`object`, `name`
+/// of an object, ...): what a step made just before can fill.
+pub fn is_primary_reference(key: &str) -> bool {
+    (REFERENCES.contains(&key) || key == "name") && !SECONDARY.contains(&key)
+}
+
 /// Array properties that list existing objects.
-const REFERENCE_LISTS: &[&str] = &["objects", "children", "names", "object_names"];
+pub(super) const REFERENCE_LISTS: &[&str] = &["objects", "children", "names", "object_names"];
 /// Words after which a mention fills the second role.
-const PREPOSITIONS: &[&str] = &["to", "on", "onto", "at", "into", "toward", "towards", "with", "under", "over", "above", "below", "beside", "inside", "in"];
-const FILLERS: &[&str] = &["the", "a", "an", "default", "my", "this", "that"];
+const PREPOSITIONS: &[&str] = &["of", "to", "on", "onto", "at", "into", "toward", "towards", "with", "under", "over", "above", "below", "beside", "inside", "in"];
+pub(super) const FILLERS: &[&str] = &["the", "a", "an", "default", "my", "this", "that"];
 
 /// Words that stand for the object an earlier step acted on.
 const PRONOUNS: &[&str] = &["it", "its", "them"];
@@ -74,7 +83,7 @@ impl From<&str> for SceneObject {
 }
 
 /// The kind of object a property names by its own name (the app units' words).
-fn wanted_kind(key: &str) -> Option<&'static str> {
+pub(super) fn wanted_kind(key: &str) -> Option<&'static str> {
     crate::app_units::all().iter().flat_map(|u| u.kind_words()).find(|(word, _)| *word == key).map(|(_, kind)| *kind)
 }
 
@@ -86,33 +95,74 @@ struct Mention {
     secondary: bool,
 }
 
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '_' || c == '\''))
-        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\'').to_string())
+/// The words of a text: letters, digits and `. - _ ' #` (file names, hyphenated
+/// numbers, hex colours); a possessive "cube's" is "cube".
+pub(super) fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '_' || c == '\'' || c == '#'))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\''))
+        .map(|w| w.strip_suffix("'s").unwrap_or(w).to_string())
         .filter(|w| !w.is_empty())
         .collect()
 }
 
-fn lower(words: &[String]) -> Vec<String> {
+pub(super) fn lower(words: &[String]) -> Vec<String> {
     words.iter().map(|w| w.to_lowercase()).collect()
+}
+
+/// Everyday words for things, and the name the app uses ("a box" is a `cube`, "the
+/// monkey" is Suzanne): for choosing an enum value and for finding a scene object.
+const COMMON_NAMES: &[(&str, &str)] = &[
+    ("box", "cube"),
+    ("crate", "cube"),
+    ("ball", "uv_sphere"),
+    ("globe", "uv_sphere"),
+    ("donut", "torus"),
+    ("doughnut", "torus"),
+    ("ring", "torus"),
+    ("tube", "cylinder"),
+    ("pipe", "cylinder"),
+    ("monkey", "suzanne"),
+    ("lamp", "light"),
+];
+
+/// The app's word for an everyday one, if it has another.
+fn app_word(word: &str) -> Option<&'static str> {
+    COMMON_NAMES.iter().find(|(common, _)| *common == word).map(|(_, app)| *app)
 }
 
 /// The scene objects the words name, in the order they appear.
 fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
     let lw = lower(original);
     let mut found: Vec<(usize, Mention)> = Vec::new();
+    let mut covered = vec![false; lw.len()];
+    let mention = |at: usize, object: &SceneObject| {
+        let mut before = at;
+        while before > 0 && FILLERS.contains(&lw[before - 1].as_str()) {
+            before -= 1;
+        }
+        let secondary = before > 0 && PREPOSITIONS.contains(&lw[before - 1].as_str());
+        (at, Mention { name: object.name.clone(), kind: object.kind.clone(), secondary })
+    };
     for object in scene {
         let parts: Vec<String> = lower(&words(&object.name));
         if parts.is_empty() || parts.len() > lw.len() {
             continue;
         }
         if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..]) {
-            let mut before = at;
-            while before > 0 && FILLERS.contains(&lw[before - 1].as_str()) {
-                before -= 1;
-            }
-            let secondary = before > 0 && PREPOSITIONS.contains(&lw[before - 1].as_str());
-            found.push((at, Mention { name: object.name.clone(), kind: object.kind.clone(), secondary }));
+            covered[at..at + parts.len()].iter_mut().for_each(|c| *c = true);
+            found.push(mention(at, object));
+        }
+    }
+    // "the monkey" names Suzanne: a one-word name matches its everyday word, in lower
+    // case (a capitalised "Box" is a name of its own), where no name matched already
+    // ("the big box" is Big Box, not the Cube a box would be).
+    for object in scene {
+        let parts: Vec<String> = lower(&words(&object.name));
+        if let [name] = parts.as_slice()
+            && !found.iter().any(|(_, m)| m.name == object.name)
+            && let Some(at) = (0..lw.len()).find(|&i| !covered[i] && original[i] == lw[i] && app_word(&lw[i]).is_some_and(|a| a == name))
+        {
+            found.push(mention(at, object));
         }
     }
     found.sort_by_key(|(at, _)| *at);
@@ -121,7 +171,7 @@ fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
 }
 
 /// A property's schema with `$ref` and `anyOf` branches followed (one level of `$defs`).
-fn branches<'a>(root: &'a Value, prop: &'a Value) -> Vec<&'a Value> {
+pub(super) fn branches<'a>(root: &'a Value, prop: &'a Value) -> Vec<&'a Value> {
     let mut out = vec![prop];
     let mut i = 0;
     while i < out.len() && out.len() < 16 {
@@ -140,8 +190,38 @@ fn branches<'a>(root: &'a Value, prop: &'a Value) -> Vec<&'a Value> {
     out
 }
 
-fn enum_values(root: &Value, prop: &Value) -> Vec<String> {
-    branches(root, prop).iter().filter_map(|s| s.get("enum").and_then(Value::as_array)).flatten().filter_map(|v| v.as_str().map(String::from)).collect()
+/// Whether `value` is valid for the property `key` of `root` (its `$defs` in reach).
+pub(crate) fn valid_for(root: &Value, prop: &Value, value: &Value) -> bool {
+    let mut sub = prop.clone();
+    if let (Some(o), Some(defs)) = (sub.as_object_mut(), root.get("$defs")) {
+        o.insert("$defs".into(), defs.clone());
+    }
+    jsonschema::validator_for(&sub).is_ok_and(|v| v.is_valid(value))
+}
+
+/// Whether the property (any branch) lists values.
+pub(crate) fn has_enum(root: &Value, prop: &Value) -> bool {
+    !enum_values(root, prop).is_empty()
+}
+
+/// Whether the property's enum (any branch) has this value.
+pub(crate) fn enum_accepts(root: &Value, prop: &Value, value: &str) -> bool {
+    enum_values(root, prop).iter().any(|v| v == value)
+}
+
+pub(super) fn enum_values(root: &Value, prop: &Value) -> Vec<String> {
+    let listed = branches(root, prop).into_iter().filter_map(|s| s.get("enum").and_then(Value::as_array)).flatten();
+    // `oneOf` of `const` (an enum with a description per value) lists them one by one.
+    let constants = branches(root, prop).into_iter().filter_map(|s| s.get("const"));
+    listed.chain(constants).filter_map(|v| v.as_str().map(String::from)).collect()
+}
+
+pub(crate) fn branches_of<'a>(root: &'a Value, prop: &'a Value) -> Vec<&'a Value> {
+    branches(root, prop)
+}
+
+pub(crate) fn accepts_type(root: &Value, prop: &Value, kind: &str) -> bool {
+    accepts(root, prop, kind)
 }
 
 fn accepts(root: &Value, prop: &Value, kind: &str) -> bool {
@@ -152,17 +232,43 @@ fn accepts(root: &Value, prop: &Value, kind: &str) -> bool {
     })
 }
 
+/// Verbs an action enum may be named by: "make a vertex group" is its `create`.
+const VERB_SYNONYMS: &[(&str, &[&str])] = &[
+    // "a collection called Lighting": something named that is not there yet.
+    ("create", &["make", "add", "new", "called", "named"]),
+    ("add", &["make", "create", "new"]),
+    ("remove", &["delete", "drop"]),
+    ("delete", &["remove"]),
+    ("list", &["show", "which"]),
+];
+
+/// A one-word value made of the beginnings of two words in a row, each at least three
+/// letters: `subsurf` from "subdivision surface".
+fn abbreviates(value: &str, lw: &[String]) -> bool {
+    if value.len() < 6 || !value.chars().all(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    (3..=value.len() - 3).any(|cut| {
+        let (a, b) = value.split_at(cut);
+        lw.windows(2).any(|w| w[0].len() > a.len() && w[0].starts_with(a) && w[1].len() > b.len() && w[1].starts_with(b))
+    })
+}
+
 /// The enum value the words choose, if any (see the module doc for the rule).
-fn choose_enum(values: &[String], lw: &[String]) -> Option<String> {
+fn choose_enum(values: &[String], lw: &[String], shared_last_words: &[String]) -> Option<String> {
     let has = |w: &str| lw.iter().any(|x| x == w || x.strip_suffix('s') == Some(w));
     let mut best: Option<(usize, &String)> = None;
     for v in values {
         let parts: Vec<String> = v.to_lowercase().split(['_', ' ', '-']).filter(|p| !p.is_empty()).map(String::from).collect();
         let score = if !parts.is_empty() && parts.iter().all(|p| has(p)) {
             10 + parts.len()
-        } else if v.len() >= 4 && lw.iter().any(|w| w.starts_with(&v.to_lowercase())) {
+        } else if (v.len() >= 4 && lw.iter().any(|w| w.starts_with(&v.to_lowercase()))) || abbreviates(&v.to_lowercase(), lw) {
             5
-        } else if parts.len() > 1 && parts.last().is_some_and(|p| p.len() >= 4 && has(p)) {
+        } else if lw.iter().any(|w| app_word(w.strip_suffix('s').unwrap_or(w)).is_some_and(|a| a == v.to_lowercase()) || app_word(w).is_some_and(|a| a == v.to_lowercase())) {
+            3
+        } else if parts.len() == 1 && VERB_SYNONYMS.iter().any(|(v, words)| *v == parts[0] && words.iter().any(|w| has(w))) {
+            2
+        } else if parts.len() > 1 && parts.last().is_some_and(|p| p.len() >= 4 && has(p) && !shared_last_words.contains(p)) {
             1
         } else {
             0
@@ -174,24 +280,20 @@ fn choose_enum(values: &[String], lw: &[String]) -> Option<String> {
     best.map(|(_, v)| v.clone())
 }
 
-/// The word after "called" / "named" (and "to", for a rename), in its own case.
-fn new_name(original: &[String], rename: bool) -> Option<String> {
-    let lw = lower(original);
-    // "called X" / "named X"; "to X" only when the words ask for a rename ("rename the
-    // cube to Box", not "scale the cube to 2"), and never "to the ...".
-    let asks_rename = rename && lw.iter().any(|w| w == "rename" || w == "renamed");
-    let at = lw
-        .iter()
-        .position(|w| *w == "called" || *w == "named")
-        .or_else(|| if asks_rename { lw.iter().position(|w| w == "to") } else { None })?;
-    original
-        .get(at + 1)
-        .filter(|w| !FILLERS.contains(&w.to_lowercase().as_str()) && w.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)))
-        .cloned()
-}
+/// Words that turn a flag the words name off ("without a shadow", "no bevel").
+const NEGATIONS: &[&str] = &["no", "not", "without", "don't", "dont", "never", "off", "disable"];
 
-fn is_new_name(key: &str, prop: &Value) -> bool {
-    key == "new_name" || (key == "name" && prop.get("description").and_then(Value::as_str).is_some_and(|d| d.to_lowercase().contains("new")))
+/// A yes/no property the words name by every word of its name ("transparent",
+/// "self collision"): true, or false when a negation stands just before it. `auto_render`
+/// is the planner's own to set.
+fn choose_flag(key: &str, lw: &[String]) -> Option<bool> {
+    if key == "auto_render" {
+        return None;
+    }
+    let parts: Vec<&str> = key.split('_').filter(|p| !p.is_empty()).collect();
+    let first = parts.iter().map(|p| lw.iter().position(|w| w == p || w.strip_suffix('s') == Some(p))).collect::<Option<Vec<usize>>>()?.into_iter().min()?;
+    let negated = lw[first.saturating_sub(3)..first].iter().any(|w| NEGATIONS.contains(&w.as_str()));
+    Some(!negated)
 }
 
 /// Fill what the words say for a capability with this input schema, in a scene with
@@ -203,10 +305,7 @@ fn is_new_name(key: &str, prop: &Value) -> bool {
 /// them. Missing required arguments are not this step's concern (they are reported as
 /// missing), so the check runs without `required`.
 fn drop_what_the_rules_refuse(schema: &Value, args: &mut serde_json::Map<String, Value>, from_words: &[String]) {
-    let mut relaxed = schema.clone();
-    if let Some(o) = relaxed.as_object_mut() {
-        o.remove("required");
-    }
+    let relaxed = without_required(schema);
     let Ok(validator) = jsonschema::validator_for(&relaxed) else { return };
     if validator.is_valid(&Value::Object(args.clone())) {
         return;
@@ -220,7 +319,44 @@ fn drop_what_the_rules_refuse(schema: &Value, args: &mut serde_json::Map<String,
     }
 }
 
+/// The schema with every `required` dropped, but for those inside an `if` (they decide
+/// which rule applies, "when format is given"): what it says about the values given,
+/// not about the ones still missing.
+pub(crate) fn without_required(schema: &Value) -> Value {
+    match schema {
+        Value::Object(o) => Value::Object(
+            o.iter().filter(|(k, _)| k.as_str() != "required").map(|(k, v)| (k.clone(), if k == "if" { v.clone() } else { without_required(v) })).collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_required).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The arguments a schema's rules require on top of `required` ("a skid mark needs its
+/// end"), given the arguments filled so far.
+fn required_by_rules(schema: &Value, args: &serde_json::Map<String, Value>) -> Vec<String> {
+    let Ok(validator) = jsonschema::validator_for(schema) else { return vec![] };
+    let instance = Value::Object(args.clone());
+    let mut out = Vec::new();
+    for e in validator.iter_errors(&instance) {
+        if let jsonschema::error::ValidationErrorKind::Required { property } = e.kind()
+            && e.instance_path().as_str().is_empty()
+            && let Some(p) = property.as_str()
+            && !out.iter().any(|o| o == p)
+        {
+            out.push(p.to_string());
+        }
+    }
+    out
+}
+
 pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&str>) -> Filled {
+    fill_with_files(schema, text, scene, subject, None)
+}
+
+/// [`fill`], knowing the file the plan's last writing step wrote (`written`), for a step
+/// that reads it back ([`super::files`]).
+pub fn fill_with_files(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&str>, written: Option<&str>) -> Filled {
     let original = words(text);
     let lw = lower(&original);
     let mut found = mentions(&original, scene);
@@ -236,6 +372,7 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
     let mut filled = Filled::default();
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return filled };
     let has_secondary = props.keys().any(|k| SECONDARY.contains(&k.as_str()));
+    let second_role_required = schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().filter_map(Value::as_str).any(|k| SECONDARY.contains(&k)));
     // A `name` beside an object property names something else (a modifier, a UV map).
     let names_other_object = props.keys().any(|k| k != "name" && (REFERENCES.contains(&k.as_str()) || REFERENCE_LISTS.contains(&k.as_str())));
     // Kinds some property of this capability names: other properties leave such objects to it.
@@ -256,18 +393,41 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
                 .filter(free)
                 .filter(own)
                 .find(|m| !has_secondary || m.secondary == secondary)
-                .or_else(|| found.iter().filter(free).find(own)),
+                // A first role takes a mention after "of" / "to" / "on" only when no
+                // required second role waits for it ("to the left of the cube": the
+                // cube is the target, and what moves is not named).
+                .or_else(|| found.iter().filter(free).filter(|m| secondary || !m.secondary || !second_role_required).find(own)),
         }?;
         used.push(pick.name.clone());
         Some(pick.name.clone())
     };
+    // A value's last word that ends values of several properties ("product" in the
+    // material `white_product` and the lighting `food_product`) chooses none of them on
+    // its own ("sphere" still gives the first of `uv_sphere`, `ico_sphere`).
+    let mut last_words: Vec<String> = props
+        .values()
+        .flat_map(|p| {
+            let mut own: Vec<String> = enum_values(schema, p)
+                .into_iter()
+                .filter(|v| v.contains(['_', ' ', '-']))
+                .filter_map(|v| v.to_lowercase().rsplit(['_', ' ', '-']).next().map(String::from))
+                .collect();
+            own.sort();
+            own.dedup();
+            own
+        })
+        .collect();
+    last_words.sort();
+    let shared_last_words: Vec<String> = last_words.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0].clone()).collect();
     // Primary references first, so a second-role property gets what is left.
     let mut keys: Vec<&String> = props.keys().collect();
     keys.sort_by_key(|k| (SECONDARY.contains(&k.as_str()), wanted_kind(k).is_none()));
     for key in keys {
         let prop = &props[key.as_str()];
-        let value = if is_new_name(key, prop) {
-            new_name(&original, key == "new_name").map(Value::String)
+        let value = if key == "text" && accepts(schema, prop, "string") && enum_values(schema, prop).is_empty() {
+            said(text).map(Value::String)
+        } else if is_new_name(key, prop) || names_what_it_makes(key, prop, text) {
+            new_name(text, &original, key == "new_name").map(Value::String)
         } else if REFERENCE_LISTS.contains(&key.as_str()) && accepts(schema, prop, "array") {
             // A list takes every mention of its role (every mention when there is one role).
             let secondary = SECONDARY.contains(&key.as_str());
@@ -280,9 +440,11 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
             (!names.is_empty()).then(|| Value::Array(names.into_iter().map(Value::String).collect()))
         } else if (REFERENCES.contains(&key.as_str()) || (key == "name" && !names_other_object)) && accepts(schema, prop, "string") {
             take(key, &mut used).map(Value::String)
+        } else if accepts(schema, prop, "boolean") && enum_values(schema, prop).is_empty() {
+            choose_flag(key, &lw).map(Value::Bool)
         } else {
             let values = enum_values(schema, prop);
-            let chosen = if values.is_empty() { None } else { choose_enum(&values, &lw).map(Value::String) };
+            let chosen = if values.is_empty() { None } else { choose_enum(&values, &lw, &shared_last_words).map(Value::String) };
             if chosen.is_some() {
                 from_words.push(key.clone());
             }
@@ -295,9 +457,18 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
     drop_what_the_rules_refuse(schema, &mut filled.args, &from_words);
     let numeric: Vec<(&String, Vec<&Value>)> = props.iter().map(|(k, v)| (k, branches(schema, v))).collect();
     super::numbers::fill(&numeric, &lw, &mut filled.args);
+    super::colours::fill(schema, props, &lw, &mut filled.args);
+    let own_subject = filled.subject();
+    let cx = super::files::FileContext { original: &original, lw: &lw, subject: own_subject.as_deref().or(subject), written };
+    super::files::fill(schema, props, &cx, &mut filled.args);
     for r in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
         if !filled.args.contains_key(r) {
             filled.missing.push(r.to_string());
+        }
+    }
+    for r in required_by_rules(schema, &filled.args) {
+        if !filled.missing.contains(&r) {
+            filled.missing.push(r);
         }
     }
     filled
@@ -410,6 +581,98 @@ mod tests {
         let place = json!({ "properties": { "object": { "type": "string" }, "target": { "type": "string" } }, "required": ["object", "target"] });
         let f = fill(&place, "put it on the big box", &scene(), Some("Mug"));
         assert_eq!(Value::Object(f.args), json!({ "object": "Mug", "target": "Big Box" }));
+    }
+
+    #[test]
+    fn a_needed_input_names_its_schema_and_candidates() {
+        let n = needed(&create(), "type", &scene());
+        assert_eq!(n.candidates[0], "cube");
+        assert_eq!(n.schema["enum"][1], "uv_sphere", "the $ref is followed");
+        let cam = json!({ "properties": { "camera": { "type": "string" } } });
+        assert_eq!(needed(&cam, "camera", &scene()).candidates, [json!("Camera")], "only objects of the kind the property names");
+        let obj = json!({ "properties": { "object": { "type": "string" } } });
+        assert_eq!(needed(&obj, "object", &scene()).candidates.len(), 4);
+    }
+
+    #[test]
+    fn a_text_says_what_is_quoted_or_what_follows_saying() {
+        let t = json!({ "properties": { "text": { "type": "string" } }, "required": ["text"] });
+        assert_eq!(fill(&t, "add 3d text saying hello", &scene(), None).args["text"], "hello");
+        assert_eq!(fill(&t, "add a text that says 'Grand Opening'", &scene(), None).args["text"], "Grand Opening");
+        assert_eq!(fill(&t, "add the text \"50% off\" above the cube", &scene(), None).args["text"], "50% off");
+        assert_eq!(fill(&t, "add some text", &scene(), None).missing, ["text"]);
+    }
+
+    #[test]
+    fn a_value_the_rules_need_more_for_is_kept_and_the_more_is_missing() {
+        let marker = json!({
+            "properties": { "marker_type": { "enum": ["impact_point", "skid_mark"] }, "end": { "type": "array" } },
+            "required": ["marker_type"],
+            "allOf": [{ "if": { "properties": { "marker_type": { "const": "skid_mark" } }, "required": ["marker_type"] }, "then": { "required": ["end"] } }]
+        });
+        let f = fill(&marker, "mark skid marks leading to the impact", &scene(), None);
+        assert_eq!(Value::Object(f.args), json!({ "marker_type": "skid_mark" }));
+        assert_eq!(f.missing, ["end"]);
+    }
+
+    #[test]
+    fn an_action_is_named_by_a_verb_of_the_same_meaning() {
+        let group = json!({ "properties": { "action": { "oneOf": [{ "const": "list" }, { "const": "create" }, { "const": "remove" }] } } });
+        assert_eq!(fill(&group, "make a vertex group called top", &scene(), None).args["action"], "create");
+        assert_eq!(fill(&group, "delete the group", &scene(), None).args["action"], "remove");
+        assert_eq!(fill(&group, "remove the group", &scene(), None).args["action"], "remove", "its own word first");
+    }
+
+    #[test]
+    fn a_last_word_several_values_end_with_chooses_none() {
+        let hero = json!({ "properties": {
+            "lighting": { "enum": ["product_studio", "food_product"] },
+            "material": { "enum": ["white_product", "polished_chrome"] } } });
+        assert!(fill(&hero, "a product hero shot of a bottle", &scene(), None).args.is_empty());
+        assert_eq!(fill(&hero, "a food product shot in polished chrome", &scene(), None).args, json!({ "lighting": "food_product", "material": "polished_chrome" }).as_object().unwrap().clone());
+    }
+
+    #[test]
+    fn everyday_names_choose_values_and_find_objects() {
+        assert_eq!(fill(&create(), "add a small box", &scene(), None).args["type"], "cube");
+        assert_eq!(fill(&create(), "add a ball", &scene(), None).args["type"], "uv_sphere");
+        let info = json!({ "properties": { "name": { "description": "The object", "type": "string" } }, "required": ["name"] });
+        let zoo = [SceneObject { name: "Suzanne".into(), kind: "MESH".into() }];
+        assert_eq!(fill(&info, "show me the monkey", &zoo, None).args["name"], "Suzanne");
+        let place = json!({ "properties": { "object": { "type": "string" }, "target": { "type": "string" } }, "required": ["object", "target"] });
+        let f = fill(&place, "place a small box to the left of the cube", &scene(), None);
+        assert_eq!(Value::Object(f.args), json!({ "target": "Cube" }), "the cube is where, not what");
+        assert_eq!(f.missing, ["object"]);
+        let rename = json!({ "properties": { "name": { "description": "Exact name of the object to change", "type": "string" }, "new_name": { "type": "string" } }, "required": ["name"] });
+        assert_eq!(fill(&rename, "rename the teapot to Box", &scene(), None).missing, ["name"], "a new name is not an everyday word");
+    }
+
+    #[test]
+    fn an_abbreviated_value_is_read_from_the_words_it_shortens() {
+        let modifier = json!({ "properties": { "type": { "enum": ["BEVEL", "SUBSURF", "SOLIDIFY"] } } });
+        assert_eq!(fill(&modifier, "add a subdivision surface modifier", &scene(), None).args["type"], "SUBSURF");
+        assert!(fill(&modifier, "add a sub surface", &scene(), None).args.get("type").is_none(), "a whole word is no beginning");
+    }
+
+    #[test]
+    fn a_name_after_called_goes_on_with_capitals_and_digits() {
+        assert_eq!(super::super::names::called("place a sedan called Vehicle A, damaged at the front").as_deref(), Some("Vehicle A"));
+        assert_eq!(super::super::names::called("build a road called Main Street, 40 metres long").as_deref(), Some("Main Street"));
+        assert_eq!(super::super::names::called("a pedestrian called Pedestrian 1, 1.8 m tall").as_deref(), Some("Pedestrian 1"));
+        assert_eq!(super::super::names::called("add two cubes called A and B").as_deref(), Some("A"));
+        assert_eq!(super::super::names::called("make a vertex group called top on the cube").as_deref(), Some("top"));
+        assert_eq!(super::super::names::called("add a cube named Box.").as_deref(), Some("Box"));
+        let vehicle = json!({ "properties": { "name": { "description": "Name of the vehicle", "type": "string" }, "kind": { "oneOf": [{ "const": "sedan" }, { "const": "truck" }] } } });
+        assert_eq!(Value::Object(fill(&vehicle, "place a sedan called Vehicle A, damaged", &scene(), None).args), json!({ "name": "Vehicle A", "kind": "sedan" }));
+    }
+
+    #[test]
+    fn a_flag_the_words_name_is_set_and_a_negation_clears_it() {
+        let render = json!({ "properties": { "transparent": { "type": ["boolean", "null"] }, "self_collision": { "type": "boolean" }, "auto_render": { "type": "boolean" } } });
+        assert_eq!(Value::Object(fill(&render, "render with a transparent background", &scene(), None).args), json!({ "transparent": true }));
+        assert_eq!(Value::Object(fill(&render, "without a transparent background", &scene(), None).args), json!({ "transparent": false }));
+        assert_eq!(Value::Object(fill(&render, "cloth with self collision, then render", &scene(), None).args), json!({ "self_collision": true }));
+        assert!(fill(&render, "a collision shape", &scene(), None).args.is_empty(), "every word of the name, not one");
     }
 
     #[test]

@@ -21,12 +21,19 @@
 
 pub mod act;
 pub mod args;
+pub mod colours;
+pub mod companions;
 pub mod critique;
+pub mod files;
+pub mod leftovers;
+pub mod names;
+pub mod needs;
 pub mod numbers;
 pub mod path;
 pub mod picture;
 pub mod placeholders;
 pub mod plan;
+pub mod relative;
 pub mod session;
 
 use crate::call::CallPath;
@@ -141,9 +148,21 @@ pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::Search
     let route = crate::router::route(text, families, Some(index));
     // A step that only asks is served by a capability that changes nothing.
     let reads_only = route.intent == crate::router::Intent::Read;
-    let hit = index.search_as(text, Some(&route.family), Some(&route.family), 1, reads_only).into_iter().next();
-    (route.family, hit.map(|h| h.key))
+    let hits = index.search_as(text, Some(&route.family), Some(&route.family), PICK_AMONG, reads_only);
+    // An instruction is served by a capability that does it: a read-only hit on top
+    // ("put the mug on the table" finding the check `spatial.assert`) gives way to the
+    // best capability that changes the scene, when that one scores at least half as high.
+    // A top hit whose own verb the words say ("export the cube": `io.export`) stays.
+    let top = hits.first().map(|h| h.score).unwrap_or_default();
+    let words: Vec<String> = text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(String::from).collect();
+    let named = hits.first().is_some_and(|h| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| words.iter().any(|w| w == v)));
+    let doing = hits.iter().find(|h| h.mutates && h.score * 2.0 >= top).filter(|_| route.intent == crate::router::Intent::Change && !named);
+    let hit = doing.or(hits.first());
+    (route.family, hit.map(|h| h.key.clone()))
 }
+
+/// How many of a family's best hits an instruction looks through for one that acts.
+const PICK_AMONG: usize = 5;
 
 #[cfg(test)]
 pub(crate) mod fake {

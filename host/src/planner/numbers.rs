@@ -97,8 +97,70 @@ fn names(key: &str, word: &str) -> u8 {
     u8::from(key.contains('_') && singular(last) == word || synonym)
 }
 
+/// Picture sizes by name.
+const NAMED_SIZES: &[(&str, [u64; 2])] = &[("720p", [1280, 720]), ("1080p", [1920, 1080]), ("1440p", [2560, 1440]), ("4k", [3840, 2160]), ("2160p", [3840, 2160])];
+
+/// A picture size the words give: "1920x1080", "128 x 96", "1080p", "4k".
+pub fn picture_size(lw: &[String]) -> Option<[u64; 2]> {
+    let whole = |t: &str| t.parse::<u64>().ok().filter(|&n| (1..=65536).contains(&n));
+    for (i, w) in lw.iter().enumerate() {
+        if let Some((a, b)) = w.split_once(['x', '×']).and_then(|(a, b)| Some((whole(a)?, whole(b.trim_end_matches("px"))?))) {
+            return Some([a, b]);
+        }
+        if (w == "x" || w == "×" || w == "by") && i > 0 && let (Some(a), Some(b)) = (whole(&lw[i - 1]), lw.get(i + 1).and_then(|n| whole(n.trim_end_matches("px")))) {
+            return Some([a, b]);
+        }
+        if let Some((_, size)) = NAMED_SIZES.iter().find(|(n, _)| n == w) {
+            return Some(*size);
+        }
+    }
+    None
+}
+
+/// A point the words give by axis: "at x=2", "x 2 y -1", "z=3" (axes not named are 0),
+/// or three numbers in brackets "(1, 2, 0)" / "[1, 2, 0]".
+pub fn point(lw: &[String]) -> Option<[f64; 3]> {
+    let mut p = [0.0; 3];
+    let mut any = false;
+    for (i, w) in lw.iter().enumerate() {
+        let axis = match w.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => continue,
+        };
+        if let Some(v) = lw.get(i + 1).and_then(|n| n.trim_end_matches('m').parse::<f64>().ok()).filter(|v| v.is_finite()) {
+            p[axis] = v;
+            any = true;
+        }
+    }
+    any.then_some(p)
+}
+
+/// A size property: an array of two whole numbers named for a resolution or size.
+fn size_property(key: &str, branches: &[&Value]) -> bool {
+    (key.contains("resolution") || key == "size") && branches.iter().any(|b| {
+            let array = match b.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+                _ => false,
+            };
+            array && b.get("maxItems").and_then(Value::as_u64) == Some(2)
+        })
+}
+
 /// Fill numeric properties of `props` (by name: its schema branches) from the words.
 pub fn fill(props: &[(&String, Vec<&Value>)], lw: &[String], args: &mut Map<String, Value>) {
+    if let Some(size) = picture_size(lw)
+        && let Some((key, _)) = props.iter().find(|(k, b)| !args.contains_key(k.as_str()) && size_property(k, b))
+    {
+        args.insert(key.to_string(), serde_json::json!(size));
+    }
+    if let Some(p) = point(lw)
+        && let Some((key, _)) = props.iter().find(|(k, b)| !args.contains_key(k.as_str()) && k.as_str() == "location" && b.iter().any(|b| b.get("maxItems").and_then(Value::as_u64) == Some(3)))
+    {
+        args.insert(key.to_string(), serde_json::json!(p));
+    }
     let found = numbers(lw);
     // (number index, property, strength, distance) for every naming word near a number.
     let mut claims: Vec<(usize, &String, u8, usize)> = Vec::new();
@@ -192,6 +254,23 @@ mod tests {
         let dup = json!({ "properties": { "count": { "type": "integer", "minimum": 1 } } });
         assert_eq!(run(dup.clone(), "duplicate the cube three times")["count"], json!(3));
         assert_eq!(Value::Object(run(dup, "duplicate it 2.5 times")), json!({}), "an integer takes whole numbers");
+    }
+
+    #[test]
+    fn a_point_by_axes_fills_a_location() {
+        let create = json!({ "properties": { "location": { "type": ["array", "null"], "maxItems": 3 }, "size": { "type": "number" } } });
+        assert_eq!(Value::Object(run(create.clone(), "add a cylinder at x 2")), json!({ "location": [2.0, 0.0, 0.0] }));
+        assert_eq!(Value::Object(run(create.clone(), "put it at x 1 y -2.5 z 3")), json!({ "location": [1.0, -2.5, 3.0] }));
+        assert_eq!(Value::Object(run(create, "add a cube")), json!({}));
+    }
+
+    #[test]
+    fn picture_sizes_fill_a_resolution() {
+        let render = json!({ "properties": { "resolution": { "type": ["array", "null"], "maxItems": 2, "minItems": 2 }, "samples": { "type": "integer" } } });
+        assert_eq!(Value::Object(run(render.clone(), "render it at 1920x1080")), json!({ "resolution": [1920, 1080] }));
+        assert_eq!(Value::Object(run(render.clone(), "a 128 x 96 thumbnail")), json!({ "resolution": [128, 96] }));
+        assert_eq!(Value::Object(run(render.clone(), "1080p with a transparent background")), json!({ "resolution": [1920, 1080] }));
+        assert_eq!(Value::Object(run(render, "render a picture")), json!({}));
     }
 
     #[test]

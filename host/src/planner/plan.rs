@@ -47,6 +47,8 @@ impl std::str::FromStr for Profile {
 #[serde(rename_all = "snake_case")]
 pub enum StepStatus {
     Pending,
+    /// A required argument is missing: the step waits for the client's answer.
+    NeedsInput,
     InProgress,
     Done,
     Failed,
@@ -64,6 +66,10 @@ pub struct PlanStep {
     /// Required arguments the words did not give: the client supplies them in `tool_args`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
+    /// For each missing argument: its schema and the values that would fit. A step with
+    /// any is `needs_input` and is never sent as it is: the client answers first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs_input: Vec<super::args::NeededInput>,
     pub status: StepStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
@@ -187,32 +193,85 @@ pub fn canonical(registry: &dyn Registry, key: &str) -> Result<String, PlanError
 pub fn step(registry: &dyn Registry, description: &str, hint: &str, args: Value) -> Result<PlanStep, PlanError> {
     let key = canonical(registry, hint)?;
     let (family, _) = registry.describe(&key).ok_or_else(|| PlanError::UnknownKey(key.clone()))?;
-    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, missing: vec![], status: StepStatus::Pending, result: None })
+    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, missing: vec![], needs_input: vec![], status: StepStatus::Pending, result: None })
 }
 
 /// What later steps can refer to: the scene's names plus the objects earlier steps
 /// named, and the object of the last step ("it").
 #[derive(Default)]
-struct Context {
-    names: Vec<super::args::SceneObject>,
-    subject: Option<String>,
+pub(super) struct Context {
+    pub(super) names: Vec<super::args::SceneObject>,
+    pub(super) subject: Option<String>,
+    /// The file the last step that named one wrote or read ("import it back").
+    pub(super) written: Option<String>,
 }
 
 /// A step for a piece of the goal, its arguments filled from the words.
-fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &mut Context) -> Result<PlanStep, PlanError> {
+pub(super) fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &mut Context) -> Result<PlanStep, PlanError> {
     let mut s = step(registry, text, hint, Value::Object(Default::default()))?;
     if let Some(schema) = registry.input_schema(&s.tool_hint) {
-        let filled = super::args::fill(&schema, text, &context.names, context.subject.as_deref());
+        let mut filled = super::args::fill_with_files(&schema, text, &context.names, context.subject.as_deref(), context.written.as_deref());
+        let lw: Vec<String> = text.split(|c: char| c.is_whitespace() || ",;:!?".contains(c)).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+        if registry.describe(&s.tool_hint).is_some_and(|(family, _)| family != "create") {
+            super::relative::fill(registry, &schema, &lw, filled.subject().as_deref(), &mut filled.args);
+            filled.missing.retain(|k| !filled.args.contains_key(k));
+        }
+        super::leftovers::fill(&schema, text, &lw, &context.names, &mut filled.args, &mut filled.missing);
+        if let Some(file) = super::files::FILE_KEYS.iter().find_map(|k| filled.args.get(*k).and_then(Value::as_str)) {
+            context.written = Some(file.to_string());
+        }
         if let Some(subject) = filled.subject() {
             if !context.names.iter().any(|o| o.name == subject) {
                 context.names.push(subject.as_str().into());
             }
             context.subject = Some(subject);
         }
+        s.needs_input = filled.missing.iter().map(|k| super::args::needed(&schema, k, &context.names)).collect();
+        let mut missing = filled.missing;
+        // "Change the cube" names no change: a rule wants one of several arguments.
+        for names in super::args::unmet_any_of(&schema, &filled.args) {
+            let joined = names.join(" | ");
+            s.needs_input.push(super::args::NeededInput {
+                argument: joined.clone(),
+                schema: serde_json::json!({ "anyOf": names.iter().map(|n| serde_json::json!({ "required": [n] })).collect::<Vec<_>>() }),
+                candidates: names.iter().cloned().map(Value::String).collect(),
+                reason: Some(format!("at least one of {}", names.join(", "))),
+            });
+            missing.push(joined);
+        }
         s.args = Value::Object(filled.args);
-        s.missing = filled.missing;
+        // Complete as far as the words go, yet refused by the schema: held all the same
+        // (never sent to be refused), with the schema's reason.
+        if missing.is_empty()
+            && let Err(e) = registry.check(&s.tool_hint, &s.args.to_string())
+        {
+            s.needs_input.push(super::args::NeededInput { argument: "arguments".into(), schema: schema.clone(), candidates: vec![], reason: Some(e.to_string()) });
+            missing.push("arguments".into());
+        }
+        if !missing.is_empty() {
+            s.status = StepStatus::NeedsInput;
+        }
+        s.missing = missing;
     }
     Ok(s)
+}
+
+/// What the goal says about its picture, for the render step: a file name and format
+/// ("as bottle.png"), a size ("1920x1080", "1080p"), a transparent background, an
+/// engine, samples. Only these: the rest of the goal's words went to the steps before.
+/// Without a size in the words the picture is a preview (small, few samples, the
+/// scene's settings left as they were), so an unsized picture never costs a full render.
+const PICTURE_ARGS: &[&str] = &["filename", "file_format", "resolution", "transparent", "engine", "samples", "preview"];
+
+fn picture_args(registry: &dyn Registry, render: &str, goal: &str, context: &Context) -> Value {
+    let Some(schema) = registry.input_schema(render) else { return serde_json::json!({}) };
+    let filled = super::args::fill_with_files(&schema, goal, &context.names, None, None);
+    let mut args: serde_json::Map<String, Value> = filled.args.into_iter().filter(|(k, _)| PICTURE_ARGS.contains(&k.as_str())).collect();
+    let has = |k: &str| schema["properties"].get(k).is_some();
+    if has("preview") && !args.contains_key("resolution") && !args.contains_key("preview") {
+        args.insert("preview".into(), Value::Bool(true));
+    }
+    Value::Object(args)
 }
 
 /// Build the plan. `pick` maps text to a capability key (the router); `None` means
@@ -233,7 +292,7 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     if request.profile != Profile::PowerUser {
         steps.push(step(registry, "Inspect the current scene", &need_inspect()?, serde_json::json!({}))?);
     }
-    let mut context = Context { names: request.scene.to_vec(), subject: None };
+    let mut context = Context { names: request.scene.to_vec(), ..Context::default() };
     for text in clauses(goal).iter().chain(request.custom_steps) {
         let key = match pick(text) {
             Some(key) => key,
@@ -242,7 +301,7 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         let s = routed(registry, text, &key, &mut context)?;
         // An instruction that routes nowhere adds no second inspection.
         if Some(&s.tool_hint) != inspect.as_ref() || !steps.iter().any(|p| Some(&p.tool_hint) == inspect.as_ref()) {
-            steps.push(s);
+            steps.extend(super::companions::with_companions(registry, pick, text, s, &mut context)?);
         }
     }
 
@@ -253,7 +312,8 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     }
     let (audit, render) = (registry.role(Role::AuditsRender), registry.role(Role::RendersPicture));
     let is_finish = |key: &str| Some(key) == render.as_deref() || Some(key) == audit.as_deref();
-    let renders = wants_render(goal) || steps.iter().any(|s| is_finish(&s.tool_hint));
+    // A picture is made only when asked for: an audit of the settings alone is not asking.
+    let renders = wants_render(goal) || steps.iter().any(|s| Some(&s.tool_hint) == render.as_ref());
     if renders {
         let (audit, render) = (audit.clone().ok_or(PlanError::NoRole(Role::AuditsRender))?, render.clone().ok_or(PlanError::NoRole(Role::RendersPicture))?);
         // No render or audit step in the middle (no duplicates), and a chain that would
@@ -261,7 +321,8 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         // finish, so the plan renders once, after the audit.
         steps.retain(|s| !is_finish(&s.tool_hint));
         tail.push(step(registry, "Audit the render settings before the final output", &audit, serde_json::json!({}))?);
-        tail.push(step(registry, "Render the final output", &render, serde_json::json!({}))?);
+        let args = picture_args(registry, &render, goal, &context);
+        tail.push(step(registry, "Render the final output", &render, args)?);
     }
     // A chain that would render on its own (a workflow's `auto_render`) never does: with
     // a picture asked for, the finish renders it once, after the audit; without, an

@@ -134,6 +134,11 @@ impl Session {
                 self.deltas.insert(step_id.into(), out.delta.clone());
                 Ok(json!({ "step_id": step_id, "status": "done", "resolved": r, "result": out.result, "delta": out.delta }))
             }
+            // Nothing was sent: the step keeps waiting for its input.
+            Err(e @ ActError::NeedsInput(_)) => {
+                self.steps[i].status = StepStatus::NeedsInput;
+                Err(e.into())
+            }
             Err(e) => {
                 if !request.dry_run {
                     if matches!(e, ActError::Call(_)) {

@@ -102,6 +102,33 @@ def output_name(filename, ext, fmt):
     return filename + ext
 
 
+# A preview (render_image's `preview`): small and quick, for a picture nobody sized.
+PREVIEW_PX = 480
+PREVIEW_SAMPLES = 16
+
+
+def _preview_settings(sc):
+    """Shrink the render to a preview for one picture; returns what to put back, as
+    (owner, attribute, value). Only the percentage and the samples change: the
+    resolution, its aspect and everything else the scene says stay as they are."""
+    r = sc.render
+    saved = []
+
+    def change(owner, attr, value):
+        if getattr(owner, attr) != value:
+            saved.append((owner, attr, getattr(owner, attr)))
+            setattr(owner, attr, value)
+
+    longest = max(r.resolution_x, r.resolution_y) * r.resolution_percentage / 100.0
+    if longest > PREVIEW_PX:
+        change(r, "resolution_percentage", max(1, int(r.resolution_percentage * PREVIEW_PX / longest)))
+    if r.engine == "CYCLES":
+        change(sc.cycles, "samples", min(sc.cycles.samples, PREVIEW_SAMPLES))
+    elif r.engine.startswith("BLENDER_EEVEE"):
+        change(sc.eevee, "taa_render_samples", min(sc.eevee.taa_render_samples, PREVIEW_SAMPLES))
+    return saved
+
+
 @command(
     effect="mutate",
     summary="Render the active camera to a still in the scene's file format (PNG unless set otherwise) in the session's "
@@ -109,11 +136,14 @@ def output_name(filename, ext, fmt):
     params=s.obj({
         "filename": s.string(1, 128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$",
                              description="A plain file name; the format's extension is added when it has none"),
+        "preview": s.boolean(description="Render this one picture at most %d px on its longer side with at most %d samples; "
+                                         "the scene's own settings are put back afterwards" % (PREVIEW_PX, PREVIEW_SAMPLES)),
     }, required=("filename",)),
     result=s.obj({
         "path": s.string(), "width": s.integer(1), "height": s.integer(1), "engine": s.string(), "bytes": s.integer(1),
         "file": s.string(description="The file's name, with the format's extension"), "format": s.string(), "color_depth": s.string(),
-    }, required=("path", "file", "width", "height", "engine", "bytes", "format", "color_depth")),
+        "preview": s.boolean(),
+    }, required=("path", "file", "width", "height", "engine", "bytes", "format", "color_depth", "preview")),
     errors=("no_camera", "path_refused", "invalid_params", "unsupported", refs_check.CODE),
     timeout_s=600,
 )
@@ -130,26 +160,31 @@ def render_image(ctx, params):
         raise CommandError("path_refused", str(e))
     saved = r.filepath
     had_result = "Render Result" in bpy.data.images
+    restore = _preview_settings(sc) if params.get("preview") else []
     try:
         r.filepath = path
         refs_check.check_scene(ctx, "the render", render_scene=sc)
         # The render operator is the only way to render; it does not walk the scene
         # beyond what the render itself needs.
         bpy.ops.render.render(write_still=True)
+        # The size rendered, before a preview's settings are put back.
+        width, height = (int(n * r.resolution_percentage / 100.0) for n in (r.resolution_x, r.resolution_y))
     finally:
         r.filepath = saved
+        for owner, attr, value in reversed(restore):
+            setattr(owner, attr, value)
         # The first render of a session (or after the image was removed) creates Blender's
         # "Render Result" image: part of what this command changed.
         if not had_result and "Render Result" in bpy.data.images:
             ctx.delta.created_datablock("images", bpy.data.images["Render Result"])
     if not os.path.isfile(path):
         raise CommandError("blender_error", "the render finished but wrote no %s" % os.path.basename(path))
-    scale = r.resolution_percentage / 100.0
     return {
+        "preview": bool(params.get("preview")),
         "path": path,
         "file": os.path.basename(path),
-        "width": int(r.resolution_x * scale),
-        "height": int(r.resolution_y * scale),
+        "width": width,
+        "height": height,
         "engine": r.engine,
         "bytes": os.path.getsize(path),
         "format": fmt,

@@ -9,6 +9,9 @@ pub struct RenderArgs {
     /// (`.png` unless file_format says otherwise) is added when missing; another format's extension is refused.
     #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"))]
     pub filename: Option<String>,
+    /// Render only this picture small and quick: at most 480 px on its longer side and at most 16 samples.
+    /// The scene's own settings are kept as they are (a preview changes nothing but the file it writes).
+    pub preview: Option<bool>,
     /// Settings to apply first (same as scene.render_settings).
     #[serde(flatten)]
     pub settings: RenderSettingsArgs,
@@ -31,7 +34,7 @@ pub struct RenderArgs {
 fn render(args: RenderArgs) -> PackResult<Value> {
     let settings = params(&args.settings).map(|p| set_render_settings(&p)).transpose()?;
     let filename = args.filename.unwrap_or_else(|| "render".into());
-    let mut image = json!(render_image(&RenderImageParams { filename })?);
+    let mut image = json!(render_image(&RenderImageParams { filename, preview: args.preview })?);
     if let Some(s) = settings {
         image["settings"] = json!(s);
     }
@@ -50,6 +53,12 @@ fn cases() -> Vec<Case> {
         Case::new("the default is a PNG named render.png")
             .args(json!({ "resolution": [24, 16], "engine": "cycles", "samples": 1 }))
             .png(24, 16).result(json!({ "file": "render.png", "format": "PNG" })),
+        Case::new("a preview is small and leaves the scene's settings as they were")
+            .setup("scene.render_settings", json!({ "engine": "cycles", "resolution": [1920, 1080], "samples": 64 }))
+            .args(json!({ "filename": "preview", "preview": true }))
+            .png(480, 270)
+            .result(json!({ "width": 480, "height": 270, "preview": true }))
+            .reads("render.audit", json!({}), json!({ "config": { "resolution": [1920, 1080], "percentage": 100, "samples": 64 } })),
         Case::new("a .png name while the scene writes JPEG")
             .setup("scene.render_settings", json!({ "file_format": "JPEG" }))
             .args(json!({ "filename": "shot.png" })).error("invalid_params"),

@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "48eba5f6ecb1766dbcfcec96af55df008d932b6b8ea11951e453c1d93beabbd2";
+pub const CATALOG_SHA256: &str = "797678df9074cc75c623ff24d87f28f6473c9c5708a3dc5199174f37eafb915b";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

@@ -56,6 +56,9 @@ pub fn set_render_settings(params: &SetRenderSettingsParams) -> Result<SetRender
 pub struct RenderImageParams {
     /// A plain file name; the format's extension is added when it has none
     pub filename: String,
+    /// Render this one picture at most 480 px on its longer side with at most 16 samples; the scene's own settings are put back afterwards
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<bool>,
 }
 
 impl JsonSchema for RenderImageParams {
@@ -64,7 +67,7 @@ impl JsonSchema for RenderImageParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filename": {"description": "A plain file name; the format's extension is added when it has none", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$", "type": "string"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"filename": {"description": "A plain file name; the format's extension is added when it has none", "maxLength": 128, "minLength": 1, "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$", "type": "string"}, "preview": {"description": "Render this one picture at most 480 px on its longer side with at most 16 samples; the scene's own settings are put back afterwards", "type": "boolean"}}, "required": ["filename"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -79,6 +82,7 @@ pub struct RenderImageResult {
     pub file: String,
     pub format: String,
     pub color_depth: String,
+    pub preview: bool,
     pub delta: Delta,
 }
 

@@ -1,0 +1,78 @@
+//! Colours in a goal's words ("paint the cube matte blue", "a gradient from white to
+//! grey", "#ff8800"), into the colour properties of a capability's schema.
+//!
+//! A colour property is one whose schema describes a colour and takes a string (the
+//! packs parse names and hex themselves; the names here are the sRGB names the Blender
+//! SDK's colour parser knows, so a filled name is one the pack accepts). Colours go to
+//! colour properties in the order both appear: the object's own colour (`color`) first,
+//! then `top` before `bottom` ("from white to grey" is white above, grey below). An
+//! emission colour is filled only when the words ask for light (glow, emit, emission).
+
+use serde_json::{Map, Value};
+
+/// The colour names the SDK's parser accepts (sdk/blender/src/color.rs).
+const NAMES: &[&str] = &[
+    "black", "white", "red", "green", "lime", "blue", "yellow", "cyan", "magenta", "orange", "purple", "pink", "brown", "gray", "grey", "silver", "gold", "navy", "teal", "olive",
+    "maroon", "beige", "ivory", "coral", "salmon", "turquoise", "violet", "indigo", "crimson", "charcoal",
+];
+/// Which colour property comes first.
+const ORDER: &[&str] = &["color", "base_color", "colour", "top", "bottom"];
+const LIGHT_WORDS: &[&str] = &["glow", "glows", "glowing", "emit", "emits", "emission", "emissive", "luminous"];
+
+/// The colours the words name, in order: names and `#rgb` / `#rrggbb` hex.
+pub fn colours(lw: &[String]) -> Vec<String> {
+    lw.iter()
+        .filter(|w| NAMES.contains(&w.as_str()) || (w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())))
+        .cloned()
+        .collect()
+}
+
+fn describes_colour(root: &Value, prop: &Value) -> bool {
+    super::args::branches_of(root, prop).iter().any(|b| {
+        let d = b.get("description").and_then(Value::as_str).unwrap_or_default().to_lowercase();
+        d.contains("colour") || d.contains("color")
+    }) && super::args::accepts_type(root, prop, "string")
+}
+
+/// Fill empty colour properties from the colours of the words.
+pub fn fill(root: &Value, props: &Map<String, Value>, lw: &[String], args: &mut Map<String, Value>) {
+    let mut found = colours(lw).into_iter();
+    let asks_light = lw.iter().any(|w| LIGHT_WORDS.contains(&w.as_str()));
+    let mut keys: Vec<&String> = props.keys().filter(|k| !args.contains_key(k.as_str()) && describes_colour(root, &props[k.as_str()])).collect();
+    keys.retain(|k| asks_light || !k.contains("emission"));
+    keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+    for key in keys {
+        let Some(colour) = found.next() else { break };
+        args.insert(key.clone(), Value::String(colour));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(schema: Value, text: &str) -> Value {
+        let lw: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(',').to_lowercase()).collect();
+        let mut args = Map::new();
+        fill(&schema, schema["properties"].as_object().unwrap(), &lw, &mut args);
+        Value::Object(args)
+    }
+
+    #[test]
+    fn colours_fill_colour_properties_in_order() {
+        let material = json!({ "properties": {
+            "color": { "type": "string", "description": "Base colour: hex or name" },
+            "emission": { "type": "string", "description": "Emission colour" },
+            "material": { "type": "string", "description": "Material name" } } });
+        assert_eq!(run(material.clone(), "paint the cube matte blue"), json!({ "color": "blue" }));
+        assert_eq!(run(material.clone(), "make it #ff8800"), json!({ "color": "#ff8800" }));
+        assert_eq!(run(material.clone(), "make it glow orange"), json!({ "color": "orange" }), "one colour: the object's own first");
+        assert_eq!(run(material.clone(), "a red cube that glows white"), json!({ "color": "red", "emission": "white" }));
+        assert_eq!(run(material, "make the cube shiny"), json!({}));
+        let gradient = json!({ "properties": {
+            "bottom": { "anyOf": [{ "type": "string" }, { "type": "array" }], "description": "Colour straight down." },
+            "top": { "anyOf": [{ "type": "string" }, { "type": "array" }], "description": "Colour straight up" } } });
+        assert_eq!(run(gradient, "a gradient background from white to grey"), json!({ "top": "white", "bottom": "grey" }));
+    }
+}
