@@ -120,3 +120,48 @@ def test_a_declined_question_runs_nothing(capstan_bin, blender_home):
     held = asyncio.run(go())
     error = held.structured_content["error"]
     assert held.is_error and "declined" in error["message"] and error["needs_input"], error
+
+
+def test_at_least_one_of_several_is_asked_as_optional_choices(capstan_bin, blender_home):
+    asked = []
+
+    async def answer(context, params):
+        asked.append(params)
+        return types.ElicitResult(action="accept", content={"location": "[0, 0, 3]", "not_asked": "dropped"})
+
+    async def go():
+        async with Client(server(capstan_bin, blender_home), mode="legacy", elicitation_callback=answer) as client:
+            await client.call_tool("planner_set_goal", {"goal": "move the cube"})
+            plan = doc(await client.call_tool("planner_plan", {}))
+            step = next(s for s in plan["plan"] if s["tool_hint"] == "scene.modify_object")
+            done = doc(await client.call_tool("planner_act", {"step_id": step["step_id"]}))
+            return step, done
+
+    step, done = asyncio.run(go())
+    assert step["status"] == "needs_input" and " | " in step["missing"][0], step
+    form = asked[0].requested_schema
+    assert "location" in form["properties"] and not form.get("required"), form
+    assert done["status"] == "done" and done["resolved"]["args"] == {"name": "Cube", "location": [0, 0, 3]}, done
+
+
+def test_an_answer_for_a_plan_that_changed_meanwhile_runs_nothing(capstan_bin, blender_home):
+    holder = {}
+
+    async def answer_after_changing_the_goal(context, params):
+        client = holder["client"]
+        await client.call_tool("planner_set_goal", {"goal": "save the scene as a blend file"})
+        await client.call_tool("planner_plan", {})
+        return types.ElicitResult(action="accept", content={"text": "Stale"})
+
+    async def go():
+        async with Client(server(capstan_bin, blender_home), mode="legacy", elicitation_callback=answer_after_changing_the_goal) as client:
+            holder["client"] = client
+            _, step = await plan_text(client)
+            held = await client.call_tool("planner_act", {"step_id": step["step_id"]})
+            status = doc(await client.call_tool("planner_status", {}))
+            return held, status
+
+    held, status = asyncio.run(go())
+    error = held.structured_content["error"]
+    assert held.is_error and "changed" in error["message"], error
+    assert status["done"] == 0, status

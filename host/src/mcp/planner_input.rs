@@ -35,24 +35,25 @@ const MAX_PENDING: usize = 16;
 /// The `requestState` handles this connection issued, each for one step.
 #[derive(Default)]
 pub struct Pending {
-    issued: Mutex<Vec<(String, String)>>,
+    /// (handle, step id, plan generation)
+    issued: Mutex<Vec<(String, String, u64)>>,
 }
 
 impl Pending {
-    fn issue(&self, step_id: &str) -> String {
+    fn issue(&self, step_id: &str, generation: u64) -> String {
         let handle = format!("{:032x}", rand_u128());
         let mut issued = self.issued.lock().unwrap_or_else(|p| p.into_inner());
         if issued.len() >= MAX_PENDING {
             issued.remove(0);
         }
-        issued.push((handle.clone(), step_id.to_string()));
+        issued.push((handle.clone(), step_id.to_string(), generation));
         handle
     }
 
-    /// Take a handle issued for `step_id` (once).
-    fn redeem(&self, handle: &str, step_id: &str) -> bool {
+    /// Take a handle issued for `step_id` of this plan (once).
+    fn redeem(&self, handle: &str, step_id: &str, generation: u64) -> bool {
         let mut issued = self.issued.lock().unwrap_or_else(|p| p.into_inner());
-        match issued.iter().position(|(h, s)| h == handle && s == step_id) {
+        match issued.iter().position(|(h, s, g)| h == handle && s == step_id && *g == generation) {
             Some(i) => {
                 issued.remove(i);
                 true
@@ -105,20 +106,36 @@ fn field(need: &NeededInput) -> (Value, bool) {
     }
 }
 
-/// The form for the step's missing arguments, and which fields carry JSON.
-fn form(needs: &[NeededInput]) -> Option<(ElicitationSchema, Vec<String>)> {
+/// The form for the step's missing arguments: its schema, the keys it asks, and which
+/// fields carry JSON. A rule "at least one of" becomes its choices as optional fields
+/// (JSON text: the need does not carry their schemas); a step the schema refuses as a
+/// whole cannot be put as a form (None: the client gets the structured answer).
+fn form(needs: &[NeededInput]) -> Option<(ElicitationSchema, Vec<String>, Vec<String>)> {
     let mut properties = Map::new();
+    let mut required = Vec::new();
     let mut as_json = Vec::new();
     for need in needs {
+        if need.argument == "arguments" {
+            return None;
+        }
+        if need.argument.contains(" | ") {
+            for choice in need.candidates.iter().filter_map(Value::as_str) {
+                let description = format!("{} (as JSON); {}", choice, need.reason.as_deref().unwrap_or("at least one of these"));
+                properties.insert(choice.to_string(), json!({ "type": "string", "title": choice, "description": description }));
+                as_json.push(choice.to_string());
+            }
+            continue;
+        }
         let (schema, json_text) = field(need);
         if json_text {
             as_json.push(need.argument.clone());
         }
         properties.insert(need.argument.clone(), schema);
+        required.push(need.argument.clone());
     }
-    let required: Vec<&String> = properties.keys().collect();
+    let asked: Vec<String> = properties.keys().cloned().collect();
     let schema = json!({ "type": "object", "properties": properties, "required": required });
-    serde_json::from_value(schema).ok().map(|s| (s, as_json))
+    serde_json::from_value(schema).ok().map(|s| (s, asked, as_json))
 }
 
 fn message(step_id: &str, description: &str, needs: &[NeededInput]) -> String {
@@ -126,14 +143,18 @@ fn message(step_id: &str, description: &str, needs: &[NeededInput]) -> String {
     format!("Step {step_id} ({}) needs {} that the goal and the scene do not give.", crate::echo::preview(description), names.join(", "))
 }
 
-/// The values of an accepted answer (JSON fields parsed), or why there are none.
-fn values(result: &ElicitResult, as_json: &[String]) -> Result<Map<String, Value>, &'static str> {
+/// The values of an accepted answer for the arguments asked (JSON fields parsed; any
+/// other key the client put in is dropped), or why there are none.
+fn values(result: &ElicitResult, asked: &[String], as_json: &[String]) -> Result<Map<String, Value>, &'static str> {
     match result.action {
         ElicitationAction::Accept => {}
         ElicitationAction::Decline => return Err("the user declined to give it"),
         _ => return Err("the user cancelled"),
     }
-    let mut out = result.content.as_ref().and_then(Value::as_object).cloned().ok_or("the answer holds no values")?;
+    let mut out: Map<String, Value> = result.content.as_ref().and_then(Value::as_object).ok_or("the answer holds no values")?.iter().filter(|(k, _)| asked.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    if out.is_empty() {
+        return Err("the answer holds none of the values asked for");
+    }
     for key in as_json {
         if let Some(Value::String(text)) = out.get(key).cloned() {
             out.insert(key.clone(), serde_json::from_str(&text).unwrap_or(Value::String(text)));
@@ -147,28 +168,38 @@ fn supports_form(context: &RequestContext<RoleServer>) -> bool {
 }
 
 /// Ask the user for a step's missing arguments, the way this connection can.
-pub async fn ask(context: &RequestContext<RoleServer>, request: &CallToolRequestParams, pending: &Pending, step_id: &str, description: &str, needs: &[NeededInput]) -> Asked {
-    let Some((schema, as_json)) = form(needs) else { return Asked::NotAsked };
+/// The step being asked about: its id, what it does, what it needs, and the plan it
+/// belongs to.
+pub struct Question<'a> {
+    pub step_id: &'a str,
+    pub description: &'a str,
+    pub needs: &'a [NeededInput],
+    pub generation: u64,
+}
+
+pub async fn ask(context: &RequestContext<RoleServer>, request: &CallToolRequestParams, pending: &Pending, q: &Question<'_>) -> Asked {
+    let (step_id, description, needs) = (q.step_id, q.description, q.needs);
+    let Some((schema, asked, as_json)) = form(needs) else { return Asked::NotAsked };
     let params = ElicitRequestParams::FormElicitationParams { meta: None, message: message(step_id, description, needs), requested_schema: schema };
     if context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28) {
         // The second call: answers for the state this connection issued for this step.
         if let (Some(state), Some(responses)) = (&request.request_state, &request.input_responses)
-            && pending.redeem(state, step_id)
+            && pending.redeem(state, step_id, q.generation)
             && let Some(answer) = responses.get(REQUEST_KEY).and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok())
         {
-            return match values(&answer, &as_json) {
+            return match values(&answer, &asked, &as_json) {
                 Ok(v) => Asked::Answered(v),
                 Err(why) => Asked::Declined(why),
             };
         }
         let requests = [(REQUEST_KEY.to_string(), InputRequest::Elicitation(ElicitRequest::new(params)))].into_iter().collect();
-        return Asked::InputRequired(InputRequiredResult::new(Some(requests), Some(pending.issue(step_id))));
+        return Asked::InputRequired(InputRequiredResult::new(Some(requests), Some(pending.issue(step_id, q.generation))));
     }
     if !supports_form(context) {
         return Asked::NotAsked;
     }
     match context.peer.create_elicitation_with_timeout(params, Some(crate::limits::ELICITATION_TIMEOUT)).await {
-        Ok(answer) => match values(&answer, &as_json) {
+        Ok(answer) => match values(&answer, &asked, &as_json) {
             Ok(v) => Asked::Answered(v),
             Err(why) => Asked::Declined(why),
         },
@@ -201,25 +232,46 @@ mod tests {
             need("type", json!({ "enum": ["cube", "uv_sphere"] }), vec![json!("cube"), json!("uv_sphere")]),
             need("location", json!({ "type": ["array", "null"], "maxItems": 3 }), vec![]),
         ];
-        let (schema, as_json) = form(&needs).unwrap();
+        let (schema, asked, as_json) = form(&needs).unwrap();
         let doc = serde_json::to_value(&schema).unwrap();
         assert_eq!(doc["properties"]["text"]["type"], "string");
         assert_eq!(doc["properties"]["type"]["enum"], json!(["cube", "uv_sphere"]));
         assert_eq!(doc["properties"]["location"]["type"], "string", "an array is asked as JSON text");
         assert_eq!(as_json, ["location"]);
         let answer: ElicitResult = serde_json::from_value(json!({ "action": "accept", "content": { "text": "hi", "location": "[1, 2, 3]" } })).unwrap();
-        assert_eq!(Value::Object(values(&answer, &as_json).unwrap()), json!({ "text": "hi", "location": [1, 2, 3] }));
+        assert_eq!(asked, ["location", "text", "type"]);
+        assert_eq!(Value::Object(values(&answer, &asked, &as_json).unwrap()), json!({ "text": "hi", "location": [1, 2, 3] }));
         let no: ElicitResult = serde_json::from_value(json!({ "action": "decline" })).unwrap();
-        assert!(values(&no, &as_json).is_err());
+        assert!(values(&no, &asked, &as_json).is_err());
+        // Only what was asked: a key the form did not hold never reaches the step.
+        let sly: ElicitResult = serde_json::from_value(json!({ "action": "accept", "content": { "text": "hi", "object": "Camera" } })).unwrap();
+        assert_eq!(Value::Object(values(&sly, &asked, &as_json).unwrap()), json!({ "text": "hi" }));
+        let none: ElicitResult = serde_json::from_value(json!({ "action": "accept", "content": { "object": "Camera" } })).unwrap();
+        assert!(values(&none, &asked, &as_json).is_err());
+    }
+
+    #[test]
+    fn one_of_several_is_optional_fields_and_a_refused_whole_is_not_a_form() {
+        let any = NeededInput { argument: "location | scale".into(), schema: json!({}), candidates: vec![json!("location"), json!("scale")], reason: Some("at least one of location, scale".into()) };
+        let (schema, asked, as_json) = form(&[any]).unwrap();
+        let doc = serde_json::to_value(&schema).unwrap();
+        assert_eq!(asked, ["location", "scale"]);
+        assert_eq!(as_json, ["location", "scale"]);
+        assert!(doc["required"].as_array().is_none_or(|r| r.is_empty()), "{doc}");
+        let answer: ElicitResult = serde_json::from_value(json!({ "action": "accept", "content": { "scale": "[2, 2, 2]" } })).unwrap();
+        assert_eq!(Value::Object(values(&answer, &asked, &as_json).unwrap()), json!({ "scale": [2, 2, 2] }));
+        let whole = NeededInput { argument: "arguments".into(), schema: json!({}), candidates: vec![], reason: Some("refused".into()) };
+        assert!(form(&[whole]).is_none());
     }
 
     #[test]
     fn a_request_state_is_good_once_and_only_for_its_step() {
         let pending = Pending::default();
-        let handle = pending.issue("step_2");
-        assert!(!pending.redeem(&handle, "step_3"), "another step");
-        assert!(!pending.redeem("forged", "step_2"));
-        assert!(pending.redeem(&handle, "step_2"));
-        assert!(!pending.redeem(&handle, "step_2"), "once");
+        let handle = pending.issue("step_2", 1);
+        assert!(!pending.redeem(&handle, "step_3", 1), "another step");
+        assert!(!pending.redeem(&handle, "step_2", 2), "the same step id of a later plan");
+        assert!(!pending.redeem("forged", "step_2", 1));
+        assert!(pending.redeem(&handle, "step_2", 1));
+        assert!(!pending.redeem(&handle, "step_2", 1), "once");
     }
 }

@@ -145,10 +145,20 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
         && !args.get("dry_run").and_then(Value::as_bool).unwrap_or(false)
     {
         let step_id = args.get("step_id").and_then(Value::as_str).unwrap_or_default().to_string();
-        let waiting = lock(&session).steps().iter().find(|s| s.step_id == step_id && !s.needs_input.is_empty() && s.status == crate::planner::plan::StepStatus::NeedsInput).cloned();
-        if let Some(step) = waiting {
-            use super::planner_input::{Asked, ask, merged};
-            match ask(asking.context, asking.request, asking.pending, &step.step_id, &step.description, &step.needs_input).await {
+        let waiting = {
+            let s = lock(&session);
+            s.steps().iter().find(|p| p.step_id == step_id && !p.needs_input.is_empty() && p.status == crate::planner::plan::StepStatus::NeedsInput).cloned().map(|p| (p, s.generation()))
+        };
+        if let Some((step, generation)) = waiting {
+            use super::planner_input::{Asked, Question, ask, merged};
+            let question = Question { step_id: &step.step_id, description: &step.description, needs: &step.needs_input, generation };
+            match ask(asking.context, asking.request, asking.pending, &question).await {
+                // The goal or the plan changed while the user was answering: the answer
+                // was for a step that is gone, so nothing runs.
+                Asked::Answered(_) if lock(&session).generation() != generation => {
+                    let body = json!({ "code": "INVALID_TOOL_ARGUMENTS", "step_id": step.step_id, "message": "the goal or the plan changed while the user was asked; nothing was run: plan again" });
+                    return Some(CallToolResponse::from(error_result(body)));
+                }
                 Asked::Answered(values) => {
                     let mut answered = args.clone();
                     answered.insert("tool_args".into(), merged(&step.args, values));

@@ -357,9 +357,12 @@ pub fn fill(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&
 /// [`fill`], knowing the file the plan's last writing step wrote (`written`), for a step
 /// that reads it back ([`super::files`]).
 pub fn fill_with_files(schema: &Value, text: &str, scene: &[SceneObject], subject: Option<&str>, written: Option<&str>) -> Filled {
-    let original = words(text);
+    // Quoted words are only what a text says or a name: nothing else reads them.
+    let original = words(&super::quotes::masked(text));
     let lw = lower(&original);
-    let mut found = mentions(&original, scene);
+    // A name after "called" is new: it names no object of the scene ("a cube called Camera").
+    let new_name_given = super::names::called(text);
+    let mut found: Vec<Mention> = mentions(&original, scene).into_iter().filter(|m| new_name_given.as_deref().is_none_or(|n| !n.eq_ignore_ascii_case(&m.name))).collect();
     // "it" is the step before's object, in the first role, when the words name nothing
     // there themselves ("put it on the table": it, then the table).
     if let Some(subject) = subject

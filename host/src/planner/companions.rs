@@ -26,8 +26,11 @@ pub(super) fn with_companions(registry: &dyn Registry, pick: &dyn Fn(&str) -> Op
     // ... and without where it goes ("a small box to the left of the cube": a small box).
     let what = text.split_whitespace().take_while(|w| !WHERE.contains(&w.to_lowercase().as_str()));
     let bare: String = what.filter(|w| !filled_words.contains(&w.to_lowercase())).collect::<Vec<_>>().join(" ");
-    if lacks_object && family(&own.tool_hint) != "create"
-        && let Some(create) = pick(&format!("add {bare}")).filter(|k| family(k) == "create")
+    // Only a thing the words introduce ("a gold sphere", "a small box"): "the monkey"
+    // is one the scene should have, and is not made when it has none.
+    let introduced = bare.split_whitespace().any(|w| ["a", "an", "some", "another"].contains(&w.to_lowercase().as_str()));
+    if lacks_object && introduced && family(&own.tool_hint) != "create"
+        && let Some(create) = pick(&super::routing_text(&format!("add {bare}"), &context.names)).filter(|k| family(k) == "create")
     {
         let mut trial = Context { names: context.names.clone(), subject: None, written: context.written.clone() };
         let mut made = routed(registry, &bare, &create, &mut trial)?;

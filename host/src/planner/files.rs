@@ -44,9 +44,16 @@ pub fn file_names(original: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Words that may be an extension: "a glb file", "to OBJ", "as blend".
+/// File formats a word may name: "a glb file", "to OBJ", "as blend". Only these: "the"
+/// or "of" is no extension, whatever a free file-name pattern would take.
+const FORMATS: &[&str] = &[
+    "png", "jpg", "jpeg", "exr", "tif", "tiff", "webp", "bmp", "tga", "hdr", "jp2", "avif", "glb", "gltf", "fbx", "obj", "stl", "ply", "abc", "usd", "usda", "usdc", "usdz", "svg",
+    "blend", "mp4", "mkv", "webm", "avi", "mov", "json", "csv", "txt",
+];
+
+/// Words that name a file format.
 fn extension_words(lw: &[String]) -> Vec<String> {
-    lw.iter().filter(|w| (2..=5).contains(&w.len()) && w.chars().all(|c| c.is_ascii_alphanumeric()) && w.chars().any(|c| c.is_ascii_alphabetic())).cloned().collect()
+    lw.iter().filter(|w| FORMATS.contains(&w.as_str())).cloned().collect()
 }
 
 /// A file stem from an object's name: lower case, anything but letters, digits, `_`
@@ -150,6 +157,8 @@ mod tests {
         let save = json!({ "properties": { "filename": { "type": "string", "pattern": "^[A-Za-z0-9_. -]{1,122}\\.blend$" } } });
         assert_eq!(run(save.clone(), "save the scene as a blend file", None, None, Map::new())["filename"], "scene.blend");
         assert!(run(save, "save my work", Some("Cube"), None, Map::new()).is_empty(), "no format named: nothing chosen");
+        let free = json!({ "properties": { "filename": { "type": "string", "pattern": "^[A-Za-z0-9_.-]+$" } } });
+        assert!(run(free, "render the scene as the front of the cube", None, None, Map::new()).is_empty(), "'the' and 'of' are no formats");
         // A named file the rules refuse with the format is not taken.
         let mut args = Map::new();
         args.insert("format".into(), json!("glb"));

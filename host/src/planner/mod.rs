@@ -33,6 +33,7 @@ pub mod path;
 pub mod picture;
 pub mod placeholders;
 pub mod plan;
+pub mod quotes;
 pub mod relative;
 pub mod session;
 
@@ -114,6 +115,17 @@ pub fn scene_objects(registry: &dyn Registry) -> Vec<args::SceneObject> {
             Some(args::SceneObject { name, kind })
         })
         .collect()
+}
+
+/// What routing reads of a clause: no quoted words (they are to be written), and no
+/// name after "called" that an object of the scene already has (a new name: "add a
+/// cube called Camera" is about a cube, not the camera).
+pub fn routing_text(text: &str, scene: &[args::SceneObject]) -> String {
+    let masked = quotes::masked(text);
+    match names::called(&masked) {
+        Some(name) if scene.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) => masked.replacen(&format!(" {name}"), "", 1),
+        _ => masked,
+    }
 }
 
 /// Picks the capability for a piece of goal text: the router's family, then the best

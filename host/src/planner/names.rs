@@ -27,10 +27,15 @@ const NAME_ENDS: &[&str] = &["and", "with", "that", "which", "at", "on", "in", "
 /// The name after "called" / "named", in its own case: its first word, then the words
 /// that go on with a capital or a digit ("Vehicle A", "Main Street", "Pedestrian 1"),
 /// up to punctuation or a word like "and".
-pub(super) fn called(text: &str) -> Option<String> {
+pub(crate) fn called(text: &str) -> Option<String> {
     let lower = text.to_lowercase();
     let at = [" called ", " named "].iter().filter_map(|k| lower.find(k).map(|i| i + k.len())).min()?;
     let rest = &text[at..];
+    // A quoted name is the whole quote ("called "Grand Opening"").
+    if let Some(&(0, end)) = super::quotes::spans(rest).first() {
+        let inner = rest[..end].trim_matches(|c| ['"', '\'', '“', '”'].contains(&c)).trim();
+        return (!inner.is_empty() && inner.chars().all(|c| c.is_alphanumeric() || "_.- ".contains(c))).then(|| inner.to_string());
+    }
     let clause = rest.split([',', ';', ':', '!', '?']).next().unwrap_or(rest);
     let mut out: Vec<&str> = Vec::new();
     for (i, raw) in clause.split_whitespace().enumerate() {

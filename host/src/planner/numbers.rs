@@ -117,6 +117,9 @@ pub fn picture_size(lw: &[String]) -> Option<[u64; 2]> {
     None
 }
 
+/// The largest coordinate the planner reads off words, in metres.
+const MAX_COORDINATE: f64 = 1e6;
+
 /// A point the words give by axis: "at x=2", "x 2 y -1", "z=3" (axes not named are 0),
 /// or three numbers in brackets "(1, 2, 0)" / "[1, 2, 0]".
 pub fn point(lw: &[String]) -> Option<[f64; 3]> {
@@ -129,7 +132,14 @@ pub fn point(lw: &[String]) -> Option<[f64; 3]> {
             "z" => 2,
             _ => continue,
         };
-        if let Some(v) = lw.get(i + 1).and_then(|n| n.trim_end_matches('m').parse::<f64>().ok()).filter(|v| v.is_finite()) {
+        if let Some(next) = lw.get(i + 1)
+            && let Ok(v) = next.trim_end_matches('m').parse::<f64>()
+        {
+            // A coordinate no scene has ("1e400", "1e308") makes no point at all, rather
+            // than an axis quietly left at 0.
+            if !v.is_finite() || v.abs() > MAX_COORDINATE {
+                return None;
+            }
             p[axis] = v;
             any = true;
         }
@@ -261,7 +271,8 @@ mod tests {
         let create = json!({ "properties": { "location": { "type": ["array", "null"], "maxItems": 3 }, "size": { "type": "number" } } });
         assert_eq!(Value::Object(run(create.clone(), "add a cylinder at x 2")), json!({ "location": [2.0, 0.0, 0.0] }));
         assert_eq!(Value::Object(run(create.clone(), "put it at x 1 y -2.5 z 3")), json!({ "location": [1.0, -2.5, 3.0] }));
-        assert_eq!(Value::Object(run(create, "add a cube")), json!({}));
+        assert_eq!(Value::Object(run(create.clone(), "add a cube")), json!({}));
+        assert_eq!(Value::Object(run(create, "add a sphere at x 2 y 1e400 z 3")), json!({}), "no point rather than a wrong one");
     }
 
     #[test]

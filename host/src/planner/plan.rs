@@ -293,8 +293,12 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         steps.push(step(registry, "Inspect the current scene", &need_inspect()?, serde_json::json!({}))?);
     }
     let mut context = Context { names: request.scene.to_vec(), ..Context::default() };
-    for text in clauses(goal).iter().chain(request.custom_steps) {
-        let key = match pick(text) {
+    // Quoted words are written, never followed: the goal is cut with its quotes shielded,
+    // and a clause is routed without them ([`super::quotes`]).
+    let (shielded, quoted) = super::quotes::shield(goal);
+    let cut: Vec<String> = clauses(&shielded).iter().map(|c| super::quotes::restore(c, &quoted)).collect();
+    for text in cut.iter().chain(request.custom_steps) {
+        let key = match pick(&super::routing_text(text, &context.names)) {
             Some(key) => key,
             None => need_inspect()?,
         };
@@ -320,6 +324,11 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         // render on its own (a workflow's `auto_render`) leaves the picture to the
         // finish, so the plan renders once, after the audit.
         steps.retain(|s| !is_finish(&s.tool_hint));
+        // A guess of the router at the picture words ("render a small preview" read as an
+        // animation render) that the words could not complete goes: the finish makes the
+        // picture.
+        let render_family = registry.describe(&render).map(|(f, _)| f);
+        steps.retain(|s| s.missing.is_empty() || Some(&s.family) != render_family.as_ref());
         tail.push(step(registry, "Audit the render settings before the final output", &audit, serde_json::json!({}))?);
         let args = picture_args(registry, &render, goal, &context);
         tail.push(step(registry, "Render the final output", &render, args)?);

@@ -43,11 +43,19 @@ pub fn offset(lw: &[String]) -> Option<[f64; 3]> {
         "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => number.value / 1000.0,
         _ => number.value,
     };
-    Some(dir.map(|c| c * metres))
+    (metres.is_finite() && metres.abs() <= 1e6).then(|| dir.map(|c| c * metres))
 }
+
+/// The factors the planner reads off words: a size changed a thousandfold either way is
+/// not a size anyone meant ("scale it 1e308 times").
+const FACTORS: std::ops::RangeInclusive<f64> = 0.001..=1000.0;
 
 /// A size factor the words give ("twice as big", "half the size", "3 times larger").
 pub fn factor(lw: &[String]) -> Option<f64> {
+    size_factor(lw).filter(|f| FACTORS.contains(f))
+}
+
+fn size_factor(lw: &[String]) -> Option<f64> {
     let sized = lw.iter().any(|w| ["big", "bigger", "large", "larger", "size", "small", "smaller", "tall", "taller", "scale", "scaled", "wide"].contains(&w.as_str()));
     if !sized {
         return None;
@@ -128,5 +136,6 @@ mod tests {
         assert_eq!(factor(&lw("half the size")), Some(0.5));
         assert_eq!(factor(&lw("make it 3 times larger")), Some(3.0));
         assert_eq!(factor(&lw("duplicate it three times")), None, "times without a size is a count");
+        assert_eq!(factor(&lw("scale it up 1e308 times its size")), None, "no such size");
     }
 }

@@ -73,6 +73,9 @@ pub struct Session {
     critiques: Vec<CritiqueRecord>,
     fixes: usize,
     tool_calls: usize,
+    /// Bumped by every new goal and every new plan: an answer the user gave for a step
+    /// of an older plan is never applied to this one.
+    generation: u64,
 }
 
 impl Session {
@@ -85,8 +88,14 @@ impl Session {
         if goal.is_empty() {
             return Err(PlanError::EmptyGoal);
         }
-        *self = Session { goal: Some(goal.to_string()), profile, ..Session::default() };
+        let generation = self.generation + 1;
+        *self = Session { goal: Some(goal.to_string()), profile, generation, ..Session::default() };
         Ok(())
+    }
+
+    /// Which plan the steps belong to (see the field).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn goal(&self) -> Option<&str> {
@@ -107,6 +116,7 @@ impl Session {
         let scene = super::scene_objects(registry);
         let request = PlanRequest { goal: &goal, profile: self.profile, max_steps, custom_steps, scene: &scene };
         self.steps = build(registry, pick, &request)?;
+        self.generation += 1;
         self.deltas.clear();
         Ok(&self.steps)
     }
