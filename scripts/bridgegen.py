@@ -254,7 +254,7 @@ def rust_client(commands, sha):
     shared_items, shared_names = gen.items, sorted(gen.names)
     domains = {}          # domain -> (blocks, type items)
     table = []
-    effects = {"read": "Effect::Read", "mutate": "Effect::Mutate", "destroy": "Effect::Destroy"}
+    effects = {"read": "Effect::Read", "write": "Effect::Write", "mutate": "Effect::Mutate", "destroy": "Effect::Destroy"}
     for name, spec in sorted(commands.items()):
         if spec.host_only:
             continue

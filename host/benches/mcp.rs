@@ -62,6 +62,7 @@ fn synthetic_search(c: &mut Criterion) {
         summary: s,
         mutates: f != "inspect",
         destructive: false,
+        writes_files: false,
         tags: t,
         aliases: &none,
         examples: e,

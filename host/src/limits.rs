@@ -17,6 +17,11 @@ pub const TOOL_LIST_WATCH_INTERVAL: Duration = Duration::from_secs(1);
 /// How long `planner_act` waits for the user's answer to an `elicitation/create`
 /// (2025-11-25 clients) before answering with the structured `needs_input`.
 pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long `capstan eval --agent` lets the agent work on one task (`--agent-timeout`
+/// overrides) before its process group is killed and the task fails.
+pub const AGENT_TASK_TIMEOUT: Duration = Duration::from_secs(300);
+/// The end of an agent's stdout and stderr kept in the report.
+pub const AGENT_OUTPUT_TAIL_BYTES: usize = 4096;
 
 /// How long `<app> --version` (a manifest's `command` version source) may run
 /// before it is killed and the version counts as unreadable.

@@ -584,6 +584,7 @@ impl Runtime {
                 summary: &c.summary,
                 mutates: c.mutates,
                 destructive: c.destructive,
+                writes_files: c.writes_files,
                 tags: &c.tags,
                 aliases: &c.aliases,
                 examples: &c.examples,

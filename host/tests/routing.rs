@@ -255,7 +255,7 @@ fn goals_route_by_intent_then_family() {
         if !hits.iter().any(|h| h.key == key) {
             key_misses.push(format!("{goal:?}: expected {key}, got {:?}", hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()));
         }
-        if intent == "read" && (route.intent != router::Intent::Read || hits.iter().any(|h| h.mutates)) {
+        if intent == "read" && (route.intent != router::Intent::Read || hits.iter().any(|h| h.mutates || h.writes_files)) {
             mutating_answers.push(format!("{goal:?}: intent {:?}, suggestions {:?}", route.intent, hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()));
         }
     }

@@ -16,13 +16,21 @@ use serde::de::DeserializeOwned;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     Read,
+    /// Writes files into the session's output folder; changes no scene data.
+    Write,
     Mutate,
     Destroy,
 }
 
 impl Effect {
+    /// It changes the application's data (a read-only capability may not use it).
     pub fn mutates(self) -> bool {
-        self != Effect::Read
+        matches!(self, Effect::Mutate | Effect::Destroy)
+    }
+
+    /// It writes files (a question is never answered by it).
+    pub fn writes_files(self) -> bool {
+        self == Effect::Write
     }
 }
 

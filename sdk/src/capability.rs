@@ -24,7 +24,11 @@ pub struct Capability {
     pub(crate) mutates: bool,
     pub(crate) destructive: bool,
     pub(crate) bridge_commands: Vec<&'static str>,
-    pub(crate) cases: Vec<Case>,
+    /// Built on first use: a pack builds every capability on every call (each call is a
+    /// fresh instance), and only `describe` and tests read the cases, so building them
+    /// eagerly cost every call (issue 30: most of a `scene.info` call's guest time).
+    pub(crate) cases: std::cell::OnceCell<Vec<Case>>,
+    pub(crate) cases_from: Option<fn() -> Vec<Case>>,
     pub(crate) handler: Handler,
 }
 
@@ -62,7 +66,8 @@ impl Capability {
             mutates: false,
             destructive: false,
             bridge_commands: Vec::new(),
-            cases: Vec::new(),
+            cases: std::cell::OnceCell::new(),
+            cases_from: None,
             handler,
         }
     }
@@ -142,8 +147,16 @@ impl Capability {
 
     /// Conformance cases: arguments and what must be true afterwards, run by the
     /// host's conformance suite against the real application.
-    pub fn cases(mut self, cases: Vec<Case>) -> Self {
-        self.cases = cases;
+    pub fn cases(self, cases: Vec<Case>) -> Self {
+        let _ = self.cases.set(cases);
+        self
+    }
+
+    /// [`Capability::cases`], built only when read (`describe`, tests): what
+    /// `#[capability(cases = f)]` writes, so a call that runs the capability never
+    /// builds them.
+    pub fn cases_from(mut self, cases: fn() -> Vec<Case>) -> Self {
+        self.cases_from = Some(cases);
         self
     }
 
@@ -166,7 +179,7 @@ impl Capability {
         &self.bridge_commands
     }
     pub fn conformance_cases(&self) -> &[Case] {
-        &self.cases
+        self.cases.get_or_init(|| self.cases_from.map(|f| f()).unwrap_or_default())
     }
 
     /// Run the handler on JSON arguments, outside any host (for unit tests of a pack;
@@ -183,5 +196,32 @@ impl Capability {
     /// The declared output schema (JSON text), if any.
     pub fn output_schema(&self) -> Option<String> {
         self.output_schema.map(|f| f())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static BUILT: AtomicUsize = AtomicUsize::new(0);
+
+    fn cases() -> Vec<Case> {
+        BUILT.fetch_add(1, Ordering::SeqCst);
+        vec![Case::new("one"), Case::new("two")]
+    }
+
+    /// A pack builds every capability in every call's fresh instance: the cases, which
+    /// only `describe` and tests read, are built when first read and once.
+    #[test]
+    fn cases_are_built_only_when_read() {
+        let cap = Capability::new("t.x", "inspect", |_: serde_json::Value| Ok(1)).cases_from(cases);
+        assert_eq!(cap.run_json("{}").unwrap(), "1");
+        assert_eq!(BUILT.load(Ordering::SeqCst), 0, "running the capability built its cases");
+        assert_eq!(cap.conformance_cases().len(), 2);
+        assert_eq!(cap.conformance_cases().len(), 2);
+        assert_eq!(BUILT.load(Ordering::SeqCst), 1);
+        let eager = Capability::new("t.y", "inspect", |_: serde_json::Value| Ok(1)).cases(vec![Case::new("three")]);
+        assert_eq!(eager.conformance_cases().len(), 1);
     }
 }

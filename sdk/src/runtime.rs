@@ -35,7 +35,7 @@ pub fn describe(families: &[Family], capabilities: &[Capability]) -> wit::PackDe
                 mutates: c.mutates,
                 destructive: c.destructive,
                 bridge_commands: strings(&c.bridge_commands),
-                conformance: c.cases.iter().map(|case| case.to_json()).collect(),
+                conformance: c.conformance_cases().iter().map(|case| case.to_json()).collect(),
             })
             .collect(),
     }

@@ -25,7 +25,7 @@ import pkgutil
 
 from . import errors, protocol, schema
 
-EFFECTS = ("read", "mutate", "destroy")
+EFFECTS = ("read", "write", "mutate", "destroy")
 
 _DECLARED = {}
 
@@ -46,7 +46,8 @@ class Command:
 
     @property
     def mutates(self):
-        return self.effect != "read"
+        """It changes scene data (and answers with the delta); `write` only writes files."""
+        return self.effect in ("mutate", "destroy")
 
     def result_schema(self):
         """The declared result, plus the delta every mutating command reports."""
@@ -128,7 +129,7 @@ def catalog_document(commands):
         "generated": "by scripts/bridgegen.py from the @command declarations in bridges/blender/capstan_bridge/commands/; do not edit",
         "protocol": protocol.PROTOCOL,
         "app": protocol.APP,
-        "doc": "The capstan-bridge/1 command catalog for Blender. effect: read (no state change), mutate (changes scene data; the answer carries the delta), destroy (removes or rewrites data). timeout_s: how long the host waits for the answer (default 30). max_result_bytes: the largest answer the host accepts (default 1 MiB). host_only: sent by capstan itself, never by a pack.",
+        "doc": "The capstan-bridge/1 command catalog for Blender. effect: read (no state change), write (writes files into the session output folder, changes no scene data), mutate (changes scene data; the answer carries the delta), destroy (removes or rewrites data). timeout_s: how long the host waits for the answer (default 30). max_result_bytes: the largest answer the host accepts (default 1 MiB). host_only: sent by capstan itself, never by a pack.",
         "$defs": schema.DEFINITIONS,
         "error_codes": errors.CODES,
         "protocol_error_codes": sorted(errors.PROTOCOL_CODES),

@@ -17,13 +17,17 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "snake_case")]
 pub enum CommandEffect {
     Read,
+    /// Writes files into the app's output folder and changes no scene data (an export,
+    /// a saved copy): no delta, no undo step, allowed to a read-only capability; but
+    /// not an answer to a question (the router's read intent leaves it out).
+    Write,
     Mutate,
     Destroy,
 }
 
 impl CommandEffect {
     pub fn mutates(self) -> bool {
-        self != CommandEffect::Read
+        matches!(self, CommandEffect::Mutate | CommandEffect::Destroy)
     }
 }
 
@@ -110,9 +114,10 @@ impl BridgeCatalog {
         for (name, spec) in cmds {
             let effect = match spec["effect"].as_str() {
                 Some("read") => CommandEffect::Read,
+                Some("write") => CommandEffect::Write,
                 Some("mutate") => CommandEffect::Mutate,
                 Some("destroy") => CommandEffect::Destroy,
-                other => return Err(err(&app, format!("{name}: effect {other:?} is not read/mutate/destroy"))),
+                other => return Err(err(&app, format!("{name}: effect {other:?} is not read/write/mutate/destroy"))),
             };
             let compile = |key: &str| -> Result<Validator, CatalogError> {
                 let mut schema = spec.get(key).cloned().ok_or_else(|| err(&app, format!("{name}: no {key} schema")))?;

@@ -6,6 +6,24 @@
 //! mid-call with `unknown_command`; the gate refuses before anything runs instead, and
 //! the surfaces hide those capabilities. The refusal is the body every surface
 //! answers (`APP_UNAVAILABLE` with the state object), so all refuse alike.
+//!
+//! Cost, and why the skew is not read afresh per call (issue 30): working out the skew
+//! re-reads the runtime file, takes the bridge's whole command list from its last
+//! `/ping` and checks every capability's commands against it, about a tenth of a
+//! millisecond per call against a real add-on's ping. The gate now works it out once
+//! per availability probe ([`AvailabilityCache::stamped`]: at most once per
+//! `limits::AVAILABILITY_TTL`, and afresh after any invalidation, such as a call that
+//! found the app gone) and every admission within that probe's life reuses it. This
+//! is the same freshness the availability answer itself has always had, and it moves
+//! no security check: the skew gate is a courtesy that refuses before anything runs
+//! instead of mid-call, not a boundary. What bounds a pack is the bridge gate, which
+//! still checks every bridge call (declared, effect, params against the catalog,
+//! budget), and the bridge client, which still re-reads the runtime file at every call
+//! (so a replaced bridge never receives a request meant for its predecessor). A bridge
+//! replaced by an older add-on inside the TTL fails the call with the add-on's
+//! `unknown_command`, as it would without the gate, and the failure invalidates the
+//! cached answer. [`AppGate::skew`] (the search and status surfaces) still works it
+//! out per request.
 
 use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
 use crate::bridge::HttpBridgeClient;
@@ -13,7 +31,8 @@ use crate::report::ErrorCode;
 use crate::runtime::Runtime;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The app gate of one runtime: its packs' servers, their availability, and which
 /// server and bridge commands each capability needs (decided once at start-up).
@@ -24,6 +43,8 @@ pub struct AppGate {
     commands_by_key: HashMap<String, Vec<String>>,
     /// A workflow's distinct step keys: it is admitted, hidden and skewed as its steps.
     steps_by_workflow: HashMap<String, Vec<String>>,
+    /// The skew worked out from one availability probe, and that probe's stamp.
+    skew_of_probe: Mutex<Option<(Instant, Arc<Skew>)>>,
 }
 
 /// Version skew between this host and the running bridges.
@@ -59,7 +80,7 @@ impl AppGate {
             steps_by_workflow.insert(w.spec.key.clone(), steps);
         }
         let availability = AvailabilityCache::new(ServerPolicy::from_packs(runtime.packs()), home.clone());
-        AppGate { client, availability, server_by_key, commands_by_key, steps_by_workflow }
+        AppGate { client, availability, server_by_key, commands_by_key, steps_by_workflow, skew_of_probe: Mutex::new(None) }
     }
 
     /// The server a pack capability talks to (None for a workflow: see [`AppGate::servers_of`]).
@@ -95,8 +116,27 @@ impl AppGate {
     /// What the running bridges lack, read once per request: per available server the
     /// commands its bridge does not serve, and the capabilities that need them.
     pub fn skew(&self) -> Skew {
+        self.skew_from(&self.availability.all(&self.client))
+    }
+
+    /// The skew for the availability answer probed at `at`, worked out once per probe
+    /// (see the module doc).
+    fn skew_of(&self, at: Instant, statuses: &[(String, ServerStatus)]) -> Arc<Skew> {
+        let mut cached = self.skew_of_probe.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((stamp, skew)) = cached.as_ref()
+            && *stamp == at
+        {
+            return skew.clone();
+        }
+        let skew = Arc::new(self.skew_from(statuses));
+        *cached = Some((at, skew.clone()));
+        skew
+    }
+
+    fn skew_from(&self, statuses: &[(String, ServerStatus)]) -> Skew {
         let mut missing = HashMap::new();
-        for (server, status) in self.availability.all(&self.client) {
+        for (server, status) in statuses {
+            let server = server.clone();
             if !status.is_available() {
                 continue;
             }
@@ -132,15 +172,16 @@ impl AppGate {
         if let Some(steps) = self.steps_by_workflow.get(key) {
             return steps.iter().try_for_each(|step| self.admit(step));
         }
+        let (probed, statuses) = self.availability.stamped(&self.client);
         if let Some(server) = self.server_of(key)
-            && let Some(ServerStatus::Unavailable(state)) = self.status(server)
+            && let Some((_, ServerStatus::Unavailable(state))) = statuses.iter().find(|(s, _)| s == server)
         {
             return Err(json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state }));
         }
-        let mut skew = self.skew();
+        let skew = self.skew_of(probed, &statuses);
         if skew.keys.contains(key) {
             let server = self.server_of(key).unwrap_or_default().to_string();
-            let missing = skew.missing.remove(&server).unwrap_or_default();
+            let missing = skew.missing.get(&server).cloned().unwrap_or_default();
             return Err(json!({
                 "code": ErrorCode::AppUnavailable,
                 "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on{} and restart {server}", missing.join(", "), update_hint(&server)),

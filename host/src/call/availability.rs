@@ -80,15 +80,23 @@ impl AvailabilityCache {
 
     /// Every declared server with its status.
     pub fn all(&self, client: &HttpBridgeClient) -> Vec<(String, ServerStatus)> {
+        self.stamped(client).1
+    }
+
+    /// [`AvailabilityCache::all`], with when that answer was probed: answers with the
+    /// same stamp come from the same probe (what was derived from one, such as the
+    /// add-on skew, holds for every answer with its stamp).
+    pub fn stamped(&self, client: &HttpBridgeClient) -> (Instant, Vec<(String, ServerStatus)>) {
         let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((at, statuses)) = cached.as_ref()
             && at.elapsed() < TTL
         {
-            return statuses.clone();
+            return (*at, statuses.clone());
         }
         let statuses: Vec<(String, ServerStatus)> = self.servers.iter().map(|s| (s.name.clone(), self.probe(client, s))).collect();
-        *cached = Some((Instant::now(), statuses.clone()));
-        statuses
+        let at = Instant::now();
+        *cached = Some((at, statuses.clone()));
+        (at, statuses)
     }
 
     pub fn policies(&self) -> &[ServerPolicy] {

@@ -7,6 +7,7 @@
 use super::CliError;
 use crate::engine::AllocationPreference;
 use crate::eval::metrics::{HEADER, Status, SuiteReport, summary_row, totals_line};
+use crate::eval::agent::{Agent, AgentSurface};
 use crate::eval::run::{Env, check_suite, not_started, refused_arguments, run_suite};
 use crate::eval::{Suite, report};
 use crate::home::CapstanHome;
@@ -38,6 +39,21 @@ pub struct EvalArgs {
     /// The server whose app the suite runs in (default: the first registered app unit).
     #[arg(long, value_name = "SERVER")]
     app: Option<String>,
+    /// Run this agent for every task, measured at the MCP boundary: CMD (split as a
+    /// shell would, no shell run) gets the goal as its last argument and in
+    /// CAPSTAN_GOAL, and the MCP server to spawn in CAPSTAN_MCP_COMMAND (a JSON array).
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["planner", "check"])]
+    agent: Option<String>,
+    /// The surface the agent's MCP server offers.
+    #[arg(long, value_enum, requires = "agent", default_value = "guided")]
+    agent_surface: AgentSurface,
+    /// Seconds the agent may work on one task before it is stopped.
+    #[arg(long, requires = "agent", value_name = "SECONDS", default_value_t = crate::limits::AGENT_TASK_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=24 * 3600))]
+    agent_timeout: u64,
+    /// Give the agent each task's trajectory (CAPSTAN_EVAL_TRAJECTORY, a JSON file of
+    /// calls): for reference agents that replay it, never for an agent under test.
+    #[arg(long, requires = "agent")]
+    give_trajectory: bool,
 }
 
 pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
@@ -67,7 +83,11 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
             // with its state, not run against nothing.
             let gate = crate::call::app_gate::AppGate::new(&runtime, client.clone(), &home);
             let path = crate::call::CallPath::new(&runtime, &gate);
-            let env = Env { path, client: client.as_ref(), router: &router, server: unit.server(), thumbnails: args.report.is_some(), planner_only: args.planner };
+            let agent = match &args.agent {
+                Some(cmd) => Some(agent_for(cmd, &args, &home, instance.runtime_file())?),
+                None => None,
+            };
+            let env = Env { path, client: client.as_ref(), router: &router, server: unit.server(), thumbnails: args.report.is_some(), planner_only: args.planner, agent: agent.as_ref() };
             let result = run_suite(&env, &suite, true);
             let sheets = instance.contact_sheets();
             drop(instance);
@@ -86,6 +106,21 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
         print_table(&result);
     }
     Ok(if result.tasks.iter().any(|t| t.status == Status::Error) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The `--agent` command and what its MCP server needs to reach `instance`.
+fn agent_for(cmd: &str, args: &EvalArgs, home: &CapstanHome, instance: PathBuf) -> Result<Agent, CliError> {
+    let command = shlex::split(cmd).filter(|c| !c.is_empty()).ok_or_else(|| CliError::Usage(format!("--agent {cmd:?}: not a command (empty, or an unclosed quote)")))?;
+    let capstan = std::env::current_exe().map_err(|e| CliError::Usage(format!("--agent: cannot name this capstan for the agent's MCP server: {e}")))?;
+    Ok(Agent {
+        command,
+        surface: args.agent_surface,
+        timeout: std::time::Duration::from_secs(args.agent_timeout),
+        give_trajectory: args.give_trajectory,
+        capstan,
+        home: home.root().to_path_buf(),
+        instance,
+    })
 }
 
 /// `--check`: the suite against the capabilities this capstan loads, without the app.

@@ -94,6 +94,12 @@ pub struct TaskReport {
     pub ended_on_error: bool,
     pub constraint_success: Option<bool>,
     pub visual_success: Option<bool>,
+    /// An image goal's `visual_match` held (None: the task has none).
+    pub visual_match_success: Option<bool>,
+    /// An image goal's reference picture, as the agent was given it (a file that lives
+    /// while the task runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_picture: Option<String>,
     /// Calls repeating a capability right after it failed.
     pub retries: usize,
     pub tool_calls: usize,
@@ -109,6 +115,9 @@ pub struct TaskReport {
     pub plan: Option<Vec<PlanStep>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub critique: Option<Critique>,
+    /// `--agent`: how the external agent ran and what crossed the MCP boundary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<super::agent::AgentRun>,
     #[serde(skip)]
     pub thumbnail: Option<Vec<u8>>,
 }
@@ -135,6 +144,8 @@ impl TaskReport {
             ended_on_error: false,
             constraint_success: None,
             visual_success: None,
+            visual_match_success: None,
+            reference_picture: None,
             retries: 0,
             tool_calls: 0,
             held_for_input: 0,
@@ -143,6 +154,7 @@ impl TaskReport {
             calls: vec![],
             plan: None,
             critique: None,
+            agent: None,
             thumbnail: None,
         }
     }
@@ -168,6 +180,9 @@ impl TaskReport {
         out.extend(self.side_effects.iter().map(|s| format!("side effect: {s}")));
         if self.ended_on_error {
             out.push("the last call did not succeed: the task did not finish".into());
+        }
+        if let Some(why) = self.agent.as_ref().and_then(|a| a.failure()) {
+            out.push(why);
         }
         for c in self.calls.iter().filter(|c| c.outcome != Outcome::Ok) {
             out.push(format!("call {} {}: {}", c.key, c.code.as_deref().unwrap_or("failed"), short(c.message.as_deref().unwrap_or(""), 200)));

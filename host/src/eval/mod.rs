@@ -6,6 +6,8 @@
 //!   that cannot run;
 //! - [`run`]: each task's calls through the call path, its assertions measured by
 //!   the critic, its side effects read from the merged delta;
+//! - [`image`]: image goals (a `reference` trajectory rendered as the goal picture,
+//!   a `near_miss` that must fail `visual_match`);
 //! - [`metrics`]: what is measured per task and in total;
 //! - [`report`]: the JSON, Markdown and contact sheet a person reads.
 //!
@@ -18,9 +20,12 @@
 //! may write files into the app instance's output folder, nowhere else. A suite cannot
 //! name a bridge command or run Python outside the capabilities; the report is written
 //! only into the folder given, under names made from task ids restricted to
-//! `[A-Za-z0-9._-]`. A suite file is bounded ([`suite::MAX_SUITE_BYTES`],
+//! `[A-Za-z0-9._-]`; an image task's reference picture is written by capstan into a
+//! private temporary folder that lives while the task runs ([`image`]). A suite file is bounded ([`suite::MAX_SUITE_BYTES`],
 //! [`suite::MAX_TASKS`], [`suite::MAX_CALLS`]).
 
+pub mod agent;
+pub mod image;
 pub mod metrics;
 pub mod report;
 pub mod run;

@@ -8,7 +8,7 @@ use super::metrics::{CallRecord, Outcome, Status, SuiteReport, TaskReport};
 use super::suite::{Call, Suite, Task, TaskEntry};
 use crate::bridge::{BridgeClient, BridgeRequest};
 use crate::delta::SceneDelta;
-use crate::planner::critique::{Critique, Expectation, critique};
+use crate::planner::critique::{Context, Critique, Expectation, critique_in};
 use crate::planner::plan::{PlanRequest, build};
 use crate::planner::{Registry, Router, act};
 use crate::call::CallPath;
@@ -26,6 +26,8 @@ pub struct Env<'a> {
     pub thumbnails: bool,
     /// Run the planner's own plan for every task, its trajectory ignored (`--planner`).
     pub planner_only: bool,
+    /// Run an external agent for every task, talking to capstan over MCP (`--agent`).
+    pub agent: Option<&'a super::agent::Agent>,
 }
 
 /// Put the app back to its factory state: the unit's host-only reset command.
@@ -91,6 +93,13 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
             }
         }
     }
+    for (what, calls) in [("reference", &task.reference), ("near_miss", &task.near_miss)] {
+        for (i, call) in calls.iter().flatten().enumerate() {
+            if !known(&call.key) {
+                return Err(format!("{what} call {} names {:?}, which this capstan does not have", i + 1, call.key));
+            }
+        }
+    }
     if let Some(key) = &task.capability {
         match registry.resolve(key) {
             Resolution::Canonical => {}
@@ -130,7 +139,8 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
 /// Run one task of the suite.
 pub fn run_task(env: &Env<'_>, entry: &TaskEntry) -> TaskReport {
     let started = std::time::Instant::now();
-    let mut report = TaskReport::blank(&entry.id, &entry.goal, source_of(entry, env.planner_only));
+    let source = if env.agent.is_some() && entry.task.is_ok() { "agent" } else { source_of(entry, env.planner_only) };
+    let mut report = TaskReport::blank(&entry.id, &entry.goal, source);
     let (family, capability) = env.router.pick(&entry.goal);
     report.routed_family = family;
     report.routed_capability = capability;
@@ -155,7 +165,7 @@ pub fn run_task(env: &Env<'_>, entry: &TaskEntry) -> TaskReport {
 
 /// The calls of a task: its trajectory, or the planner's plan for its goal in the
 /// scene as it is now (the plan is kept in the report).
-fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<Call>, String> {
+pub(super) fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<Call>, String> {
     if let Some(calls) = task.trajectory.as_ref().filter(|_| !env.planner_only) {
         return Ok(calls.clone());
     }
@@ -163,8 +173,8 @@ fn calls_for(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Vec<
     let scene = crate::planner::scene_objects(&env.path);
     let steps = build(&env.path, &pick, &PlanRequest { goal: &task.goal, scene: &scene, ..Default::default() }).map_err(|e| format!("planning failed: {e}"))?;
     // A step that needs input is never sent as it is: here nobody answers, so it is held.
-    let calls = steps.iter().filter(|s| s.missing.is_empty()).map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
-    report.held_for_input = steps.iter().filter(|s| !s.missing.is_empty()).count();
+    let calls = steps.iter().filter(|s| !s.held()).map(|s| Call { key: s.tool_hint.clone(), args: s.args.clone() }).collect();
+    report.held_for_input = steps.iter().filter(|s| s.held()).count();
     report.plan = Some(steps);
     Ok(calls)
 }
@@ -226,11 +236,17 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
 /// The task's scene preparation: run like any call, not measured; any failure means the
 /// task cannot run as written.
 fn set_up(env: &Env<'_>, task: &Task) -> Result<(), String> {
-    for (i, call) in task.setup.iter().enumerate() {
-        let (key, _) = act::resolve(&env.path, &call.key).map_err(|e| format!("setup call {}: {e}", i + 1))?;
+    unmeasured(env, "setup", &task.setup)
+}
+
+/// Calls run like any call (checked, through the call path), not measured (`what`:
+/// `setup`, `reference`); the first failure is the error.
+pub(super) fn unmeasured(env: &Env<'_>, what: &str, calls: &[Call]) -> Result<(), String> {
+    for (i, call) in calls.iter().enumerate() {
+        let (key, _) = act::resolve(&env.path, &call.key).map_err(|e| format!("{what} call {}: {e}", i + 1))?;
         let text = call.args.to_string();
         env.path.check(&key, &text).and_then(|()| env.path.run_checked(&key, &text, None)).map_err(|e| {
-            let which = if e.app_went_away() { format!("{} failed during setup call", crate::app_units::display_name(env.server)) } else { "setup call".to_string() };
+            let which = if e.app_went_away() { format!("{} failed during {what} call", crate::app_units::display_name(env.server)) } else { format!("{what} call") };
             format!("{which} {} ({key}) failed: {e}", i + 1)
         })?;
     }
@@ -238,20 +254,60 @@ fn set_up(env: &Env<'_>, task: &Task) -> Result<(), String> {
 }
 
 fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), String> {
-    reset(env)?;
-    set_up(env, task)?;
-    // The assertions on the scene before the task acts (with an empty delta): one that
-    // already holds measures nothing the task did, and a task whose every assertion
-    // holds cannot fail.
-    let before = critique(&env.path, &task.assertions, Some(&SceneDelta::default()));
-    report.held_before = before.checks.iter().filter(|c| c.passed).count();
+    let prepared = prepare(env, task, report)?;
+    if let Some(agent) = env.agent {
+        let merged = super::agent::run(env, agent, task, &prepared, report)?;
+        return judge(env, task, &prepared, &merged, report);
+    }
     let calls = calls_for(env, task, report)?;
     let mut merged = SceneDelta::default();
     let mut last_failed: Option<String> = None;
     for call in &calls {
         run_call(env, call, &mut last_failed, &mut merged, report)?;
     }
-    let result = critique(&env.path, &task.assertions, Some(&merged));
+    judge(env, task, &prepared, &merged, report)
+}
+
+/// A task's scene before it acts: the factory state, its setup, and the assertions that
+/// already hold (with an empty delta: one that holds measures nothing the task did, and
+/// a task whose every assertion holds cannot fail).
+pub(super) fn prepare(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<Prepared, String> {
+    reset(env)?;
+    set_up(env, task)?;
+    let mut prepared = Prepared::default();
+    if let Some(calls) = &task.reference {
+        prepared = super::image::reference(env, task, calls)?;
+        report.reference_picture = prepared.reference_picture.as_ref().map(|p| p.display().to_string());
+        reset(env)?;
+        set_up(env, task)?;
+    }
+    let before = critique_in(&env.path, &task.assertions, Some(&SceneDelta::default()), prepared.context());
+    report.held_before = before.checks.iter().filter(|c| c.passed).count();
+    Ok(prepared)
+}
+
+/// What the task's agent is given besides its goal, and what its scene is judged against.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// An image goal's reference picture (a PNG file), when the task gives its goal as one.
+    pub reference_picture: Option<std::path::PathBuf>,
+    /// That picture decoded (what `visual_match` compares with).
+    pub reference: Option<crate::planner::visual_match::Picture>,
+    /// The private folder holding the picture: it lives as long as this (the task's run).
+    pub folder: Option<tempfile::TempDir>,
+}
+
+impl Prepared {
+    /// What the critic compares against.
+    pub fn context(&self) -> Context<'_> {
+        Context { reference: self.reference.as_ref() }
+    }
+}
+
+/// The verdict on the scene after the task's calls (`merged`: their delta, in order):
+/// the assertions, the side effects, and whether the last call ended on an error.
+pub(super) fn judge(env: &Env<'_>, task: &Task, prepared: &Prepared, merged: &SceneDelta, report: &mut TaskReport) -> Result<(), String> {
+    let result = critique_in(&env.path, &task.assertions, Some(merged), prepared.context());
     // A check that failed because the app went away is not a measurement: make sure it
     // is still there before scoring.
     let gone = match env.path.admission.server_available(env.server) {
@@ -265,10 +321,13 @@ fn run_valid(env: &Env<'_>, task: &Task, report: &mut TaskReport) -> Result<(), 
     report.assertions_met = result.checks.iter().filter(|c| c.passed).count();
     report.constraint_success = all_of_kind(&result, "spatial");
     report.visual_success = all_of_kind(&result, "visual");
-    report.side_effects = side_effects(task, &merged);
+    report.visual_match_success = all_of_kind(&result, "visual_match");
+    report.side_effects = side_effects(task, merged);
     // An agent that stops right after an error did not finish, whatever the scene says.
     report.ended_on_error = report.calls.last().is_some_and(|c| c.outcome != Outcome::Ok);
-    report.status = if result.passed && report.side_effects.is_empty() && !report.ended_on_error { Status::Passed } else { Status::Failed };
+    // An agent (`--agent`) that crashed or ran out of time did not finish either.
+    let agent_failed = report.agent.as_ref().is_some_and(|a| a.failure().is_some());
+    report.status = if result.passed && report.side_effects.is_empty() && !report.ended_on_error && !agent_failed { Status::Passed } else { Status::Failed };
     report.critique = Some(result);
     if env.thumbnails {
         report.thumbnail = thumbnail(env);
@@ -334,10 +393,12 @@ pub fn check_suite(registry: &dyn Registry, families: &crate::router::FamilyTabl
 pub fn refused_arguments(registry: &dyn Registry, suite: &Suite) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for task in suite.valid() {
-        for (i, call) in task.trajectory.iter().flatten().enumerate() {
-            let Ok((key, _)) = act::resolve(registry, &call.key) else { continue };
-            if let Err(e) = registry.check(&key, &call.args.to_string()) {
-                out.push((task.id.clone(), format!("call {} ({key}): {e}", i + 1)));
+        for (what, calls) in [("call", &task.trajectory), ("reference call", &task.reference), ("near_miss call", &task.near_miss)] {
+            for (i, call) in calls.iter().flatten().enumerate() {
+                let Ok((key, _)) = act::resolve(registry, &call.key) else { continue };
+                if let Err(e) = registry.check(&key, &call.args.to_string()) {
+                    out.push((task.id.clone(), format!("{what} {} ({key}): {e}", i + 1)));
+                }
             }
         }
     }

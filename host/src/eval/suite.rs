@@ -69,6 +69,24 @@ pub struct Task {
     /// any other changed domain is an unintended side effect.
     #[serde(default)]
     pub may_change_settings: Vec<String>,
+    /// An image goal: calls that build the goal scene (after the reset and the setup),
+    /// which is rendered as the reference picture the `visual_match` assertion compares
+    /// with; the scene is then reset and set up again. Never shown to an agent (it gets
+    /// the picture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<Vec<Call>>,
+    /// An image goal's near miss: calls that get one thing wrong (a colour, a position,
+    /// a missing object), which must fail `visual_match` (so the threshold is shown to
+    /// discriminate; [`crate::eval::run::run_image_task`] runs it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_miss: Option<Vec<Call>>,
+}
+
+impl Task {
+    /// The task gives its goal as a picture (it has a reference trajectory).
+    pub fn is_image(&self) -> bool {
+        self.reference.is_some()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -120,7 +138,10 @@ fn problem(t: &Task) -> Option<String> {
     if t.assertions.len() > MAX_ASSERTIONS {
         return Some(format!("{} assertions (at most {MAX_ASSERTIONS})", t.assertions.len()));
     }
-    for (what, calls) in [("setup", t.setup.as_slice()), ("trajectory", t.trajectory.as_deref().unwrap_or_default())] {
+    fn listed(calls: &Option<Vec<Call>>) -> &[Call] {
+        calls.as_deref().unwrap_or_default()
+    }
+    for (what, calls) in [("setup", t.setup.as_slice()), ("trajectory", listed(&t.trajectory)), ("reference", listed(&t.reference)), ("near_miss", listed(&t.near_miss))] {
         if calls.len() > MAX_CALLS {
             return Some(format!("{} calls in the {what} (at most {MAX_CALLS})", calls.len()));
         }
@@ -137,7 +158,22 @@ fn problem(t: &Task) -> Option<String> {
     if let Some(d) = t.may_change_settings.iter().find(|d| !SETTINGS_DOMAINS.contains(&d.as_str())) {
         return Some(format!("may_change_settings: {d:?} is not a settings domain ({})", SETTINGS_DOMAINS.join(", ")));
     }
-    None
+    image_problem(t)
+}
+
+/// An image goal's own rules: a reference and a near miss (both with calls) go with
+/// exactly one `visual_match` assertion, and that assertion with them.
+fn image_problem(t: &Task) -> Option<String> {
+    let matches = t.assertions.iter().filter(|a| matches!(a, Expectation::VisualMatch { .. })).count();
+    match (&t.reference, &t.near_miss, matches) {
+        (None, None, 0) => None,
+        (None, _, _) => Some("a visual_match assertion or a near_miss needs a reference trajectory (the calls that build the goal scene)".into()),
+        (Some(r), _, _) if r.is_empty() => Some("an empty reference trajectory".into()),
+        (Some(_), None, _) => Some("an image task needs a near_miss (calls that get one thing wrong and must fail visual_match)".into()),
+        (Some(_), Some(n), _) if n.is_empty() => Some("an empty near_miss".into()),
+        (Some(_), Some(_), 1) => None,
+        (Some(_), Some(_), n) => Some(format!("an image task needs exactly one visual_match assertion, not {n}")),
+    }
 }
 
 /// The first assertion or call of a raw task that does not parse, named by its place
@@ -149,7 +185,7 @@ fn pinpoint(raw: &Value) -> Option<String> {
             return Some(format!("assertion {}: {e}", i + 1));
         }
     }
-    for field in ["setup", "trajectory"] {
+    for field in ["setup", "trajectory", "reference", "near_miss"] {
         for (i, c) in each(field) {
             if let Err(e) = serde_json::from_value::<Call>(c.clone()) {
                 return Some(format!("{field} call {}: {e}", i + 1));
@@ -220,6 +256,13 @@ mod tests {
         assert!(suite.tasks.len() >= 40, "{}", suite.tasks.len());
         let families: std::collections::BTreeSet<_> = suite.valid().filter_map(|t| t.family.as_deref()).collect();
         assert!(families.len() >= 19, "{families:?}");
+        // At least 10 image goals, each with a reference, a near miss and a trajectory.
+        let images: Vec<&Task> = suite.valid().filter(|t| t.is_image()).collect();
+        assert!(images.len() >= 10, "{}", images.len());
+        assert!(images.iter().all(|t| t.near_miss.is_some() && t.trajectory.is_some()));
+        for area in ["geometry", "material", "lighting", "placement", "shape keys"] {
+            assert!(images.iter().any(|t| t.goal.contains(&format!("({area}:"))), "no image goal about {area}");
+        }
     }
 
     fn one(task: &str) -> String {
@@ -230,6 +273,8 @@ mod tests {
     fn a_bad_suite_is_refused_and_a_bad_task_is_kept_as_an_error() {
         let ok = r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "Cube"}]}"#;
         assert!(Suite::parse(&one(ok)).unwrap().tasks[0].task.is_ok());
+        let image = r#"{"id": "i", "goal": "g", "reference": [{"key": "k"}], "near_miss": [{"key": "k"}], "assertions": [{"kind": "visual_match", "size": 64}]}"#;
+        assert!(Suite::parse(&one(image)).unwrap().tasks[0].task.as_ref().unwrap().is_image());
         for refused in ["not json", r#"{"version": 2, "tasks": []}"#, r#"{"version": 1, "tasks": []}"#, r#"{"version": 1}"#, r#"{"version": 1, "tasks": [], "extra": 1}"#] {
             assert!(Suite::parse(refused).is_err(), "{refused}");
         }
@@ -246,6 +291,12 @@ mod tests {
             (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "property", "object": "C", "path": "x", "equals": 0, "tolerance": -1}]}"#, "tolerance -1"),
             (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "$added.1"}]}"#, "$added or $added:TYPE"),
             (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "object_exists", "name": "C"}], "may_change_settings": ["rendr"]}"#, "not a settings domain"),
+            (r#"{"id": "a", "goal": "g", "assertions": [{"kind": "visual_match"}]}"#, "needs a reference"),
+            (r#"{"id": "a", "goal": "g", "reference": [{"key": "k"}], "assertions": [{"kind": "visual_match"}]}"#, "needs a near_miss"),
+            (r#"{"id": "a", "goal": "g", "reference": [{"key": "k"}], "near_miss": [{"key": "k"}], "assertions": [{"kind": "object_exists", "name": "C"}]}"#, "exactly one visual_match"),
+            (r#"{"id": "a", "goal": "g", "reference": [], "near_miss": [{"key": "k"}], "assertions": [{"kind": "visual_match"}]}"#, "empty reference"),
+            (r#"{"id": "a", "goal": "g", "reference": [{"key": "k"}], "near_miss": [{"key": "k", "args": 1}], "assertions": [{"kind": "visual_match"}]}"#, "near_miss call 1"),
+            (r#"{"id": "a", "goal": "g", "reference": [{"key": "k"}], "near_miss": [{"key": "k"}], "assertions": [{"kind": "visual_match", "size": 8}]}"#, "size 8"),
         ] {
             let suite = Suite::parse(&one(task)).unwrap();
             let entry = &suite.tasks[0];

@@ -86,20 +86,21 @@ fn token_file_name(port: u16) -> String {
 }
 
 /// Serve until SIGINT/SIGTERM.
-pub fn serve_http(home: &CapstanHome, surface: Surface, options: HttpOptions) -> Result<(), HttpServeError> {
+pub fn serve_http(home: &CapstanHome, surface: Surface, options: HttpOptions, serving: super::ServeOptions) -> Result<(), HttpServeError> {
     if !options.addr.ip().is_loopback() && !options.allow_non_loopback {
         return Err(HttpServeError::NotLoopback { addr: options.addr });
     }
-    let shared = super::shared::SharedCore::new(super::core(home).map_err(|e| HttpServeError::Setup(e.to_string()))?);
+    let recorder = serving.recorder().map_err(HttpServeError::Setup)?;
+    let shared = super::shared::SharedCore::new(super::core_for(home, serving.instance.as_ref()).map_err(|e| HttpServeError::Setup(e.to_string()))?);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| HttpServeError::Setup(e.to_string()))?;
-    rt.block_on(run(home, shared, surface, options))
+    rt.block_on(run(home, shared, surface, options, recorder, serving.instance))
 }
 
-async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, options: HttpOptions) -> Result<(), HttpServeError> {
+async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, options: HttpOptions, recorder: Option<Arc<super::record::Recorder>>, instance: Option<(String, std::path::PathBuf)>) -> Result<(), HttpServeError> {
     let listener = tokio::net::TcpListener::bind(options.addr)
         .await
         .map_err(|e| HttpServeError::Bind { addr: options.addr, detail: e.to_string() })?;
@@ -135,8 +136,8 @@ async fn run(home: &CapstanHome, shared: Arc<SharedCore>, surface: Surface, opti
         config = config.with_allowed_hosts([addr.ip().to_string(), addr.to_string()]);
     }
     let sessions = Sessions::new(options.sessions);
-    let service = StreamableHttpService::new(move || Ok(CapstanServer::new(shared.clone(), surface)), sessions.manager(), config);
-    tokio::spawn(super::shared::watch_store(watched, home.clone()));
+    let service = StreamableHttpService::new(move || Ok(CapstanServer::new(shared.clone(), surface).recording(recorder.clone())), sessions.manager(), config);
+    tokio::spawn(super::shared::watch_store(watched, home.clone(), instance));
     let expected = Arc::new(token_digest(&token));
     drop(token);
 

@@ -21,6 +21,7 @@ pub mod images;
 pub mod planner_input;
 pub mod planner_tools;
 pub mod progress;
+pub mod record;
 pub mod session;
 pub mod shared;
 pub mod tools;
@@ -33,11 +34,36 @@ use crate::engine::AllocationPreference;
 use crate::home::CapstanHome;
 use crate::runtime::{Runtime, RuntimeError};
 use rmcp::ServiceExt;
+use std::path::PathBuf;
 use std::sync::Arc;
+
+/// What a served session talks to and records, besides its surface.
+#[derive(Debug, Clone, Default)]
+pub struct ServeOptions {
+    /// `--record FILE`: what crosses the boundary ([`record`]).
+    pub record: Option<PathBuf>,
+    /// `--instance FILE`: this server's app is the launched instance whose runtime
+    /// record is FILE (its server name first), not the app's session.
+    pub instance: Option<(String, PathBuf)>,
+}
+
+impl ServeOptions {
+    fn recorder(&self) -> Result<Option<Arc<record::Recorder>>, String> {
+        self.record.as_deref().map(|p| record::Recorder::open(p).map(Arc::new).map_err(|e| e.to_string())).transpose()
+    }
+}
 
 /// Load every pack and build the shared core.
 pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
-    let client = Arc::new(HttpBridgeClient::for_home(home));
+    core_for(home, None)
+}
+
+/// [`core`], its app the launched instance `instance` names when given.
+pub fn core_for(home: &CapstanHome, instance: Option<&(String, PathBuf)>) -> Result<Core, RuntimeError> {
+    let client = Arc::new(match instance {
+        Some((server, file)) => HttpBridgeClient::for_runtime_file(home, server, file.clone()),
+        None => HttpBridgeClient::for_home(home),
+    });
     let mut runtime = Runtime::new(home, AllocationPreference::PoolingIfAvailable, client.clone())?;
     runtime.load_all(home);
     client.adopt_declared(runtime.packs(), home);
@@ -45,8 +71,9 @@ pub fn core(home: &CapstanHome) -> Result<Core, RuntimeError> {
 }
 
 /// Serve one MCP session on stdin/stdout until the client disconnects.
-pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
-    let shared = shared::SharedCore::new(core(home).map_err(|e| e.to_string())?);
+pub fn serve_stdio(home: &CapstanHome, surface: Surface, options: ServeOptions) -> Result<(), String> {
+    let recorder = options.recorder()?;
+    let shared = shared::SharedCore::new(core_for(home, options.instance.as_ref()).map_err(|e| e.to_string())?);
     // One thread: a stdio session is one client, and with everything on one thread
     // a request is read, run and answered without a single cross-thread wake-up.
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -55,8 +82,8 @@ pub fn serve_stdio(home: &CapstanHome, surface: Surface) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     rt.block_on(async move {
-        tokio::spawn(shared::watch_store(shared.clone(), home.clone()));
-        let server = CapstanServer::new(shared, surface);
+        tokio::spawn(shared::watch_store(shared.clone(), home.clone(), options.instance.clone()));
+        let server = CapstanServer::new(shared, surface).recording(recorder);
         let service = server.serve(rmcp::transport::stdio_pipes()).await.map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())?;
         Ok(())

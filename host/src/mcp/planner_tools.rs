@@ -166,7 +166,7 @@ pub async fn dispatch(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &str,
                 }
                 Asked::InputRequired(result) => return Some(CallToolResponse::from(result)),
                 Asked::Declined(why) => {
-                    let body = json!({ "code": "INVALID_CAPABILITY_ARGUMENTS", "step_id": step.step_id, "message": format!("step {} was not run: it needs {} and {why}", step.step_id, step.missing.join(", ")), "needs_input": step.needs_input });
+                    let body = json!({ "code": "INVALID_CAPABILITY_ARGUMENTS", "step_id": step.step_id, "message": format!("step {} was not run: it needs {} and {why}", step.step_id, step.missing().collect::<Vec<_>>().join(", ")), "needs_input": step.needs_input });
                     return Some(CallToolResponse::from(error_result(body)));
                 }
                 Asked::NotAsked => {}

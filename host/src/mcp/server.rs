@@ -11,7 +11,9 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use super::record::Recorder;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Which surface this server offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,11 +63,42 @@ pub struct CapstanServer {
     planner: Arc<Mutex<crate::planner::session::Session>>,
     /// The `requestState` handles this connection issued for steps that need input.
     pending: Arc<super::planner_input::Pending>,
+    /// `serve --record`: every answered request, one line each.
+    recorder: Option<Arc<Recorder>>,
 }
 
 impl CapstanServer {
     pub fn new(shared: Arc<SharedCore>, surface: Surface) -> Self {
-        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default(), pending: Default::default() }
+        CapstanServer { shared, surface, session: Arc::new(Mutex::new(SessionState::default())), planner: Default::default(), pending: Default::default(), recorder: None }
+    }
+
+    /// Record what crosses the boundary ([`super::record`]).
+    pub fn recording(mut self, recorder: Option<Arc<Recorder>>) -> Self {
+        self.recorder = recorder;
+        self
+    }
+
+    /// The capability a call names before it runs, as its canonical key (a planner
+    /// step's is read from its answer). A name this server does not know is recorded as
+    /// [`super::record::UNKNOWN`]: a record never holds a string the client made up.
+    fn capability_named(&self, core: &Core, name: &str, args: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+        match self.surface {
+            Surface::Guided if name == super::tools::EXECUTE => {
+                let key = args.get("key").and_then(|k| k.as_str()).unwrap_or_default();
+                Some(match core.runtime.resolve(key) {
+                    crate::runtime::Resolution::Canonical => key.to_string(),
+                    crate::runtime::Resolution::Alias { canonical } => canonical,
+                    crate::runtime::Resolution::NotFound => super::record::UNKNOWN.to_string(),
+                })
+            }
+            Surface::Expert => core.expert_keys.get(name).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The tool's name when this server offers it, else [`super::record::UNKNOWN`].
+    fn tool_named(&self, name: &str) -> String {
+        if self.tool_list().iter().any(|t| t.name == name) { name.to_string() } else { super::record::UNKNOWN.to_string() }
     }
 
     /// The current core (a new one after the pack store changed).
@@ -100,17 +133,34 @@ impl ServerHandler for CapstanServer {
     }
 
     async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tool_list()))
+        let started = Instant::now();
+        let result = ListToolsResult::with_all_items(self.tool_list());
+        if let Some(recorder) = &self.recorder {
+            recorder.list(&result, started.elapsed());
+        }
+        Ok(result)
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        let answer = self.answer(&request, context).await;
+        if let Some(recorder) = &self.recorder {
+            let capability = self.capability_named(&self.core(), &request.name, request.arguments.as_ref().unwrap_or(&Default::default()));
+            recorder.call(&request, &self.tool_named(&request.name), capability, answer.as_ref(), started.elapsed());
+        }
+        answer
+    }
+}
+
+impl CapstanServer {
+    async fn answer(&self, request: &CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.clone().unwrap_or_default();
         let (core, name, progress) = (self.core(), request.name.as_ref(), Forwarder::for_request(&context));
         let answer = match self.surface {
             Surface::Guided => super::guided::dispatch(core, &self.session, name, &args, progress).await.map(CallToolResponse::from),
             Surface::Expert => super::expert::dispatch(core, &self.session, name, &args, progress).await.map(CallToolResponse::from),
             Surface::Planner => {
-                let asking = super::planner_tools::Asking { context: &context, request: &request, pending: &self.pending };
+                let asking = super::planner_tools::Asking { context: &context, request, pending: &self.pending };
                 super::planner_tools::dispatch(core, self.planner.clone(), name, &args, Some(asking)).await
             }
         };

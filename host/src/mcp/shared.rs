@@ -45,7 +45,7 @@ fn fingerprint(home: &CapstanHome) -> Fingerprint {
 }
 
 /// Watch the store for as long as the server runs; swap in a fresh core on change.
-pub async fn watch_store(shared: Arc<SharedCore>, home: CapstanHome) {
+pub async fn watch_store(shared: Arc<SharedCore>, home: CapstanHome, instance: Option<(String, std::path::PathBuf)>) {
     let blocking = |home: CapstanHome| async move { tokio::task::spawn_blocking(move || fingerprint(&home)).await.unwrap_or_default() };
     let mut seen = blocking(home.clone()).await;
     loop {
@@ -55,8 +55,8 @@ pub async fn watch_store(shared: Arc<SharedCore>, home: CapstanHome) {
             continue;
         }
         seen = now;
-        let build_home = home.clone();
-        match tokio::task::spawn_blocking(move || super::core(&build_home)).await {
+        let (build_home, instance) = (home.clone(), instance.clone());
+        match tokio::task::spawn_blocking(move || super::core_for(&build_home, instance.as_ref())).await {
             Ok(Ok(core)) => {
                 tracing::info!(packs = core.runtime.packs().len(), "the pack store changed; serving the new set of packs");
                 shared.replace(core);

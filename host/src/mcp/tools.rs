@@ -87,7 +87,7 @@ pub fn expert(spec: &CapabilitySpec) -> Tool {
     };
     let mut tool = Tool::new(expert_name(&spec.key), description, input)
         .with_title(spec.key.clone())
-        .with_annotations(ToolAnnotations::new().read_only(!spec.mutates).destructive(spec.destructive));
+        .with_annotations(ToolAnnotations::new().read_only(!spec.mutates && !spec.writes_files).destructive(spec.destructive));
     // Checked at load to be an object schema, and against every result at run time.
     if let Some(Value::Object(output)) = &spec.output_schema {
         tool.output_schema = Some(Arc::new(output.clone()));

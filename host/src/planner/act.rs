@@ -103,7 +103,7 @@ pub fn act(registry: &dyn Registry, step: &PlanStep, request: &ActRequest) -> Re
     let name = request.tool_name.as_deref().unwrap_or(&step.tool_hint);
     let (capability, alias) = resolve(registry, name)?;
     // A step the planner could not complete is never sent as it is (no guessing).
-    if request.tool_args.is_none() && !step.missing.is_empty() {
+    if request.tool_args.is_none() && step.held() {
         return Err(ActError::NeedsInput(step.needs_input.clone()));
     }
     let args = request.tool_args.clone().unwrap_or_else(|| step.args.clone());
@@ -162,7 +162,6 @@ mod tests {
     fn a_step_that_needs_input_is_not_sent_until_answered() {
         let reg = FakeRegistry::default();
         let mut s = step(&reg, "add something", "scene.create_object", json!({})).unwrap();
-        s.missing = vec!["type".into()];
         s.needs_input = vec![crate::planner::args::NeededInput { argument: "type".into(), schema: json!({ "enum": ["cube"] }), candidates: vec![json!("cube")], reason: None }];
         let e = act(&reg, &s, &ActRequest::default()).unwrap_err();
         assert!(matches!(e, ActError::NeedsInput(_)), "{e}");

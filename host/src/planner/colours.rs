@@ -53,7 +53,7 @@ mod tests {
     use serde_json::json;
 
     fn run(schema: Value, text: &str) -> Value {
-        let lw: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(',').to_lowercase()).collect();
+        let lw = crate::planner::text::clause_words(text);
         let mut args = Map::new();
         fill(&schema, schema["properties"].as_object().unwrap(), &lw, &mut args);
         Value::Object(args)

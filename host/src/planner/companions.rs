@@ -20,7 +20,7 @@ const WHERE: &[&str] = &["to", "on", "onto", "in", "into", "at", "beside", "unde
 pub(super) fn with_companions(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, text: &str, mut own: PlanStep, context: &mut Context) -> Result<Vec<PlanStep>, PlanError> {
     let family = |k: &str| registry.describe(k).map(|(f, _)| f).unwrap_or_default();
     let mut out = Vec::new();
-    let lacks_object = own.missing.iter().any(|k| super::args::is_primary_reference(k));
+    let lacks_object = own.missing().any(super::args::is_primary_reference);
     // The thing to make, without the words about how it looks ("a gold sphere": a sphere).
     let filled_words: Vec<String> = own.args.as_object().into_iter().flatten().filter_map(|(_, v)| v.as_str().map(str::to_lowercase)).collect();
     // ... and without where it goes ("a small box to the left of the cube": a small box).
@@ -35,22 +35,22 @@ pub(super) fn with_companions(registry: &dyn Registry, pick: &dyn Fn(&str) -> Op
         let mut trial = Context { names: context.names.clone(), subject: None, written: context.written.clone() };
         let mut made = routed(registry, &bare, &create, &mut trial)?;
         name_what_it_makes(registry, &mut made, &mut trial);
-        if made.missing.is_empty() && let Some(subject) = trial.subject.clone() {
+        if !made.held() && let Some(subject) = trial.subject.clone() {
             *context = trial;
+            let references: Vec<String> = own.missing().filter(|k| super::args::is_primary_reference(k)).map(String::from).collect();
             if let Some(args) = own.args.as_object_mut() {
-                for key in own.missing.iter().filter(|k| super::args::is_primary_reference(k)) {
-                    args.insert(key.clone(), Value::String(subject.clone()));
+                for key in references {
+                    args.insert(key, Value::String(subject.clone()));
                 }
             }
-            own.missing.retain(|k| !super::args::is_primary_reference(k));
-            own.needs_input.retain(|n| own.missing.contains(&n.argument));
-            if own.missing.is_empty() {
+            own.needs_input.retain(|n| !super::args::is_primary_reference(&n.argument));
+            if !own.held() {
                 own.status = StepStatus::Pending;
             }
             out.push(made);
         }
     }
-    let colours = super::colours::colours(&text.to_lowercase().split(|c: char| !(c.is_alphanumeric() || c == '#')).filter(|w| !w.is_empty()).map(String::from).collect::<Vec<_>>());
+    let colours = super::colours::colours(&super::text::plain_words(text, &['#']));
     let coloured = own.args.as_object().is_some_and(|a| a.values().any(|v| v.as_str().is_some_and(|s| colours.iter().any(|c| c == s))));
     let passive = passive_partner(registry, text, &own, context);
     let own_is_create = family(&own.tool_hint) == "create";

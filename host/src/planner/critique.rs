@@ -13,7 +13,8 @@
 use super::{Registry, read_only as read};
 use crate::roles::Role;
 use super::path::at_path;
-use super::picture::picture;
+use super::picture::{decode_png, picture, png_bytes};
+use super::visual_match::{DEFAULT_SIZE, MIN_IOU, MIN_SSIM, Picture, SAMPLES, compare};
 use crate::delta::SceneDelta;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -86,6 +87,16 @@ pub enum Expectation {
     },
     /// A small render: not empty, not uniform, and the subject inside the frame.
     Visual {
+        #[serde(default)]
+        camera: Option<String>,
+        #[serde(default)]
+        size: Option<u32>,
+    },
+    /// A small render that looks like the image goal's reference picture (taken with the
+    /// same camera and size): SSIM and silhouette IoU at least their thresholds
+    /// ([`super::visual_match`]). Only a run that has a reference (an image task's)
+    /// can pass it.
+    VisualMatch {
         #[serde(default)]
         camera: Option<String>,
         #[serde(default)]
@@ -184,23 +195,35 @@ fn fail(e: &Expectation, measured: Value, reason: impl Into<String>) -> Check {
     Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: false, measured, reason: Some(reason.into()) }
 }
 
+/// What some checks compare against besides the scene.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// An image goal's reference picture (`visual_match` compares with it).
+    pub reference: Option<&'a Picture>,
+}
+
 /// Check `expectations` after a step whose delta was `delta` (None: not recorded).
 ///
 /// `$added` / `$added:TYPE` in an expectation stand for the object the step added
 /// ([`super::placeholders`]); the check reports the expectation as written.
 pub fn critique(registry: &dyn Registry, expectations: &[Expectation], delta: Option<&SceneDelta>) -> Critique {
+    critique_in(registry, expectations, delta, Context::default())
+}
+
+/// [`critique`] with what the checks compare against (an image goal's reference).
+pub fn critique_in(registry: &dyn Registry, expectations: &[Expectation], delta: Option<&SceneDelta>, cx: Context<'_>) -> Critique {
     let mut added = super::placeholders::Added::new(registry, delta);
     let checks: Vec<Check> = expectations
         .iter()
         .map(|e| {
             let written = serde_json::to_value(e).unwrap_or(Value::Null);
             if !super::placeholders::has_placeholder(&written) {
-                return check_one(registry, e, delta);
+                return check_one(registry, e, delta, cx);
             }
             let resolved = added.substitute(&written).and_then(|v| serde_json::from_value::<Expectation>(v).map_err(|e| e.to_string()));
             match resolved {
                 Ok(concrete) => {
-                    let mut check = check_one(registry, &concrete, delta);
+                    let mut check = check_one(registry, &concrete, delta, cx);
                     check.resolved = Some(serde_json::to_value(&concrete).unwrap_or(Value::Null));
                     check.expectation = written;
                     check
@@ -214,7 +237,7 @@ pub fn critique(registry: &dyn Registry, expectations: &[Expectation], delta: Op
     Critique { passed: !checks.is_empty() && passed_n == checks.len(), score, checks }
 }
 
-fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta>) -> Check {
+fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta>, cx: Context<'_>) -> Check {
     match e {
         Expectation::Spatial { constraints } => {
             if constraints.is_empty() {
@@ -291,7 +314,37 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
                 Err(m) => fail(e, Value::Null, m),
             }
         }
+        Expectation::VisualMatch { camera, size } => {
+            let Some(reference) = cx.reference else {
+                return fail(e, Value::Null, "cannot measure: no reference picture to compare with (only an image task's run has one)");
+            };
+            let scores = match_picture(registry, camera.as_deref(), *size).and_then(|(candidate, _)| compare(reference, &candidate));
+            match scores {
+                Ok(s) => {
+                    let measured = json!({ "ssim": s.ssim, "ssim_channels": s.ssim_channels, "iou": s.iou, "min_ssim": MIN_SSIM, "min_iou": MIN_IOU });
+                    match s.shortfall() {
+                        None => pass(e, measured),
+                        Some(why) => fail(e, measured, why),
+                    }
+                }
+                Err(m) => fail(e, Value::Null, m),
+            }
+        }
     }
+}
+
+/// The render `visual_match` compares (the reference is taken the same way): `size` on
+/// its longer side (default [`DEFAULT_SIZE`]) in the render's aspect, [`SAMPLES`]
+/// samples, through `camera` (default: the active one). The decoded picture and its PNG.
+pub fn match_picture(registry: &dyn Registry, camera: Option<&str>, size: Option<u32>) -> Result<(Picture, Vec<u8>), String> {
+    let (width, height) = frame_size(registry, size.unwrap_or(DEFAULT_SIZE).clamp(16, 256));
+    let mut args = json!({ "width": width, "height": height, "samples": SAMPLES });
+    if let Some(c) = camera {
+        args["camera"] = json!(c);
+    }
+    let png = by_role(registry, Role::PicturesScene, args).and_then(|r| png_bytes(&r))?;
+    let (w, h, rgba) = decode_png(&png)?;
+    Ok((Picture::new(w, h, rgba)?, png))
 }
 
 /// The picture's size: `longest` on its longer side, in the render's own aspect (so the
@@ -327,7 +380,7 @@ impl Expectation {
             Expectation::Read { .. } => vec![],
             Expectation::Material { .. } => vec![Role::ReadsMaterials],
             Expectation::Delta { added_type, .. } => if added_type.is_some() { vec![Role::ReadsObject] } else { vec![] },
-            Expectation::Visual { .. } => vec![Role::PicturesScene, Role::ListsObjects],
+            Expectation::Visual { .. } | Expectation::VisualMatch { .. } => vec![Role::PicturesScene, Role::ListsObjects],
         };
         if placeholders && !roles.contains(&Role::ReadsObject) {
             roles.push(Role::ReadsObject);
@@ -360,7 +413,7 @@ impl Expectation {
         {
             return Some(format!("tolerance {t}: a finite number, 0 or more"));
         }
-        if let Expectation::Visual { size: Some(size), .. } = self
+        if let Expectation::Visual { size: Some(size), .. } | Expectation::VisualMatch { size: Some(size), .. } = self
             && !(16..=256).contains(size)
         {
             return Some(format!("size {size}: 16 to 256 pixels"));
@@ -491,6 +544,7 @@ mod tests {
             Expectation::Spatial { constraints: vec![] },
             Expectation::Visual { camera: None, size: None },
             Expectation::ObjectAbsent { name: "Cube".into() },
+            Expectation::VisualMatch { camera: None, size: None },
         ];
         let c = critique(&reg, &exps, None);
         assert!(!c.passed);
@@ -555,6 +609,38 @@ mod tests {
         let c = critique(&reg, &[exp], Some(&d));
         assert!(!c.passed);
         assert!(c.checks[0].reason.as_ref().unwrap().contains("Camera"));
+    }
+
+    #[test]
+    fn visual_match_needs_a_reference_and_compares_with_it() {
+        use crate::planner::visual_match::Picture;
+        use base64::Engine as _;
+        let reg = FakeRegistry::default();
+        let e = Expectation::VisualMatch { camera: Some("Camera".into()), size: Some(16) };
+        assert_eq!(e.roles(), vec![Role::PicturesScene, Role::ListsObjects]);
+        assert!(Expectation::VisualMatch { camera: None, size: Some(300) }.problem().unwrap().contains("size 300"));
+        let c = critique(&reg, std::slice::from_ref(&e), None);
+        assert!(!c.passed && c.checks[0].reason.as_deref().unwrap().contains("no reference picture"), "{c:?}");
+        // The scene renders a 16x16 picture with a red square in it.
+        let pixels: Vec<u8> = (0..16u32 * 16).flat_map(|i| if (5..11).contains(&(i % 16)) && (5..11).contains(&(i / 16)) { [200, 30, 30, 255] } else { [60, 60, 60, 255] }).collect();
+        let mut png_data = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut png_data, 16, 16);
+            enc.set_color(png::ColorType::Rgba);
+            enc.write_header().unwrap().write_image_data(&pixels).unwrap();
+        }
+        reg.answer("scene.info", json!({ "render": { "resolution": [100, 100] } }));
+        reg.answer("inspect.viewport", json!({ "image": { "data": base64::engine::general_purpose::STANDARD.encode(&png_data) } }));
+        let same = Picture::new(16, 16, pixels.clone()).unwrap();
+        let c = critique_in(&reg, std::slice::from_ref(&e), None, Context { reference: Some(&same) });
+        assert!(c.passed, "{c:?}");
+        assert_eq!(c.checks[0].measured["iou"], json!(1.0));
+        let grey = Picture::new(16, 16, [60, 60, 60, 255].repeat(256)).unwrap();
+        let c = critique_in(&reg, std::slice::from_ref(&e), None, Context { reference: Some(&grey) });
+        assert!(!c.passed && c.checks[0].reason.as_deref().unwrap().contains("IoU"), "{c:?}");
+        let other_size = Picture::new(8, 8, [60, 60, 60, 255].repeat(64)).unwrap();
+        let c = critique_in(&reg, &[e], None, Context { reference: Some(&other_size) });
+        assert!(!c.passed && c.checks[0].reason.as_deref().unwrap().contains("framing"), "{c:?}");
     }
 
     #[test]

@@ -62,16 +62,8 @@ fn stem_of(name: &str) -> String {
     name.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
 }
 
-fn valid(schema: &Value, value: &Value) -> bool {
-    jsonschema::validator_for(schema).is_ok_and(|v| v.is_valid(value))
-}
-
-/// The arguments with `key` set to `value` pass the schema's own rules (`required` aside).
 fn rules_allow(root: &Value, args: &Map<String, Value>, key: &str, value: &str) -> bool {
-    let relaxed = super::args::without_required(root);
-    let mut trial = args.clone();
-    trial.insert(key.into(), Value::String(value.into()));
-    valid(&relaxed, &Value::Object(trial))
+    super::args::rules_allow(root, args, key, &Value::String(value.into()))
 }
 
 /// What the words and the plan give for a step's file properties (see the module doc).

@@ -85,7 +85,7 @@ mod tests {
     use super::*;
 
     fn run(schema: Value, text: &str, scene: &[SceneObject], args: Value) -> (Value, Vec<String>) {
-        let lw: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(',').to_lowercase()).collect();
+        let lw = crate::planner::text::clause_words(text);
         let mut args = args.as_object().unwrap().clone();
         let mut missing: Vec<String> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).filter(|k| !args.contains_key(*k)).map(String::from).collect();
         fill(&schema, text, &lw, scene, &mut args, &mut missing);

@@ -36,6 +36,8 @@ pub mod plan;
 pub mod quotes;
 pub mod relative;
 pub mod session;
+pub mod text;
+pub mod visual_match;
 
 use crate::call::CallPath;
 use crate::runtime::{CallError, CallOutput, Resolution, Runtime};
@@ -166,7 +168,7 @@ pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::Search
     // best capability that changes the scene, when that one scores at least half as high.
     // A top hit whose own verb the words say ("export the cube": `io.export`) stays.
     let top = hits.first().map(|h| h.score).unwrap_or_default();
-    let words: Vec<String> = text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(String::from).collect();
+    let words = text::plain_words(text, &[]);
     let named = hits.first().is_some_and(|h| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| words.iter().any(|w| w == v)));
     let doing = hits.iter().find(|h| h.mutates && h.score * 2.0 >= top).filter(|_| route.intent == crate::router::Intent::Change && !named);
     let hit = doing.or(hits.first());

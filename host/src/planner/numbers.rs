@@ -44,8 +44,9 @@ const NUMBER_WORDS: &[(&str, f64)] = &[
     ("hundred", 100.0),
 ];
 
-/// Unit suffixes a number may carry in one token ("85mm", "2m", "90deg").
-const UNITS: &[&str] = &["mm", "cm", "km", "m", "deg", "px", "w", "s", "%"];
+/// Unit suffixes a number may carry in one token ("85mm", "2m", "90deg", "24fps"); a
+/// longer suffix comes before a shorter one it ends with ("fps" before "s").
+const UNITS: &[&str] = &["mm", "cm", "km", "m", "deg", "°", "rad", "px", "w", "fps", "s", "%"];
 
 /// One number of the words: where it stands and the unit word it carried, if any.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,8 +160,55 @@ fn size_property(key: &str, branches: &[&Value]) -> bool {
         })
 }
 
+/// A length of time the words give, with the frame rate when they give one: "10 seconds
+/// at 24 fps", "a 5s animation at 30 frames per second".
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimeSpan {
+    pub seconds: f64,
+    /// Where the number of seconds stands.
+    pub at: usize,
+    /// The frame rate and where it stands.
+    pub fps: Option<(f64, usize)>,
+}
+
+/// The words after a number that make it seconds, and frames per second.
+const SECONDS: &[&str] = &["second", "seconds", "sec", "secs"];
+
+pub fn time_span(lw: &[String]) -> Option<TimeSpan> {
+    let found = numbers(lw);
+    let next = |n: &Number, k: usize| lw.get(n.at + k).map(String::as_str);
+    let seconds = found.iter().find(|n| n.unit.as_deref() == Some("s") || next(n, 1).is_some_and(|w| SECONDS.contains(&w)))?;
+    let fps = found.iter().find(|n| {
+        n.unit.as_deref() == Some("fps") || next(n, 1) == Some("fps") || (next(n, 1).is_some_and(|w| w == "frames" || w == "frame") && matches!(next(n, 2), Some("per" | "a")) && next(n, 3).is_some_and(|w| SECONDS.contains(&w)))
+    });
+    let span = TimeSpan { seconds: seconds.value, at: seconds.at, fps: fps.map(|f| (f.value, f.at)) };
+    (span.seconds > 0.0 && span.fps.is_none_or(|(f, _)| f > 0.0)).then_some(span)
+}
+
+/// A time span with its frame rate as frames: `frames` (a count), `frame_end` (from
+/// `frame_start`, or frame 1), `fps`. Without a frame rate the seconds are no frame
+/// count, and no frame property takes them. Returns the positions of the numbers used.
+fn fill_time(props: &[(&String, Vec<&Value>)], lw: &[String], args: &mut Map<String, Value>) -> Vec<usize> {
+    let Some(span) = time_span(lw) else { return Vec::new() };
+    let Some((fps, fps_at)) = span.fps else { return vec![span.at] };
+    let frames = (span.seconds * fps).round();
+    let set = |key: &str, value: f64, args: &mut Map<String, Value>| {
+        if let Some((k, branches)) = props.iter().find(|(k, _)| k.as_str() == key && !args.contains_key(key))
+            && let Some(v) = fits(branches, value)
+        {
+            args.insert(k.to_string(), v);
+        }
+    };
+    set("fps", fps, args);
+    set("frames", frames, args);
+    let start = args.get("frame_start").and_then(Value::as_f64).unwrap_or(1.0);
+    set("frame_end", start + frames - 1.0, args);
+    vec![span.at, fps_at]
+}
+
 /// Fill numeric properties of `props` (by name: its schema branches) from the words.
 pub fn fill(props: &[(&String, Vec<&Value>)], lw: &[String], args: &mut Map<String, Value>) {
+    let used = fill_time(props, lw, args);
     if let Some(size) = picture_size(lw)
         && let Some((key, _)) = props.iter().find(|(k, b)| !args.contains_key(k.as_str()) && size_property(k, b))
     {
@@ -171,7 +219,7 @@ pub fn fill(props: &[(&String, Vec<&Value>)], lw: &[String], args: &mut Map<Stri
     {
         args.insert(key.to_string(), serde_json::json!(p));
     }
-    let found = numbers(lw);
+    let found: Vec<Number> = numbers(lw).into_iter().filter(|n| !used.contains(&n.at)).collect();
     // (number index, property, strength, distance) for every naming word near a number.
     let mut claims: Vec<(usize, &String, u8, usize)> = Vec::new();
     for (n, number) in found.iter().enumerate() {
@@ -245,7 +293,7 @@ mod tests {
     use serde_json::json;
 
     fn run(schema: Value, text: &str) -> Map<String, Value> {
-        let lw: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(',').to_lowercase()).collect();
+        let lw = crate::planner::text::clause_words(text);
         let props: Vec<(&String, Vec<&Value>)> = schema["properties"].as_object().unwrap().iter().map(|(k, v)| (k, vec![v])).collect();
         let mut args = Map::new();
         fill(&props, &lw, &mut args);
@@ -264,6 +312,18 @@ mod tests {
         let dup = json!({ "properties": { "count": { "type": "integer", "minimum": 1 } } });
         assert_eq!(run(dup.clone(), "duplicate the cube three times")["count"], json!(3));
         assert_eq!(Value::Object(run(dup, "duplicate it 2.5 times")), json!({}), "an integer takes whole numbers");
+    }
+
+    #[test]
+    fn seconds_at_a_frame_rate_are_frames() {
+        let range = json!({ "properties": { "frame_start": { "type": "integer", "minimum": 0 }, "frame_end": { "type": "integer", "minimum": 0 }, "fps": { "type": "integer", "minimum": 1 } } });
+        assert_eq!(Value::Object(run(range.clone(), "make the animation 10 seconds at 24 fps")), json!({ "frame_end": 240, "fps": 24 }));
+        assert_eq!(Value::Object(run(range.clone(), "a 5s clip at 30 frames per second")), json!({ "frame_end": 150, "fps": 30 }));
+        assert_eq!(Value::Object(run(range.clone(), "2.5 seconds long at 24fps")), json!({ "frame_end": 60, "fps": 24 }));
+        // Without a frame rate the seconds are no frame count: nothing is guessed.
+        assert_eq!(Value::Object(run(range, "make it 10 seconds long")), json!({}));
+        let spin = json!({ "properties": { "frames": { "type": "integer", "minimum": 2 } } });
+        assert_eq!(Value::Object(run(spin, "a 4 second turn at 25 fps")), json!({ "frames": 100 }));
     }
 
     #[test]

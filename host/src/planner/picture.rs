@@ -45,14 +45,19 @@ impl PictureStats {
 }
 
 pub fn picture(result: &Value) -> Result<PictureStats, String> {
+    let (w, h, rgba) = decode_png(&png_bytes(result)?)?;
+    Ok(analyse(w, h, &rgba))
+}
+
+/// The PNG bytes of a preview's answer (`image.data` or `image_base64`), size-capped
+/// before the base64 is decoded.
+pub fn png_bytes(result: &Value) -> Result<Vec<u8>, String> {
     let image = &result["image"];
     let data = image["data"].as_str().or_else(|| result["image_base64"].as_str()).ok_or("cannot measure: the preview has no image data")?;
     if data.len() > MAX_PNG_BYTES / 3 * 4 + 4 {
         return Err("cannot measure: the preview is too large".into());
     }
-    let bytes = base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| format!("cannot measure: the preview is not base64: {e}"))?;
-    let (w, h, rgba) = decode_png(&bytes)?;
-    Ok(analyse(w, h, &rgba))
+    base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| format!("cannot measure: the preview is not base64: {e}"))
 }
 
 /// RGBA8 pixels of a PNG.
@@ -78,8 +83,9 @@ pub fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     Ok((info.width, info.height, rgba))
 }
 
-/// Statistics of RGBA8 pixels (`w * h * 4` bytes).
-pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
+/// The background of RGBA8 pixels: the mean of the border pixels of the commonest
+/// (quantised) border colour.
+pub fn background(w: u32, h: u32, rgba: &[u8]) -> [f64; 4] {
     let px = |x: u32, y: u32| -> [u8; 4] {
         let i = ((y * w + x) * 4) as usize;
         [rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]
@@ -106,6 +112,16 @@ pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
             bg[c] += f64::from(p[c]) / members.len() as f64;
         }
     }
+    bg
+}
+
+/// Statistics of RGBA8 pixels (`w * h * 4` bytes).
+pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
+    let px = |x: u32, y: u32| -> [u8; 4] {
+        let i = ((y * w + x) * 4) as usize;
+        [rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]
+    };
+    let bg = background(w, h, rgba);
     let (mut fg, mut sum, mut sum2) = (0usize, 0f64, 0f64);
     let mut bbox: Option<[u32; 4]> = None;
     for y in 0..h {

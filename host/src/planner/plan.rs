@@ -54,7 +54,10 @@ pub enum StepStatus {
     Failed,
 }
 
+/// One step of a plan. Its `missing` arguments are not a list of their own: they are
+/// the arguments its `needs_input` asks for, listed for clients under `missing` too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WireStep", from = "WireStep")]
 pub struct PlanStep {
     pub step_id: String,
     pub description: String,
@@ -63,16 +66,55 @@ pub struct PlanStep {
     pub family: String,
     /// What the goal's words say for the capability's arguments ([`super::args`]).
     pub args: Value,
-    /// Required arguments the words did not give: the client supplies them in `tool_args`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub missing: Vec<String>,
-    /// For each missing argument: its schema and the values that would fit. A step with
-    /// any is `needs_input` and is never sent as it is: the client answers first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Each argument the words and the scene did not give (the client supplies them in
+    /// `tool_args`): its schema and the values that would fit. A step with any is
+    /// `needs_input` and is never sent as it is: the client answers first.
     pub needs_input: Vec<super::args::NeededInput>,
     pub status: StepStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+}
+
+impl PlanStep {
+    /// The arguments this step waits for (none: it can be sent as it is).
+    pub fn missing(&self) -> impl Iterator<Item = &str> {
+        self.needs_input.iter().map(|n| n.argument.as_str())
+    }
+
+    /// It waits for input.
+    pub fn held(&self) -> bool {
+        !self.needs_input.is_empty()
+    }
+}
+
+/// A step as clients read it: `missing` listed beside `needs_input`.
+#[derive(Serialize, Deserialize)]
+struct WireStep {
+    step_id: String,
+    description: String,
+    tool_hint: String,
+    family: String,
+    args: Value,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    missing: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    needs_input: Vec<super::args::NeededInput>,
+    status: StepStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<Value>,
+}
+
+impl From<PlanStep> for WireStep {
+    fn from(s: PlanStep) -> Self {
+        let missing = s.missing().map(String::from).collect();
+        WireStep { step_id: s.step_id, description: s.description, tool_hint: s.tool_hint, family: s.family, args: s.args, missing, needs_input: s.needs_input, status: s.status, result: s.result }
+    }
+}
+
+/// `missing` is read from `needs_input`; a `missing` of its own is not kept.
+impl From<WireStep> for PlanStep {
+    fn from(w: WireStep) -> Self {
+        PlanStep { step_id: w.step_id, description: w.description, tool_hint: w.tool_hint, family: w.family, args: w.args, needs_input: w.needs_input, status: w.status, result: w.result }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
@@ -168,8 +210,9 @@ fn flush(current: &mut Vec<&str>, out: &mut Vec<String>) {
 
 /// Whether the goal asks for a picture.
 pub fn wants_render(goal: &str) -> bool {
+    let words = super::text::plain_words(goal, &[]);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let goal = goal.to_lowercase();
-    let words: Vec<&str> = goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     // "image plane", "render settings", "render engine": words about something else.
     let about_else = |w: &str, next: Option<&&str>| match w {
         "image" => next.is_some_and(|n| ["plane", "planes", "texture", "textures"].contains(n)),
@@ -193,7 +236,7 @@ pub fn canonical(registry: &dyn Registry, key: &str) -> Result<String, PlanError
 pub fn step(registry: &dyn Registry, description: &str, hint: &str, args: Value) -> Result<PlanStep, PlanError> {
     let key = canonical(registry, hint)?;
     let (family, _) = registry.describe(&key).ok_or_else(|| PlanError::UnknownKey(key.clone()))?;
-    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, missing: vec![], needs_input: vec![], status: StepStatus::Pending, result: None })
+    Ok(PlanStep { step_id: String::new(), description: description.into(), tool_hint: key, family, args, needs_input: vec![], status: StepStatus::Pending, result: None })
 }
 
 /// What later steps can refer to: the scene's names plus the objects earlier steps
@@ -211,7 +254,7 @@ pub(super) fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &
     let mut s = step(registry, text, hint, Value::Object(Default::default()))?;
     if let Some(schema) = registry.input_schema(&s.tool_hint) {
         let mut filled = super::args::fill_with_files(&schema, text, &context.names, context.subject.as_deref(), context.written.as_deref());
-        let lw: Vec<String> = text.split(|c: char| c.is_whitespace() || ",;:!?".contains(c)).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+        let lw = super::text::clause_words(text);
         if registry.describe(&s.tool_hint).is_some_and(|(family, _)| family != "create") {
             super::relative::fill(registry, &schema, &lw, filled.subject().as_deref(), &mut filled.args);
             filled.missing.retain(|k| !filled.args.contains_key(k));
@@ -227,7 +270,6 @@ pub(super) fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &
             context.subject = Some(subject);
         }
         s.needs_input = filled.missing.iter().map(|k| super::args::needed(&schema, k, &context.names)).collect();
-        let mut missing = filled.missing;
         // "Change the cube" names no change: a rule wants one of several arguments.
         for names in super::args::unmet_any_of(&schema, &filled.args) {
             let joined = names.join(" | ");
@@ -237,21 +279,18 @@ pub(super) fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &
                 candidates: names.iter().cloned().map(Value::String).collect(),
                 reason: Some(format!("at least one of {}", names.join(", "))),
             });
-            missing.push(joined);
         }
         s.args = Value::Object(filled.args);
         // Complete as far as the words go, yet refused by the schema: held all the same
         // (never sent to be refused), with the schema's reason.
-        if missing.is_empty()
+        if !s.held()
             && let Err(e) = registry.check(&s.tool_hint, &s.args.to_string())
         {
             s.needs_input.push(super::args::NeededInput { argument: "arguments".into(), schema: schema.clone(), candidates: vec![], reason: Some(e.to_string()) });
-            missing.push("arguments".into());
         }
-        if !missing.is_empty() {
+        if s.held() {
             s.status = StepStatus::NeedsInput;
         }
-        s.missing = missing;
     }
     Ok(s)
 }
@@ -328,7 +367,7 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         // animation render) that the words could not complete goes: the finish makes the
         // picture.
         let render_family = registry.describe(&render).map(|(f, _)| f);
-        steps.retain(|s| s.missing.is_empty() || Some(&s.family) != render_family.as_ref());
+        steps.retain(|s| !s.held() || Some(&s.family) != render_family.as_ref());
         tail.push(step(registry, "Audit the render settings before the final output", &audit, serde_json::json!({}))?);
         let args = picture_args(registry, &render, goal, &context);
         tail.push(step(registry, "Render the final output", &render, args)?);
@@ -399,7 +438,7 @@ mod tests {
         let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube called Box, then inspect it", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "scene.object_info"], "{steps:#?}");
         assert_eq!(steps[2].args, serde_json::json!({ "name": "Box" }), "it = the Box the step before made");
-        assert!(steps[2].missing.is_empty());
+        assert!(!steps[2].held());
     }
 
     fn plan(goal: &str, profile: Profile, max: Option<usize>, custom: &[String]) -> Result<Vec<PlanStep>, PlanError> {
@@ -429,10 +468,10 @@ mod tests {
         let scene = ["Cube".into()];
         let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube called Box", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(steps[1].args, serde_json::json!({ "type": "cube", "name": "Box" }));
-        assert!(steps[1].missing.is_empty());
+        assert!(!steps[1].held());
         let steps = build(&reg, &pick, &PlanRequest { goal: "add something", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(steps[1].args, serde_json::json!({}));
-        assert_eq!(steps[1].missing, ["type"]);
+        assert_eq!(steps[1].missing().collect::<Vec<_>>(), ["type"]);
         let json = serde_json::to_value(&steps[0]).unwrap();
         assert!(json.get("missing").is_none(), "an inspection misses nothing: {json}");
     }

@@ -7,6 +7,12 @@
 //! left -X, back +Y, forward -Y. A distance is the number next to the direction or after
 //! "by", in metres unless it says cm or mm; with no number there is no move (nothing is
 //! guessed). Factors: "twice" / "double" 2, "three times" 3, "half" 0.5, "N times".
+//!
+//! Turns: "rotate it 45 degrees on the X axis", "turn the cube 1.57 radians around z",
+//! "a quarter turn about y". The angle is degrees unless it says radians; the axis must
+//! be named (no axis, no turn: the step asks). "to 90 degrees" sets that axis's angle;
+//! otherwise the angle is added to the object's own, read first (in radians, as
+//! Blender stores it), and the other axes keep theirs.
 
 use super::Registry;
 use serde_json::{Map, Value, json};
@@ -29,8 +35,7 @@ const DIRECTIONS: &[(&str, [f64; 3])] = &[
 
 /// A move the words give: direction times distance.
 pub fn offset(lw: &[String]) -> Option<[f64; 3]> {
-    let at = lw.iter().position(|w| DIRECTIONS.iter().any(|(d, _)| d == w))?;
-    let dir = DIRECTIONS.iter().find(|(d, _)| *d == lw[at]).map(|(_, v)| *v)?;
+    let (at, dir) = direction(lw)?;
     let numbers = super::numbers::numbers(lw);
     let by = lw.iter().position(|w| w == "by");
     let number = numbers
@@ -44,6 +49,74 @@ pub fn offset(lw: &[String]) -> Option<[f64; 3]> {
         _ => number.value,
     };
     (metres.is_finite() && metres.abs() <= 1e6).then(|| dir.map(|c| c * metres))
+}
+
+/// A turn the words give: the axis (0 X, 1 Y, 2 Z), the angle in degrees, and whether
+/// it is the angle to set ("to 90 degrees") rather than one to add.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Turn {
+    pub axis: usize,
+    pub degrees: f64,
+    pub absolute: bool,
+}
+
+const TURN_VERBS: &[&str] = &["rotate", "rotated", "rotation", "turn", "turned", "spin", "tilt", "tilted", "angle"];
+
+pub fn turn(lw: &[String]) -> Option<Turn> {
+    if !lw.iter().any(|w| TURN_VERBS.contains(&w.as_str())) {
+        return None;
+    }
+    let axis_of = |w: &str| match w.trim_end_matches("-axis") {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    };
+    // "the x axis", "x-axis", "around z", "about the y".
+    let axis = lw.iter().enumerate().find_map(|(i, w)| {
+        let named = w.ends_with("-axis") || lw.get(i + 1).is_some_and(|n| n == "axis") || (i > 0 && ["around", "about", "on", "along"].contains(&lw[i - 1].as_str())) || (i > 1 && lw[i - 1] == "the" && ["around", "about", "on", "along"].contains(&lw[i - 2].as_str()));
+        named.then(|| axis_of(w)).flatten()
+    })?;
+    let quarter = lw.windows(2).any(|p| p[0] == "quarter" && p[1] == "turn");
+    let half = lw.windows(2).any(|p| p[0] == "half" && p[1] == "turn");
+    let angle = super::numbers::numbers(lw).into_iter().find_map(|n| {
+        let unit = n.unit.clone().or_else(|| lw.get(n.at + 1).cloned()).unwrap_or_default();
+        let degrees = match unit.as_str() {
+            "deg" | "°" | "degree" | "degrees" => n.value,
+            "rad" | "radian" | "radians" => n.value.to_degrees(),
+            _ => return None,
+        };
+        Some((degrees, n.at > 0 && lw[n.at - 1] == "to"))
+    });
+    let (degrees, absolute) = match angle {
+        Some(a) => a,
+        None if quarter => (90.0, false),
+        None if half => (180.0, false),
+        None => return None,
+    };
+    (degrees.is_finite() && degrees.abs() <= 36_000.0).then_some(Turn { axis, degrees, absolute })
+}
+
+/// Where the direction word stands and its unit vector: a direction by name ("up"), or
+/// an axis ("along x", "along the -y axis", "in x").
+fn direction(lw: &[String]) -> Option<(usize, [f64; 3])> {
+    if let Some(at) = lw.iter().position(|w| DIRECTIONS.iter().any(|(d, _)| d == w)) {
+        return DIRECTIONS.iter().find(|(d, _)| *d == lw[at]).map(|(_, v)| (at, *v));
+    }
+    lw.iter().enumerate().find_map(|(i, w)| {
+        let after = |k: usize| i >= k && ["along", "in"].contains(&lw[i - k].as_str()) && (k == 1 || lw[i - 1] == "the");
+        if !(after(1) || after(2)) {
+            return None;
+        }
+        let (sign, axis) = match w.trim_end_matches("-axis").strip_prefix('-') {
+            Some(a) => (-1.0, a),
+            None => (1.0, w.trim_end_matches("-axis").trim_start_matches('+')),
+        };
+        let index = ["x", "y", "z"].iter().position(|a| *a == axis)?;
+        let mut v = [0.0; 3];
+        v[index] = sign;
+        Some((i, v))
+    })
 }
 
 /// The factors the planner reads off words: a size changed a thousandfold either way is
@@ -94,10 +167,21 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
         args.insert("scale".into(), json!(f));
         return;
     }
+    // "in a row along x, 2 metres apart": a step between copies is the move itself.
+    if !args.contains_key("offset")
+        && takes_vec3(schema, "offset")
+        && let Some(step) = offset(lw)
+    {
+        args.insert("offset".into(), json!(step));
+    }
     let Some(object) = object else { return };
     let wants_move = !args.contains_key("location") && takes_vec3(schema, "location") && offset(lw).is_some();
     let wants_scale = !args.contains_key("scale") && takes_vec3(schema, "scale") && factor(lw).is_some();
-    if !wants_move && !wants_scale {
+    // Rotation in the capability's default unit (degrees) only: a step that chose radians
+    // would read these numbers wrong.
+    let in_degrees = args.get("rotation_unit").is_none_or(|u| u == "degrees");
+    let wants_turn = !args.contains_key("rotation") && in_degrees && takes_vec3(schema, "rotation") && turn(lw).is_some();
+    if !wants_move && !wants_scale && !wants_turn {
         return;
     }
     let Some(reader) = registry.role(crate::roles::Role::ReadsObject) else { return };
@@ -112,6 +196,13 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
     {
         args.insert("scale".into(), json!(s.map(|c| c * f)));
     }
+    if wants_turn
+        && let (Some(t), Some(radians)) = (turn(lw), vec3(&info["rotation"]))
+    {
+        let mut degrees = radians.map(f64::to_degrees);
+        degrees[t.axis] = if t.absolute { t.degrees } else { degrees[t.axis] + t.degrees };
+        args.insert("rotation".into(), json!(degrees.map(|c| (c * 1e6).round() / 1e6)));
+    }
 }
 
 #[cfg(test)]
@@ -123,11 +214,27 @@ mod tests {
     }
 
     #[test]
+    fn turns_name_their_axis_and_angle() {
+        let t = |text: &str| turn(&crate::planner::text::clause_words(text));
+        assert_eq!(t("rotate the cube by 45 degrees on the X axis"), Some(Turn { axis: 0, degrees: 45.0, absolute: false }));
+        assert_eq!(t("turn it 90deg around z"), Some(Turn { axis: 2, degrees: 90.0, absolute: false }));
+        let r = t("rotate the monkey 1.5707963 radians about the y-axis").unwrap();
+        assert!((r.degrees - 90.0).abs() < 1e-4 && r.axis == 1);
+        assert_eq!(t("give it a quarter turn about x"), Some(Turn { axis: 0, degrees: 90.0, absolute: false }));
+        assert_eq!(t("set its rotation to 30 degrees on z"), Some(Turn { axis: 2, degrees: 30.0, absolute: true }));
+        assert_eq!(t("rotate the cube 45 degrees"), None, "no axis, no turn");
+        assert_eq!(t("move the cube along x by 2"), None, "no turn word");
+        assert_eq!(t("rotate it 1e300 degrees on x"), None);
+    }
+
+    #[test]
     fn moves_by_a_distance_in_a_direction() {
         assert_eq!(offset(&lw("move the cube up by two metres")), Some([0.0, 0.0, 2.0]));
         assert_eq!(offset(&lw("move it 50 cm to the left")), Some([-0.5, 0.0, 0.0]));
         assert_eq!(offset(&lw("shift it back 3m")), Some([0.0, 3.0, 0.0]));
         assert_eq!(offset(&lw("move the cube up")), None, "no distance, no move");
+        assert_eq!(offset(&lw("move it 2 metres along x")), Some([2.0, 0.0, 0.0]));
+        assert_eq!(offset(&lw("shift it along the -y axis by 0.5")), Some([0.0, -0.5, 0.0]));
     }
 
     #[test]

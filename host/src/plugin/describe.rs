@@ -33,6 +33,9 @@ pub struct CapabilitySpec {
     pub mutates: bool,
     /// True if any of its bridge commands destroys data.
     pub destructive: bool,
+    /// True if any of its bridge commands writes files (an export, a saved copy).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub writes_files: bool,
     pub bridge_commands: Vec<String>,
     /// What the capability must do against the real app (run by the conformance suite).
     #[serde(skip)]
@@ -252,6 +255,7 @@ fn validate_capabilities(
             }
         }
         let mut destructive = cap.destructive;
+        let mut writes_files = false;
         for command in &cap.bridge_commands {
             let Some(server) = manifest.server_of(command) else {
                 err(format!("bridge command {command:?} is not declared in the manifest"));
@@ -268,6 +272,7 @@ fn validate_capabilities(
                 err(format!("it is read-only (mutates: false) but lists the mutating command {command:?}"));
             }
             destructive |= spec.effect == CommandEffect::Destroy;
+            writes_files |= spec.effect == CommandEffect::Write;
         }
         let (schema, validator) = match declared::object_schema(declared::SchemaRole::Input, &cap.input_schema) {
             Ok(compiled) => compiled,
@@ -309,6 +314,7 @@ fn validate_capabilities(
             examples: cap.examples,
             mutates: cap.mutates,
             destructive,
+            writes_files,
             bridge_commands: cap.bridge_commands,
             conformance,
             validator: Arc::new(validator),

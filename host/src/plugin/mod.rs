@@ -130,6 +130,11 @@ impl LoadedPack {
     pub fn pre(&self) -> &PackPre {
         &self.pre
     }
+
+    /// The manifest's command-to-server table (benchmarks build a gate from it).
+    pub fn commands(&self) -> &Arc<PackCommands> {
+        &self.commands
+    }
 }
 
 pub fn load(

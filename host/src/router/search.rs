@@ -20,6 +20,8 @@ pub struct CapabilityText<'a> {
     pub summary: &'a str,
     pub mutates: bool,
     pub destructive: bool,
+    /// It writes files (an export, a saved copy): never the answer to a question.
+    pub writes_files: bool,
     pub tags: &'a [String],
     pub aliases: &'a [String],
     pub examples: &'a [String],
@@ -32,6 +34,14 @@ struct Entry {
     summary: String,
     mutates: bool,
     destructive: bool,
+    writes_files: bool,
+}
+
+impl Entry {
+    /// It answers a question without changing anything: no scene change, no file written.
+    fn only_reads(&self) -> bool {
+        !self.mutates && !self.writes_files
+    }
 }
 
 /// One ranked result: a summary, never a schema.
@@ -41,6 +51,9 @@ pub struct SearchHit {
     pub family: String,
     pub summary: String,
     pub mutates: bool,
+    /// It writes files (listed only when it does).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub writes_files: bool,
     pub score: f32,
 }
 
@@ -92,6 +105,7 @@ impl SearchIndex {
                 summary: item.summary.to_string(),
                 mutates: item.mutates,
                 destructive: item.destructive,
+                writes_files: item.writes_files,
             });
         }
         index
@@ -126,7 +140,7 @@ impl SearchIndex {
 
     /// Whether `family` has a capability that changes nothing.
     pub fn family_has_reads(&self, family: &str) -> bool {
-        self.entries.iter().any(|e| e.family == family && !e.mutates)
+        self.entries.iter().any(|e| e.family == family && e.only_reads())
     }
 
     /// The best `limit` capabilities for `query`, optionally only of `family`.
@@ -162,7 +176,7 @@ impl SearchIndex {
                 continue;
             }
             let e = &self.entries[id];
-            if family.is_some_and(|f| f != e.family) || (reads_only && e.mutates) {
+            if family.is_some_and(|f| f != e.family) || (reads_only && !e.only_reads()) {
                 continue;
             }
             let mut s = *score;
@@ -189,7 +203,7 @@ impl SearchIndex {
             .into_iter()
             .map(|(score, id)| {
                 let e = &self.entries[id as usize];
-                SearchHit { key: e.key.clone(), family: e.family.clone(), summary: e.summary.clone(), mutates: e.mutates, score: (score * 100.0).round() / 100.0 }
+                SearchHit { key: e.key.clone(), family: e.family.clone(), summary: e.summary.clone(), mutates: e.mutates, writes_files: e.writes_files, score: (score * 100.0).round() / 100.0 }
             })
             .collect()
     }
@@ -217,10 +231,32 @@ mod tests {
             summary: s,
             mutates: *f != "inspect",
             destructive: false,
+            writes_files: false,
             tags: t,
             aliases: &none,
             examples: e,
         }), super::super::FamilyTable::default())
+    }
+
+    #[test]
+    fn a_question_is_never_answered_by_writing_a_file() {
+        let caps = [("io.save", "Save the scene as a .blend copy", true), ("scene.info", "List the scene and its objects", false)];
+        let none: Vec<String> = vec![];
+        let index = SearchIndex::build(caps.iter().map(|(k, s, writes)| CapabilityText {
+            key: k,
+            family: "io",
+            summary: s,
+            mutates: false,
+            destructive: false,
+            writes_files: *writes,
+            tags: &none,
+            aliases: &none,
+            examples: &none,
+        }), super::super::FamilyTable::default());
+        let keys = |reads_only| index.search_as("save the scene objects", None, None, 5, reads_only).into_iter().map(|h| h.key).collect::<Vec<_>>();
+        assert_eq!(keys(false), ["io.save", "scene.info"]);
+        assert_eq!(keys(true), ["scene.info"], "a read-only answer writes no file");
+        assert!(index.family_has_reads("io"));
     }
 
     #[test]

@@ -160,7 +160,7 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
     if doc.steps.is_empty() || doc.steps.len() > MAX_STEPS {
         problems.push(format!("{} steps; a workflow has 1 to {MAX_STEPS}", doc.steps.len()));
     }
-    let (mut mutates, mut destructive, mut commands) = (false, false, Vec::<String>::new());
+    let (mut mutates, mut destructive, mut writes_files, mut commands) = (false, false, false, Vec::<String>::new());
     let mut ids = BTreeSet::new();
     for step in &doc.steps {
         let at = format!("step {:?}", step.id);
@@ -176,6 +176,7 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
             Some(cap) => {
                 mutates |= cap.mutates;
                 destructive |= cap.destructive;
+                writes_files |= cap.writes_files;
                 commands.extend(cap.bridge_commands.iter().cloned());
             }
         }
@@ -247,6 +248,7 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
         examples: doc.examples,
         mutates,
         destructive,
+        writes_files,
         bridge_commands: commands,
         conformance,
         validator,

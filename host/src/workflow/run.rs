@@ -205,6 +205,7 @@ mod tests {
             examples: vec![],
             mutates: true,
             destructive: false,
+            writes_files: false,
             bridge_commands: vec!["create_object".into()],
             conformance: vec![],
         })

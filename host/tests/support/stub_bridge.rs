@@ -15,6 +15,8 @@ pub const STUB_TOKEN: &str = "stub-bridge-token-0123456789abcdef";
 
 pub struct StubBridge {
     pub port: u16,
+    /// The port's address (loopback).
+    pub addr: std::net::SocketAddr,
     pub requests: Arc<AtomicUsize>,
     /// Every command request's body, in arrival order (pings aside).
     pub bodies: Arc<std::sync::Mutex<Vec<Value>>>,
@@ -23,22 +25,35 @@ pub struct StubBridge {
 impl StubBridge {
     /// Start the stub and write `<home>/run/blender/server.json` naming it.
     pub fn start(home: &Path) -> StubBridge {
+        StubBridge::start_with(home, None)
+    }
+
+    /// A stub that answers `/ping` and `get_scene_info` with what a real headless
+    /// Blender answered for the factory scene (`tests/data/blender_factory_scene.json`:
+    /// the whole command list in the ping, so the add-on skew check has work to do;
+    /// the real answer, so the answer checks do), other commands as [`StubBridge::start`].
+    pub fn start_recorded(home: &Path) -> StubBridge {
+        StubBridge::start_with(home, Some(Arc::new(Recorded::load())))
+    }
+
+    fn start_with(home: &Path, recorded: Option<Arc<Recorded>>) -> StubBridge {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let addr = listener.local_addr().unwrap();
+        let port = addr.port();
         let requests = Arc::new(AtomicUsize::new(0));
         let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let (count, recorded) = (requests.clone(), bodies.clone());
+        let (count, recorded, replay) = (requests.clone(), bodies.clone(), recorded);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (count, recorded) = (count.clone(), recorded.clone());
-                std::thread::spawn(move || serve(stream, &count, &recorded));
+                let (count, bodies, replay) = (count.clone(), recorded.clone(), replay.clone());
+                std::thread::spawn(move || serve(stream, &count, &bodies, replay.as_deref()));
             }
         });
         let run = home.join("run/blender");
         std::fs::create_dir_all(&run).unwrap();
         let doc = json!({ "http": format!("http://127.0.0.1:{port}"), "token": STUB_TOKEN, "pid": std::process::id(), "protocol": 1, "app_version": "5.0.1" });
         std::fs::write(run.join("server.json"), doc.to_string()).unwrap();
-        StubBridge { port, requests, bodies }
+        StubBridge { port, addr, requests, bodies }
     }
 
     pub fn bridge_requests(&self) -> usize {
@@ -51,7 +66,31 @@ impl StubBridge {
 #[path = "canned.rs"]
 mod canned;
 
-fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>) {
+/// The recorded real answers (`tests/data/blender_factory_scene.json`).
+pub struct Recorded {
+    /// The `/ping` document, with this process's pid.
+    pub ping: String,
+    /// The `result` of `get_scene_info`, as text.
+    pub scene_result: String,
+}
+
+impl Recorded {
+    pub const TEXT: &str = include_str!("../data/blender_factory_scene.json");
+
+    pub fn load() -> Recorded {
+        let doc: Value = serde_json::from_str(Self::TEXT).unwrap();
+        let mut ping = doc["ping"].clone();
+        ping["pid"] = json!(std::process::id());
+        Recorded { ping: ping.to_string(), scene_result: doc["get_scene_info"]["result"].to_string() }
+    }
+
+    /// The answer document to request `id` (a JSON value) of `get_scene_info`.
+    pub fn scene_answer(&self, id: &Value) -> String {
+        format!("{{\"id\": {id}, \"ok\": true, \"result\": {}}}", self.scene_result)
+    }
+}
+
+fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>, replay: Option<&Recorded>) {
     let _ = s.set_nodelay(true);
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
@@ -74,7 +113,18 @@ fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<
         let body: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).unwrap_or(Value::Null);
         buf.drain(..end + 4 + len);
         let authorized = head.contains(&format!("Authorization: Bearer {STUB_TOKEN}"));
-        let (status, doc) = if !authorized {
+        let replayed = match replay {
+            Some(r) if authorized && head.starts_with("GET /ping") => Some(r.ping.clone()),
+            Some(r) if authorized && body["command"] == "get_scene_info" && body["params"] == json!({}) => {
+                count.fetch_add(1, Ordering::SeqCst);
+                recorded.lock().unwrap().push(body.clone());
+                Some(r.scene_answer(&body["id"]))
+            }
+            _ => None,
+        };
+        let (status, doc) = if let Some(text) = replayed {
+            ("200 OK", Value::String(text))
+        } else if !authorized {
             ("401 Unauthorized", json!({ "ok": false, "error": { "code": "unauthorized", "message": "token" } }))
         } else if head.starts_with("GET /ping") {
             ("200 OK", json!({ "bridge": "capstan", "protocol": 1, "app": "blender", "app_version": "5.0.1", "pid": std::process::id() }))
@@ -87,7 +137,10 @@ fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<
             };
             ("200 OK", json!({ "id": body["id"], "ok": true, "result": result }))
         };
-        let text = doc.to_string();
+        let text = match doc {
+            Value::String(replayed) => replayed,
+            doc => doc.to_string(),
+        };
         // One write per answer, as a real server's buffered output does.
         let answer = format!("HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}", text.len());
         let _ = s.write_all(answer.as_bytes());

@@ -85,6 +85,7 @@ fn the_client_is_the_catalogs() {
     want.sort();
     let effect = |e: Effect| match e {
         Effect::Read => "read",
+        Effect::Write => "write",
         Effect::Mutate => "mutate",
         Effect::Destroy => "destroy",
     };

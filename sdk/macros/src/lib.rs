@@ -140,7 +140,7 @@ pub fn capability(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let handler = &func.sig.ident;
     let (tags, aliases, examples, uses) = (&args.tags, &args.aliases, &args.examples, &args.uses);
-    let cases = args.cases.as_ref().map(|c| quote! { .cases(#c()) });
+    let cases = args.cases.as_ref().map(|c| quote! { .cases_from(#c) });
     let destructive = args.destructive.then(|| quote! { .destructive() });
     let output = args.output.as_ref().map(|o| quote! { .output::<#o>() });
     // `output = T` must be what the handler returns, or the declared schema would lie.

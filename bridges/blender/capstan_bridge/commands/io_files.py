@@ -189,7 +189,7 @@ def _export_kwargs(fmt, selected, p):
 
 
 @command(
-    effect="read",
+    effect="write",
     summary="Export the scene or some objects to a file in the session output folder (glb, gltf (+ .bin beside it), fbx, obj, stl, ply, abc, usd).",
     params=s.obj({
         "filename": s.string(1, 128, pattern=r"^[A-Za-z0-9_. -]+$", description="A bare file name; its extension must match the format"),
@@ -237,7 +237,7 @@ def export_file(ctx, params):
 
 
 @command(
-    effect="read",
+    effect="write",
     summary="Save the open scene as a .blend in the session output folder (a copy by default: the session keeps its file).",
     params=s.obj({
         "filename": s.string(1, 128, pattern=r"^[A-Za-z0-9_. -]+\.blend$", description="A bare file name ending in .blend"),

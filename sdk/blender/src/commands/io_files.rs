@@ -18,7 +18,7 @@ pub struct ExportFile;
 impl Command for ExportFile {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "export_file";
-    const EFFECT: Effect = Effect::Read;
+    const EFFECT: Effect = Effect::Write;
     type AppCode = AppErrorCode;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::InvalidParams, AppErrorCode::NotFound, AppErrorCode::OutsideFileReferences, AppErrorCode::PathRefused, AppErrorCode::Unsupported];
     type Params = ExportFileParams;
@@ -113,7 +113,7 @@ pub struct SaveBlend;
 impl Command for SaveBlend {
     const SERVER: &'static str = SERVER;
     const NAME: &'static str = "save_blend";
-    const EFFECT: Effect = Effect::Read;
+    const EFFECT: Effect = Effect::Write;
     type AppCode = AppErrorCode;
     const ERRORS: &'static [AppErrorCode] = &[AppErrorCode::PathRefused];
     type Params = SaveBlendParams;

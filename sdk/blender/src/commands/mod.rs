@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "797678df9074cc75c623ff24d87f28f6473c9c5708a3dc5199174f37eafb915b";
+pub const CATALOG_SHA256: &str = "7f00cc139a28bb5039f4638fa966eee2de55bf2e05f75e3a79cb2a486d87331d";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -172,7 +172,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("duplicate_object", Effect::Mutate),
     ("edit_bone", Effect::Destroy),
     ("evaluated_stats", Effect::Read),
-    ("export_file", Effect::Read),
+    ("export_file", Effect::Write),
     ("follow_path", Effect::Mutate),
     ("frame_objects", Effect::Mutate),
     ("geometry_graph_edit", Effect::Mutate),
@@ -231,7 +231,7 @@ pub const COMMANDS: &[(&str, Effect)] = &[
     ("rewrite_file_paths", Effect::Mutate),
     ("rna_describe", Effect::Read),
     ("rna_search", Effect::Read),
-    ("save_blend", Effect::Read),
+    ("save_blend", Effect::Write),
     ("scatter_instances", Effect::Mutate),
     ("scene_diagnostics", Effect::Read),
     ("scene_inspect", Effect::Read),
