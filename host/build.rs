@@ -103,7 +103,8 @@ fn main() {
     if env::var_os("CAPSTAN_TEST_BLENDER").is_some_and(|v| !v.is_empty()) {
         println!("cargo:rustc-cfg=capstan_blender");
     }
-    embed_addon(&workspace.join("bridges").join("blender"), &out_dir);
+    embed_bridge(&workspace.join("bridges").join("blender"), &out_dir, "addon_files.rs", "ADDON_FILES");
+    embed_bridge(&workspace.join("bridges").join("freecad"), &out_dir, "freecad_bridge_files.rs", "FREECAD_BRIDGE_FILES");
 }
 
 /// The Python safety checker component (`capability-packs/python-safety`, world
@@ -135,10 +136,17 @@ fn embed_checker(cargo: &str, workspace: &Path, target_dir: &Path, out_dir: &Pat
     std::fs::write(out_dir.join("checker.rs"), generated).unwrap();
 }
 
-/// The Blender add-on's files, embedded so `capstan blender launch|install-addon`
-/// work from the binary alone (paths relative to `bridges/blender/`).
-fn embed_addon(root: &Path, out_dir: &Path) {
+/// A bridge's files (the Blender add-on, the FreeCAD bridge), embedded so the app
+/// units' launch and install commands work from the binary alone (paths relative to
+/// `bridges/<app>/`, as `const_name` in `OUT_DIR/file_name`). The shared bridge core is
+/// each package's `core` (a symlink to `bridges/core/capstan_bridge_core`): the walk
+/// follows it, so its files are embedded as `<package>/core/...` and covered by the
+/// materialised folder's digest (`src/bridge_code.rs`).
+fn embed_bridge(root: &Path, out_dir: &Path, file_name: &str, const_name: &str) {
     println!("cargo:rerun-if-changed={}", root.display());
+    if let Some(bridges) = root.parent() {
+        println!("cargo:rerun-if-changed={}", bridges.join("core").display());
+    }
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -149,19 +157,29 @@ fn embed_addon(root: &Path, out_dir: &Path) {
                 if name != "__pycache__" && name != "tests" && !name.starts_with('.') {
                     stack.push(path);
                 }
+            } else if name == "core" {
+                // A checkout without symbolic links (git's core.symlinks off) leaves the
+                // link to the shared bridge core as a small text file: a bridge built
+                // from it could not start, so the build stops here and says why.
+                panic!("{} is not the link to bridges/core/capstan_bridge_core (is git's core.symlinks off?); the bridge needs its shared core", path.display());
             } else if name.ends_with(".py") || name.ends_with(".json") || name.ends_with(".toml") {
                 files.push(path);
             }
         }
     }
     files.sort();
-    let mut generated = String::from("pub static ADDON_FILES: &[(&str, &[u8])] = &[\n");
+    assert!(
+        files.iter().any(|f| f.ends_with("core/__init__.py")),
+        "{}: no core/__init__.py embedded; the bridge needs its shared core (bridges/core)",
+        root.display()
+    );
+    let mut generated = format!("pub static {const_name}: &[(&str, &[u8])] = &[\n");
     for f in files {
         let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
         writeln!(generated, "    ({rel:?}, include_bytes!({f:?})),").unwrap();
     }
     generated.push_str("];\n");
-    std::fs::write(out_dir.join("addon_files.rs"), generated).unwrap();
+    std::fs::write(out_dir.join(file_name), generated).unwrap();
 }
 
 /// The packs need the wasm32-wasip2 standard library; add it through rustup when the

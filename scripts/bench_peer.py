@@ -289,11 +289,14 @@ def main():
             def capstan_status():
                 return capstan.call_tool("router_get_status", {})
 
+            def capstan_ping():
+                return capstan.request("ping", {})
+
             for _ in range(args.warmup):
-                capstan_call(), peer_call(), bare_c.round_trip(), bare_p.round_trip(), capstan_status()
-            times = {"capstan": [], "blender_mcp": [], "capstan_stub": [], "peer_stub": [], "capstan_status": []}
+                capstan_call(), peer_call(), bare_c.round_trip(), bare_p.round_trip(), capstan_status(), capstan_ping()
+            times = {"capstan": [], "blender_mcp": [], "capstan_stub": [], "peer_stub": [], "capstan_status": [], "capstan_ping": []}
             for _ in range(args.calls):
-                for name, fn in (("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip), ("capstan_status", capstan_status)):
+                for name, fn in (("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip), ("capstan_status", capstan_status), ("capstan_ping", capstan_ping)):
                     t = time.perf_counter()
                     fn()
                     times[name].append(time.perf_counter() - t)
@@ -312,6 +315,8 @@ def main():
         "capstan_own_share_ms": round(ms(times["capstan"]) - ms(times["capstan_stub"]), 3),
         # The floor of this client, the pipes and the MCP layer: capstan's cheapest tool.
         "capstan_router_get_status_ms": ms(times["capstan_status"]),
+        # The floor under every tool: MCP's own `ping`, answered by the MCP layer alone.
+        "capstan_mcp_ping_ms": ms(times["capstan_ping"]),
         "ratio_blender_mcp_over_capstan": round(statistics.median(times["blender_mcp"]) / statistics.median(times["capstan"]), 2),
         "load_average": os.getloadavg(),
     }

@@ -8,6 +8,11 @@
 
 Both need Blender 4.5 LTS or newer (tested on 4.5 LTS and 5.2 LTS).
 
+The shared bridge core (`bridges/core/capstan_bridge_core/`) is the package's `core`
+subpackage through a symlink in the source tree; the zips hold its files as plain
+files under `core/` (the walk follows the link), so an installed add-on is
+self-contained.
+
     python3 package.py [OUT_DIR]        # default: ../../target/addon
 """
 
@@ -27,7 +32,7 @@ def version():
 
 
 def files():
-    for root, dirs, names in os.walk(PACKAGE):
+    for root, dirs, names in os.walk(PACKAGE, followlinks=True):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
             if not name.endswith((".pyc", ".pyo")):

@@ -103,6 +103,11 @@ pub trait AppUnit: Sync {
     fn display_name(&self) -> &'static str;
     /// The bridge command catalog compiled into the host (`commands.json`).
     fn catalog_json(&self) -> &'static str;
+    /// The version of the bridge this binary carries for the app (embedded at build
+    /// time), for `capstan --version`; `None` when capstan ships no bridge for it.
+    fn bridge_version(&self) -> Option<&'static str> {
+        None
+    }
     /// Where capstan's own bridge for this app publishes its runtime record, and its
     /// endpoint path: used until a pack declares a `liveness`.
     fn default_liveness(&self, home: &CapstanHome) -> Liveness;

@@ -7,14 +7,16 @@ use crate::app_unit::AppUnit;
 
 #[path = "blender/mod.rs"]
 pub mod blender;
+#[path = "freecad/mod.rs"]
+pub mod freecad;
 
 /// The folders under `host/src` that hold app units.
-pub const UNIT_FOLDERS: &[&str] = &["blender"];
+pub const UNIT_FOLDERS: &[&str] = &["blender", "freecad"];
 
 /// Every registered unit, in the order tools and reports list them; the first is the
 /// one `capstan eval` starts when a suite names no app.
 pub fn all() -> &'static [&'static dyn AppUnit] {
-    static UNITS: &[&dyn AppUnit] = &[&blender::unit::BLENDER];
+    static UNITS: &[&dyn AppUnit] = &[&blender::unit::BLENDER, &freecad::unit::FREECAD];
     UNITS
 }
 
@@ -50,6 +52,16 @@ pub fn scaffold_client() -> Option<crate::app_unit::RustClient> {
     scaffold_unit().and_then(|u| u.rust_client())
 }
 
+/// `capstan --version`: this binary's version and the bridge each unit carries
+/// ("capstan 0.1.0 (Blender add-on 0.4.0)"), so an installed wheel says what it holds.
+pub fn version_line() -> &'static str {
+    static LINE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let bridges: Vec<String> = all().iter().filter_map(|u| u.bridge_version().map(|v| format!("{} bridge {v}", u.display_name()))).collect();
+        if bridges.is_empty() { env!("CARGO_PKG_VERSION").to_string() } else { format!("{} ({})", env!("CARGO_PKG_VERSION"), bridges.join(", ")) }
+    });
+    &LINE
+}
+
 /// The command line's one-line description.
 pub fn about() -> String {
     format!("Drive {} from MCP clients through sandboxed capability packs", display_names())
@@ -66,6 +78,12 @@ pub enum AppCommand {
     /// The whole chain in one command: a headless Blender, `capstan serve`, a guided
     /// session through a real MCP client, a rendered product shot.
     Demo(blender::demo::DemoArgs),
+    /// Find and launch a headless FreeCAD with the bridge (FreeCAD itself comes from
+    /// the OS package manager).
+    Freecad {
+        #[command(subcommand)]
+        command: freecad::cli::FreecadCommand,
+    },
 }
 
 impl AppCommand {
@@ -73,6 +91,7 @@ impl AppCommand {
         match self {
             AppCommand::Blender { command } => blender::cli::run(command),
             AppCommand::Demo(args) => blender::demo::run(args),
+            AppCommand::Freecad { command } => freecad::cli::run(command),
         }
     }
 }

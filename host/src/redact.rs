@@ -65,6 +65,34 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `value` with every registered secret replaced by the mask in its strings and keys:
+/// for documents that leave as JSON (an MCP answer's `structuredContent`), where
+/// redacting only their text rendering would let the structured copy carry the secret.
+pub fn redact_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    let secrets = SECRETS.read().unwrap_or_else(|p| p.into_inner());
+    if secrets.is_empty() {
+        return;
+    }
+    let hit = |text: &str| secrets.iter().any(|s| text.contains(s.as_str()));
+    let mask = |text: &str| secrets.iter().fold(text.to_string(), |out, s| out.replace(s.as_str(), MASK));
+    fn walk(v: &mut Value, hit: &dyn Fn(&str) -> bool, mask: &dyn Fn(&str) -> String) {
+        match v {
+            Value::String(text) if hit(text) => *text = mask(text),
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, hit, mask)),
+            Value::Object(map) => {
+                if map.keys().any(|k| hit(k)) {
+                    let entries = std::mem::take(map);
+                    map.extend(entries.into_iter().map(|(k, v)| (if hit(&k) { mask(&k) } else { k }, v)));
+                }
+                map.values_mut().for_each(|i| walk(i, hit, mask));
+            }
+            _ => {}
+        }
+    }
+    walk(value, &hit, &mask);
+}
+
 /// stderr, redacted: the log's only writer.
 pub struct RedactingStderr;
 
@@ -89,6 +117,23 @@ mod tests {
         assert_eq!(format!("{s:?}"), MASK);
         assert_eq!(redact("Bearer tok-ABCDEFGH-123456 and again tok-ABCDEFGH-123456"), "Bearer [redacted] and again [redacted]");
         assert!(matches!(redact("nothing secret"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn documents_are_masked_in_strings_and_keys() {
+        register("tok-JSONDOC-7777777");
+        let mut doc = serde_json::json!({ "a": ["x tok-JSONDOC-7777777 y", 3], "tok-JSONDOC-7777777": { "b": "tok-JSONDOC-7777777" }, "c": "clean" });
+        redact_json(&mut doc);
+        assert_eq!(doc, serde_json::json!({ "a": ["x [redacted] y", 3], "[redacted]": { "b": "[redacted]" }, "c": "clean" }));
+    }
+
+    #[test]
+    fn a_tool_answer_carries_no_secret_in_either_copy() {
+        register("tok-ANSWER-55555555");
+        for r in [crate::mcp::results::ok_result(serde_json::json!({ "echo": "tok-ANSWER-55555555" })), crate::mcp::results::error_result(serde_json::json!({ "message": "tok-ANSWER-55555555" }))] {
+            let wire = serde_json::to_string(&r).unwrap();
+            assert!(!wire.contains("tok-ANSWER-55555555") && wire.contains(MASK), "{wire}");
+        }
     }
 
     #[test]

@@ -197,7 +197,7 @@ pub struct Runtime {
 impl Runtime {
     pub fn new(home: &CapstanHome, allocation: AllocationPreference, client: Arc<dyn BridgeClient>) -> Result<Self, RuntimeError> {
         let engine = SandboxEngine::new(allocation).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-        let cache = ComponentCache::new(engine.engine(), home.cache_dir());
+        let cache = ComponentCache::new(engine.engine(), crate::engine::cache_location(home));
         let sandbox = Sandbox::new(engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         Ok(Runtime {
             sandbox,

@@ -441,7 +441,9 @@ fn doctor(home: &std::path::Path) -> (i32, Value) {
 fn searched_state(home: &std::path::Path) -> Option<String> {
     let mut c = raw_mcp::RawClient::start(home, false);
     let r = c.call_tool("search_capabilities", json!({ "query": "add a cube" }));
-    r["result"]["structuredContent"]["hidden"][0]["state"].as_str().map(String::from)
+    // Blender's line: other apps (FreeCAD) not running here are hidden on their own lines.
+    let hidden = r["result"]["structuredContent"]["hidden"].as_array().cloned().unwrap_or_default();
+    hidden.iter().find(|h| h["server"] == "blender").and_then(|h| h["state"].as_str()).map(String::from)
 }
 
 #[test]

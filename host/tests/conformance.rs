@@ -265,10 +265,17 @@ fn offline_runtime() -> (tempfile::TempDir, Runtime) {
     (tmp, rt)
 }
 
+/// Does this suite (one real Blender) run the pack's cases? Packs that declare the
+/// Blender server, or none; a pack whose servers are all other apps' runs in that app's
+/// suite (FreeCAD's: `tests/freecad_conformance.rs`).
+pub(crate) fn in_this_suite(pack: &capstan::plugin::LoadedPack) -> bool {
+    pack.manifest.servers.is_empty() || pack.manifest.servers.contains_key(capstan::app_units::blender::unit::SERVER)
+}
+
 fn trials() -> Vec<(String, String, Case)> {
     let (_tmp, rt) = offline_runtime();
     let mut out = Vec::new();
-    for cap in rt.capabilities().map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)) {
+    for cap in rt.capabilities().filter(|(p, _)| in_this_suite(p)).map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)) {
         for case in &cap.conformance {
             out.push((cap.key.clone(), format!("{} :: {}", cap.key, case.name), case.clone()));
         }

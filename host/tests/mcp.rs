@@ -209,7 +209,7 @@ async fn the_expert_surface_offers_every_capability_with_annotations() {
     let bridge = StubBridge::start(home.path());
     let c = client(home.path(), true).await;
     let tools = c.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), support::official_capability_count(), "{:?}", tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>());
+    assert_eq!(tools.len(), support::official_capability_count_of("blender"), "{:?}", tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>());
     let find = |n: &str| tools.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("{n}"));
     let info = find("scene__info");
     assert_eq!(info.annotations.as_ref().unwrap().read_only_hint, Some(true));
@@ -264,7 +264,7 @@ async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
 
     let bridge = StubBridge::start(home.path());
     tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge came up");
-    assert_eq!(c.list_all_tools().await.unwrap().len(), support::official_capability_count());
+    assert_eq!(c.list_all_tools().await.unwrap().len(), support::official_capability_count_of("blender"));
 
     drop(bridge);
     std::fs::remove_file(home.path().join("run/blender/server.json")).unwrap();

@@ -24,12 +24,17 @@ pub struct Capability {
     pub(crate) mutates: bool,
     pub(crate) destructive: bool,
     pub(crate) bridge_commands: Vec<&'static str>,
-    /// Built on first use: a pack builds every capability on every call (each call is a
-    /// fresh instance), and only `describe` and tests read the cases, so building them
-    /// eagerly cost every call (issue 30: most of a `scene.info` call's guest time).
-    pub(crate) cases: std::cell::OnceCell<Vec<Case>>,
-    pub(crate) cases_from: Option<fn() -> Vec<Case>>,
+    pub(crate) cases: Cases,
     pub(crate) handler: Handler,
+}
+
+/// A capability's conformance cases: given as a list, or built on first read. A pack
+/// builds every capability on every call (each call is a fresh instance), and only
+/// `describe` and tests read the cases, so building them eagerly cost every call
+/// (issue 30: most of a `scene.info` call's guest time).
+pub(crate) enum Cases {
+    Given(Vec<Case>),
+    Built { build: fn() -> Vec<Case>, built: std::cell::OnceCell<Vec<Case>> },
 }
 
 fn schema_of<A: JsonSchema>() -> String {
@@ -66,8 +71,7 @@ impl Capability {
             mutates: false,
             destructive: false,
             bridge_commands: Vec::new(),
-            cases: std::cell::OnceCell::new(),
-            cases_from: None,
+            cases: Cases::Given(Vec::new()),
             handler,
         }
     }
@@ -147,8 +151,8 @@ impl Capability {
 
     /// Conformance cases: arguments and what must be true afterwards, run by the
     /// host's conformance suite against the real application.
-    pub fn cases(self, cases: Vec<Case>) -> Self {
-        let _ = self.cases.set(cases);
+    pub fn cases(mut self, cases: Vec<Case>) -> Self {
+        self.cases = Cases::Given(cases);
         self
     }
 
@@ -156,7 +160,7 @@ impl Capability {
     /// `#[capability(cases = f)]` writes, so a call that runs the capability never
     /// builds them.
     pub fn cases_from(mut self, cases: fn() -> Vec<Case>) -> Self {
-        self.cases_from = Some(cases);
+        self.cases = Cases::Built { build: cases, built: std::cell::OnceCell::new() };
         self
     }
 
@@ -179,7 +183,10 @@ impl Capability {
         &self.bridge_commands
     }
     pub fn conformance_cases(&self) -> &[Case] {
-        self.cases.get_or_init(|| self.cases_from.map(|f| f()).unwrap_or_default())
+        match &self.cases {
+            Cases::Given(cases) => cases,
+            Cases::Built { build, built } => built.get_or_init(*build),
+        }
     }
 
     /// Run the handler on JSON arguments, outside any host (for unit tests of a pack;

@@ -1,15 +1,11 @@
-"""The bridge: server thread + main-thread execution + runtime file, in GUI or
-background mode.
+"""Blender's bridge: the shared core (`core/bridge.py`: server thread, main-thread
+queue, runtime file, request checks) plus what is Blender's: GUI or background mode,
+and running a command with a context whose delta tracker fingerprints what the command
+touches (`delta/`); a mutating command's answer carries the delta of exactly that.
+Exceptions become structured errors; a traceback (which can leak paths) is included
+only with CAPSTAN_BRIDGE_DEBUG=1.
 
-Request handling (server thread): parse, check shape, look the command up among the
-declared commands (`command.discover`), validate params against its schema, then hand
-the work to the main thread and wait. Execution (main thread): run the command with a
-context whose delta tracker fingerprints what the command touches (`delta/`); a
-mutating command's answer carries the delta of exactly that. Exceptions become
-structured errors; a traceback (which can leak paths) is included only with
-CAPSTAN_BRIDGE_DEBUG=1.
-
-Switches read from Blender's environment:
+Switches read from Blender's environment (besides the core's):
 - CAPSTAN_BRIDGE_VERIFY_DELTA=1: also snapshot the whole scene around each mutating
   command and fail with `delta_mismatch` when the tracked delta differs; check answers
   against their declared result schemas and error codes (capstan's tests run with it);
@@ -19,22 +15,14 @@ Switches read from Blender's environment:
   an older add-on in tests of host/add-on skew.
 """
 
-import atexit
-import json
-import os
-import secrets
 import sys
-import threading
 import traceback
 
-from . import command, executor, http_server, paths, protocol, runtime_file, schema
-from .containment import runner
 from . import settle
+from .app import APP
+from .containment import attestation, runner
+from .core.bridge import BridgeCore, env_flag
 from .errors import PROTOCOL_CODES, CommandError
-
-
-def _error(code, message, request_id=None, status=200):
-    return status, {"id": request_id, "ok": False, "error": {"code": code, "message": message}}
 
 
 class Context:
@@ -55,67 +43,32 @@ class Session:
         self.snapshots = {}
 
 
-def _env_flag(name):
-    return os.environ.get(name) == "1"
+class Bridge(BridgeCore):
+    app = APP
 
-
-class Bridge:
-    def __init__(self, port=None, runtime_path=None, output_dir=None, debug=False, handed=None, publish=True):
-        self.port = port
-        self.publish = publish
-        self.runtime_path = (runtime_path or runtime_file.default_path()) if publish else None
-        self.output_dir = output_dir
-        self.debug = debug
-        # `handed`: what the capstan that launched this Blender passed through inherited
-        # descriptors (handover.py): the listening socket and the secrets.
-        self.handed = handed
-        self.token = handed.token if handed is not None else secrets.token_urlsafe(32)
-        without = [c for c in os.environ.get("CAPSTAN_BRIDGE_WITHOUT_COMMANDS", "").split(",") if c]
-        self.commands = command.discover(without=without)
-        self.catalog_sha256 = command.catalog_sha256(self.commands)
-        self.validator = schema.Validator(schema.DEFINITIONS)
-        self.verify = _env_flag("CAPSTAN_BRIDGE_VERIFY_DELTA")
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.session = None
-        self.queue = executor.MainThreadQueue()
-        self.server = None
-        self.app_version = None
-        self._stopping = threading.Event()
         self._timer = None
 
-    @classmethod
-    def from_environment(cls):
-        port = os.environ.get("CAPSTAN_BRIDGE_PORT")
-        return cls(
-            port=int(port) if port else None,
-            runtime_path=os.environ.get("CAPSTAN_BRIDGE_RUNTIME_FILE") or None,
-            debug=os.environ.get("CAPSTAN_BRIDGE_DEBUG") == "1",
-        )
+    # -- lifecycle (the core's, with Blender's parts) ----------------------------------
 
-    # -- lifecycle -------------------------------------------------------------
-
-    def start_server(self):
-        """Bind, start the server thread, publish the runtime file. Main thread."""
+    def read_app_version(self):
         import bpy
 
-        self.app_version = bpy.app.version_string
-        self.session = Session(undo=not bpy.app.background or _env_flag("CAPSTAN_BRIDGE_UNDO"))
-        self.output_dir = self.output_dir or paths.session_output_dir()
-        paths.configure_read_roots()
-        if self.handed is not None and self.handed.listener is not None:
-            self.server = http_server.bind(self, listen_sock=self.handed.listener)
-        else:
-            self.server = http_server.bind(self, self.port)
-        self.port = self.server.server_address[1]
-        thread = threading.Thread(target=self.server.serve_forever, name="capstan-bridge-http", daemon=True)
-        thread.start()
-        if self.publish:
-            runtime_file.write(self.runtime_path, self.port, self.token, self.app_version)
-        atexit.register(self.stop)
-        where = "runtime file %s" % self.runtime_path if self.publish else "runtime record kept by the capstan that launched it"
-        sys.stderr.write("capstan bridge listening on http://127.0.0.1:%d (%s)\n" % (self.port, where))
+        return bpy.app.version_string
+
+    def prepare(self):
+        import bpy
+
+        self.session = Session(undo=not bpy.app.background or env_flag("CAPSTAN_BRIDGE_UNDO"))
+
+    def runtime_extra(self):
+        return {"exec_key": attestation.key()}  # execute_python's attestation key (containment/attestation.py)
+
+    def announce(self):
         if runner.unguarded():
             sys.stderr.write("capstan bridge: WARNING: CAPSTAN_TEST_UNGUARDED=1: execute_python runs scripts WITHOUT the runtime guard (a test switch)\n")
-        sys.stderr.flush()
 
     def start_gui(self):
         import bpy
@@ -131,36 +84,7 @@ class Bridge:
         self._timer = drain
         bpy.app.timers.register(drain, persistent=True)
 
-    def run_background(self):
-        """Serve until stopped, keeping the main thread in this loop (timers never fire
-        in background mode). SIGINT/SIGTERM stop it cleanly."""
-        import signal
-
-        self.start_server()
-
-        def on_signal(signum, frame):
-            self._stopping.set()
-
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                signal.signal(sig, on_signal)
-            except (ValueError, OSError):
-                pass
-        try:
-            while not self._stopping.is_set():
-                self.queue.drain(wait=0.1)
-        finally:
-            self.stop()
-
-    def stop(self):
-        self._stopping.set()
-        if self.server is not None:
-            server, self.server = self.server, None
-            server.close_connections()
-            server.shutdown()
-            server.server_close()
-            if self.publish:
-                runtime_file.remove(self.runtime_path, self.token)
+    def on_stop(self):
         if self._timer is not None:
             import bpy
 
@@ -168,20 +92,9 @@ class Bridge:
                 bpy.app.timers.unregister(self._timer)
             self._timer = None
 
-    # -- protocol --------------------------------------------------------------
-
-    def ping(self):
+    def ping_extra(self):
         return {
-            "bridge": "capstan",
-            "protocol": protocol.PROTOCOL,
-            "app": protocol.APP,
-            "app_version": self.app_version,
-            "pid": os.getpid(),
-            "output_dir": self.output_dir,
-            "catalog_sha256": self.catalog_sha256,
-            "commands": sorted(self.commands),
             "undo": bool(self.session and self.session.undo),
-            "verify": self.verify,
             # The add-on's own layer of execute_python (the OS layers are capstan's record).
             "layers": {
                 "guard": not runner.unguarded(),
@@ -189,34 +102,7 @@ class Bridge:
             },
         }
 
-    def handle_request(self, body):
-        """Server thread: returns (HTTP status, response document)."""
-        try:
-            request = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as e:
-            return _error("bad_request", "the body is not JSON: %s" % e, status=400)
-        if not isinstance(request, dict):
-            return _error("bad_request", "the body must be a JSON object", status=400)
-        request_id = request.get("id")
-        if not isinstance(request_id, str) or not 0 < len(request_id) <= protocol.MAX_ID_LENGTH:
-            return _error("bad_request", "id must be a non-empty string of at most %d characters" % protocol.MAX_ID_LENGTH, status=400)
-        name, params = request.get("command"), request.get("params", {})
-        spec = self.commands.get(name) if isinstance(name, str) else None
-        if spec is None:
-            return _error("unknown_command", "no command %r in capstan-bridge/%d" % (name, protocol.PROTOCOL), request_id)
-        if not isinstance(params, dict):
-            return _error("invalid_params", "params must be a JSON object", request_id)
-        errors = self.validator.errors(spec.params, params)
-        if errors:
-            return _error("invalid_params", "; ".join(errors), request_id)
-        params = self.validator.normalize(spec.params, params)
-        try:
-            ok, payload = self.queue.submit(lambda: self.execute(spec, params), protocol.JOB_TIMEOUT_SECONDS)
-        except executor.Busy as e:
-            return _error("busy", str(e), request_id, status=503)
-        if ok:
-            return 200, {"id": request_id, "ok": True, "result": payload}
-        return 200, {"id": request_id, "ok": False, "error": payload}
+    # -- running a command (main thread) -------------------------------------------------
 
     def execute(self, spec, params):
         """Main thread: run one command; (True, result) or (False, error object)."""
@@ -247,7 +133,7 @@ class Bridge:
             else:
                 error = {"code": e.code, "message": e.message}
         except Exception as e:  # a Blender exception: report it without leaking paths
-            error = {"code": "blender_error", "message": "%s: %s" % (type(e).__name__, e)}
+            error = {"code": self.app.app_error, "message": "%s: %s" % (type(e).__name__, e)}
             if self.debug:
                 error["traceback"] = traceback.format_exc()
         if spec.mutates and error["code"] not in ("delta_mismatch",):

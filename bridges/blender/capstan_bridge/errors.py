@@ -1,24 +1,17 @@
-"""Error codes of capstan-bridge/1: every code a command may answer with, what it
-means and what the caller should do. Commands declare which of the codes they raise
-(`@command(errors=...)`); the protocol-level codes below may come from any command.
-The catalog carries this table, and the host passes the code through to the agent,
-so an agent can tell "search again" from "pick another object". Nothing here imports
-bpy."""
+"""Blender's error codes: the shared table of capstan-bridge/1 (`core/errors.py`) plus
+the codes only Blender's commands answer with, and the shared codes in Blender's terms.
+Command modules import `CommandError`, `not_found` and `invalid_target` from here, so
+the table is complete before any command is declared. Nothing here imports bpy."""
 
-CODES = {
-    # protocol level: any command
-    "bad_request": "the request is not a capstan-bridge/1 request; fix the client",
+from .core.errors import CODES, PROTOCOL_CODES, CommandError, invalid_target, not_found, register
+
+register({
     "unknown_command": "this bridge has no such command (an older or newer add-on); update capstan and the add-on together",
-    "invalid_params": "the params fail the command's schema or contradict each other; fix the arguments",
+    "delta_mismatch": "verification mode: the scene changed in ways the command did not report (a bridge bug)",
     "busy": "Blender's main thread did not take the command in time; retry when the current work is done",
     "blender_error": "Blender raised an error while running the command; the message says what",
-    "delta_mismatch": "verification mode: the scene changed in ways the command did not report (a bridge bug)",
-    "result_mismatch": "verification mode: the answer does not match the command's declared result schema (a bridge bug)",
-    "undeclared_error": "verification mode: the command failed with a code it does not declare (a bridge bug)",
-    # command level: declared per command
     "not_found": "a named object or datablock does not exist; list the scene and use an exact name",
     "invalid_target": "the named object exists but cannot take this (wrong type, or it would make a cycle); pick another object",
-    "path_refused": "a file name or path is outside the folders capstan may use",
     "no_camera": "the scene has no active camera; set one first",
     "unsupported": "this Blender build lacks the feature (an engine, a modifier type, a file format)",
     "exec_disabled": "this Blender's bridge does not run Python",
@@ -30,26 +23,9 @@ CODES = {
     "limit_exceeded": "the request asks for more than the command allows (snapshots kept, objects listed, ...)",
     "unsaved_file": "the scene has never been saved as a .blend, so there is no folder relative (//) paths could start from; save it (io.save with copy: false) first",
     "outside_file_references": "the file (or the scene) refers to files outside the read roots or the output folder, or to paths that cannot be checked; the message names each; load it with detach_outside_references: true, or call detach_file_references",
-}
+}, protocol_codes=("blender_error",))
 
-PROTOCOL_CODES = frozenset({"bad_request", "unknown_command", "invalid_params", "busy", "blender_error",
-                            "delta_mismatch", "result_mismatch", "undeclared_error"})
+# The code for "the app raised an exception while running the command".
+APP_ERROR = "blender_error"
 
-
-class CommandError(Exception):
-    """A command failed in a way the caller can act on; `code` is one of CODES."""
-
-    def __init__(self, code, message):
-        if code not in CODES:
-            raise ValueError("unknown bridge error code %r" % code)
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def not_found(kind, name):
-    return CommandError("not_found", "no %s named %r" % (kind, name))
-
-
-def invalid_target(message):
-    return CommandError("invalid_target", message)
+__all__ = ["APP_ERROR", "CODES", "PROTOCOL_CODES", "CommandError", "invalid_target", "not_found"]

@@ -45,7 +45,7 @@ import re
 
 import bpy
 
-from . import paths
+from .core import paths
 
 INPUT, OUTPUT = "input", "output"
 KINDS = ("image", "sound", "font", "movie_clip", "library", "cache_file", "volume", "text",

@@ -37,7 +37,7 @@ import os
 import bpy
 
 from . import file_refs
-from . import schema as s
+from .core import schema as s
 from .errors import CommandError
 
 CODE = "outside_file_references"

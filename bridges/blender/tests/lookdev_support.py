@@ -6,7 +6,7 @@ import os
 import bpy
 import pytest
 
-from capstan_bridge import paths
+from capstan_bridge.core import paths
 
 # Names that differ between the two tested Blender lines (4.5 LTS and 5.2 LTS).
 BLENDER_5 = bpy.app.version >= (5, 0, 0)

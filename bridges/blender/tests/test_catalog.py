@@ -6,7 +6,8 @@ import os
 import subprocess
 import sys
 
-from capstan_bridge import command, errors, schema
+from capstan_bridge import command, errors
+from capstan_bridge.core import schema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CATALOG = os.path.join(ROOT, "bridges", "blender", "capstan_bridge", "commands.json")

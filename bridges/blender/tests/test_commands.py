@@ -8,7 +8,7 @@ import bpy
 import pytest
 from mathutils import Vector
 
-from capstan_bridge import paths
+from capstan_bridge.core import paths
 
 
 def png_size(path):

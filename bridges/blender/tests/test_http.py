@@ -7,7 +7,7 @@ import stat
 import threading
 import time
 
-from capstan_bridge import protocol
+from capstan_bridge.core import protocol
 
 
 def test_the_runtime_file_is_private_atomic_and_complete(bridge):
@@ -303,7 +303,7 @@ def test_a_wrong_token_gets_401_without_a_request_thread(bridge):
 def test_a_handed_over_listening_socket_is_served_as_is(tmp_path):
     """`bind(listen_sock=...)`: the launching capstan binds the port and hands the
     listening socket over; the bridge binds nothing itself."""
-    from capstan_bridge import http_server
+    from capstan_bridge.core import http_server
     from capstan_bridge.bridge import Bridge
 
     own = Bridge(runtime_path=str(tmp_path / "server.json"), output_dir=str(tmp_path / "out"))

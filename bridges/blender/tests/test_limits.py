@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from capstan_bridge import protocol
+from capstan_bridge.core import protocol
 
 
 def _connect(bridge):

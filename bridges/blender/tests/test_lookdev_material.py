@@ -6,7 +6,7 @@ import os
 import bpy
 import pytest
 
-from capstan_bridge import paths
+from capstan_bridge.core import paths
 from lookdev_support import EEVEE, FACTOR, error_code, fresh, no_changes, png_pixels, read_root, write_image  # noqa: F401
 
 BASE = dict(color1=[0.9, 0.9, 0.9, 1], color2=[0.1, 0.1, 0.1, 1], scale=2, roughness=0.3, ior=1.5, density=0.2, emission_strength=4)

@@ -386,12 +386,12 @@ def test_the_import_path_is_arranged():
 
 
 def test_the_write_probe_leaves_nothing_behind(tmp_path):
-    from capstan_bridge.containment import addon_folder
+    from capstan_bridge.core import addon_folder
 
     (tmp_path / "capstan_bridge").mkdir()
     (tmp_path / "capstan_bridge" / "x.py").write_text("x = 1\n")
     before = sorted(p.name for p in tmp_path.rglob("*"))
-    found = addon_folder.writable_places(str(tmp_path))
+    found = addon_folder.writable_places(str(tmp_path), "capstan_bridge")
     assert str(tmp_path) in found and str(tmp_path / "capstan_bridge" / "x.py") in found
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
     assert (tmp_path / "capstan_bridge" / "x.py").read_text() == "x = 1\n"

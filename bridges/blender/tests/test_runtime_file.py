@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from capstan_bridge import runtime_file
+from capstan_bridge.core import runtime_file
 
 needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown to another user needs root")
 OTHER_UID = 4242

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from capstan_bridge import schema
+from capstan_bridge.core import schema
 
 VECTORS = json.load(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema_vectors.json")))["vectors"]
 VALIDATOR = schema.Validator(schema.DEFINITIONS)

@@ -11,13 +11,13 @@
 //! stderr go to a log file under `CAPSTAN_HOME/logs`, never to capstan's stdout (which
 //! may be an MCP channel).
 
+use crate::launched::{new_secret, secrets_pipe, tail, write_record};
 use super::locate::{BlenderInstall, BlenderKind};
 use super::{addon, process};
 use crate::bridge::HttpBridgeClient;
 use crate::containment::{self, Layers, instance::{self, Instance}};
 use crate::home::{CapstanHome, HOME_ENV};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -26,15 +26,6 @@ use std::time::{Duration, Instant};
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
 /// The environment variable the add-on takes execute_python's attestation key from.
 pub const EXEC_KEY_ENV: &str = "CAPSTAN_BRIDGE_EXEC_KEY";
-
-/// 32 random bytes as hex, registered with the redactor before it goes anywhere.
-fn new_secret() -> std::io::Result<String> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let key = hex::encode(key);
-    crate::redact::register(&key);
-    Ok(key)
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct LaunchOptions {
@@ -145,11 +136,6 @@ impl RunningBlender {
     }
 }
 
-fn tail(path: &PathBuf) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().rev().take(15).collect();
-    crate::redact::redact(&lines.into_iter().rev().collect::<Vec<_>>().join("\n")).into_owned()
-}
 
 pub fn launch(home: &CapstanHome, install: &BlenderInstall, options: &LaunchOptions) -> Result<RunningBlender, LaunchError> {
     launch_with_env(home, install, options, &[])
@@ -264,26 +250,6 @@ pub fn launch_with_env(
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// capstan's record of the instance, written owner-only and atomically into the
-/// instance's folder and, for the live session, where clients look by default.
-fn write_record(own: &Path, published: Option<&Path>, doc: &Value) -> std::io::Result<()> {
-    let bytes = serde_json::to_vec_pretty(doc).map_err(std::io::Error::other)?;
-    crate::fsutil::write_private_atomic(own, &bytes)?;
-    if let Some(path) = published {
-        crate::fsutil::write_private_atomic(path, &bytes)?;
-    }
-    Ok(())
-}
-
-/// A pipe whose read end holds `doc` (then end of file): the app reads its secrets
-/// from it once and closes it.
-fn secrets_pipe(doc: &Value) -> std::io::Result<OwnedFd> {
-    let (reader, mut writer) = std::io::pipe()?;
-    writer.write_all(doc.to_string().as_bytes())?;
-    drop(writer);
-    Ok(reader.into())
 }
 
 /// Apply the kernel's wall to `cmd` (Linux), or report that there is none.

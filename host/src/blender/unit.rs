@@ -50,6 +50,10 @@ impl AppUnit for Blender {
         CATALOG_JSON
     }
 
+    fn bridge_version(&self) -> Option<&'static str> {
+        Some(super::addon::version())
+    }
+
     fn default_liveness(&self, home: &CapstanHome) -> Liveness {
         Liveness { runtime_file: RuntimeFileSpec::at(home.run_dir().join(SERVER).join("server.json")).under_home(home.root()), endpoint_path: "/bridge".into() }
     }

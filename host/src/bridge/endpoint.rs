@@ -127,7 +127,8 @@ fn read_trusted(spec: &RuntimeFileSpec) -> Result<String, EndpointError> {
         return Err(EndpointError::Unreadable { path: path.clone(), detail: "not a regular file".into() });
     }
     ownership::check(Role::File, path, &meta).map_err(untrusted)?;
-    let mut bytes = Vec::new();
+    // Sized from the metadata, so a record is one read (every bridge call reads it).
+    let mut bytes = Vec::with_capacity(meta.len().min(MAX_RUNTIME_FILE_BYTES) as usize + 1);
     file.take(MAX_RUNTIME_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > MAX_RUNTIME_FILE_BYTES {
         return Err(EndpointError::Unreadable { path: path.clone(), detail: format!("larger than {MAX_RUNTIME_FILE_BYTES} bytes") });

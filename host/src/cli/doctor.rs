@@ -1,6 +1,7 @@
 //! `capstan doctor [--json]`: walk the chain for every declared server (app found?
 //! version? session? runtime file? pid alive? ping answers? right peer?), then the
-//! packs and the compiled cache, and end with what to do. Exit 0 healthy, 1 findings.
+//! packs and the compiled cache, and end with what to do. Exit 0 healthy (no pack
+//! refused, at least one app usable), 1 otherwise.
 
 use super::{CliError, print_json};
 use crate::apps::requirement::AppCheck;
@@ -118,7 +119,12 @@ pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
         .map(|s| format!("{}: {}", s["server"].as_str().unwrap_or(""), s["state"]["user_action"].as_str().unwrap_or("see the failed step above")))
         .collect();
     actions.extend(refused.iter().map(|r| format!("remove or reinstall the pack at {}: {}", r["source"].as_str().unwrap_or(""), r["error"].as_str().unwrap_or(""))));
-    let healthy = actions.is_empty();
+    // Healthy: no pack refused and at least one app usable. With several apps
+    // registered, an app a user does not run (FreeCAD beside Blender) is no fault: its
+    // capabilities are hidden and its line above says how to bring it in, but the
+    // session works. With none usable, nothing works.
+    let usable = servers.is_empty() || servers.iter().any(|s| s["available"] == true);
+    let healthy = refused.is_empty() && usable;
     let containment = containment_report(&client);
 
     if as_json {
@@ -151,8 +157,13 @@ pub fn run(as_json: bool) -> Result<ExitCode, CliError> {
             println!("  execute_python: {}", report["execute_python"].as_str().unwrap_or(""));
         }
         println!("\npacks: {} loaded, {} refused; cache {} ({} hits, {} compiled)", packs.len(), refused.len(), runtime.cache().dir().display(), stats.hits(), stats.compiled_total());
-        if healthy {
+        if healthy && actions.is_empty() {
             println!("\nhealthy: nothing to do");
+        } else if healthy {
+            println!("\nhealthy; to bring in the apps that are not available:");
+            for a in &actions {
+                println!("  - {a}");
+            }
         } else {
             println!("\nwhat to do:");
             for a in &actions {

@@ -72,7 +72,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
         return check(&home, &suite, args.planner);
     }
     let (result, sheets) = match unit.start_headless(&home, true) {
-        Err(reason) => (not_started(&suite, unit.display_name(), &reason), None),
+        Err(reason) => (not_started(&suite, crate::eval::run::Actor { agent: args.agent.is_some(), planner_only: args.planner }, unit.display_name(), &reason), None),
         Ok(instance) => {
             // This instance's own record: a live session's instance is left alone.
             let client = Arc::new(crate::bridge::HttpBridgeClient::for_runtime_file(&home, unit.server(), instance.runtime_file()));

@@ -31,10 +31,19 @@ pub fn snippet(client: Client, binary: &str, expert: bool, home: Option<&str>) -
     }
 }
 
-pub fn run(client: Client, expert: bool) -> Result<ExitCode, CliError> {
+/// This binary's absolute path, as the clients must run it (`capstan setup` uses it too).
+pub fn this_binary() -> Result<String, CliError> {
     let exe = std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| CliError::Usage(format!("cannot find this binary's path: {e}")))?;
-    let home = std::env::var(crate::home::HOME_ENV).ok().filter(|h| !h.is_empty());
-    print_json(&snippet(client, &exe.to_string_lossy(), expert, home.as_deref()));
+    Ok(exe.to_string_lossy().into_owned())
+}
+
+/// `CAPSTAN_HOME` when it is set (and not empty): the server entry passes it on in `env`.
+pub fn capstan_home() -> Option<String> {
+    std::env::var(crate::home::HOME_ENV).ok().filter(|h| !h.is_empty())
+}
+
+pub fn run(client: Client, expert: bool) -> Result<ExitCode, CliError> {
+    print_json(&snippet(client, &this_binary()?, expert, capstan_home().as_deref()));
     Ok(ExitCode::SUCCESS)
 }
 

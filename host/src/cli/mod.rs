@@ -11,12 +11,13 @@ mod pack_dev;
 mod pack_store;
 mod serve;
 mod packs;
+mod setup;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "capstan", version, about = crate::app_units::about())]
+#[command(name = "capstan", version = crate::app_units::version_line(), about = crate::app_units::about())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,6 +55,9 @@ enum Command {
         #[arg(long)]
         expert: bool,
     },
+    /// Add capstan to an MCP client's own config file (backed up first; idempotent;
+    /// --dry-run shows the change and writes nothing).
+    Setup(setup::SetupArgs),
     /// The applications' own commands (from the app units).
     #[command(flatten)]
     App(crate::app_units::AppCommand),
@@ -70,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::McpConfig { client, expert } => mcp_config::run(client, expert),
         Command::Doctor { json } => doctor::run(json),
         Command::Eval(args) => eval::run(args),
+        Command::Setup(args) => setup::run(args),
     };
     match result {
         Ok(code) => code,
@@ -95,6 +100,9 @@ pub enum CliError {
     /// `packs build` could not build (cargo failed, no pack.json, ...).
     #[error("packs build: {0}")]
     Build(#[from] crate::scaffold::build::BuildError),
+    /// `setup` refused or failed; the config file was not changed.
+    #[error("setup: {0}")]
+    Setup(#[from] setup::SetupError),
 }
 
 /// Print one JSON document on stdout, redacted.

@@ -51,6 +51,56 @@ impl CacheStats {
     }
 }
 
+/// `CAPSTAN_COMPONENT_CACHE`: a folder of compiled components shared by every
+/// `CAPSTAN_HOME` of this user (the test command's many fresh homes, or a user who keeps
+/// several homes), instead of each home's own `cache/components`.
+pub const SHARED_CACHE_ENV: &str = "CAPSTAN_COMPONENT_CACHE";
+
+/// Where compiled components are kept for `home`: the shared folder
+/// [`SHARED_CACHE_ENV`] names when it is trusted, else the home's own.
+///
+/// Security reasoning: an artifact here is native code this process will run, and its
+/// sidecar digest only proves it is what was written, not who wrote it. So a shared
+/// folder is used only when it is as private as a home's own cache: an absolute path,
+/// a real folder (not a symbolic link), owned by this user and with no group or world
+/// bits at all (it is created 0700 when missing). Anything else is refused with a
+/// warning, and the home's own cache is used; no artifact is ever read from it.
+pub fn location(home: &crate::home::CapstanHome) -> PathBuf {
+    match std::env::var_os(SHARED_CACHE_ENV).filter(|v| !v.is_empty()) {
+        None => home.cache_dir(),
+        Some(dir) => match shared_folder(Path::new(&dir)) {
+            Ok(dir) => dir,
+            Err(reason) => {
+                tracing::warn!(folder = %Path::new(&dir).display(), %reason, "{SHARED_CACHE_ENV} is not used; compiling into this home's own cache");
+                home.cache_dir()
+            }
+        },
+    }
+}
+
+fn shared_folder(dir: &Path) -> Result<PathBuf, String> {
+    if !dir.is_absolute() {
+        return Err("not an absolute path".into());
+    }
+    fsutil::create_private_dir(dir).map_err(|e| format!("cannot create it: {e}"))?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| e.to_string())?;
+    if !meta.file_type().is_dir() {
+        return Err("not a folder (a symbolic link or a file)".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = crate::bridge::ownership::current_uid();
+        if meta.uid() != me {
+            return Err(format!("owned by uid {}, not by this user ({me})", meta.uid()));
+        }
+        if meta.mode() & 0o077 != 0 {
+            return Err(format!("mode {:o}: others may read or write it (it must be 0700)", meta.mode() & 0o777));
+        }
+    }
+    Ok(dir.to_path_buf())
+}
+
 pub struct ComponentCache {
     dir: PathBuf,
     engine_key: String,
@@ -163,4 +213,30 @@ const MAX_ARTIFACT_BYTES: u64 = 16 * crate::limits::MAX_COMPONENT_BYTES;
 
 fn sidecar(name: &str) -> String {
     format!("{name}.sha256")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_folder;
+    use std::path::Path;
+
+    #[test]
+    fn a_shared_cache_is_used_only_when_it_is_private() {
+        let scratch = tempfile::tempdir().unwrap();
+        // Missing: created owner-only, then used.
+        let fresh = scratch.path().join("a/b/components");
+        assert_eq!(shared_folder(&fresh).unwrap(), fresh);
+        assert!(shared_folder(Path::new("relative/components")).is_err());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let open = scratch.path().join("open");
+            std::fs::create_dir(&open).unwrap();
+            std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+            assert!(shared_folder(&open).unwrap_err().contains("0700"));
+            let link = scratch.path().join("link");
+            std::os::unix::fs::symlink(&fresh, &link).unwrap();
+            assert!(shared_folder(&link).unwrap_err().contains("symbolic link"));
+        }
+    }
 }

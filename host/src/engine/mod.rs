@@ -15,7 +15,7 @@
 mod cache;
 mod ticker;
 
-pub use cache::{CacheOutcome, CacheStats, ComponentCache};
+pub use cache::{CacheOutcome, CacheStats, ComponentCache, SHARED_CACHE_ENV, location as cache_location};
 
 use crate::limits;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};

@@ -50,12 +50,12 @@ fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {
 }
 
 /// Every task an error (the app did not start): no number is made up.
-pub fn not_started(suite: &Suite, app: &str, reason: &str) -> SuiteReport {
+pub fn not_started(suite: &Suite, actor: Actor, app: &str, reason: &str) -> SuiteReport {
     let tasks = suite
         .tasks
         .iter()
         .map(|t| {
-            let mut r = TaskReport::blank(&t.id, &t.goal, source_of(t, false));
+            let mut r = TaskReport::blank(&t.id, &t.goal, source_of(t, actor));
             r.error = Some(match &t.task {
                 Ok(_) => format!("{app} did not start: {reason}"),
                 Err(e) => format!("the task is not valid: {e}"),
@@ -66,9 +66,18 @@ pub fn not_started(suite: &Suite, app: &str, reason: &str) -> SuiteReport {
     SuiteReport::new(tasks)
 }
 
-fn source_of(entry: &TaskEntry, planner_only: bool) -> &'static str {
+/// Who acts in a task: an external agent (`--agent`), its trajectory, or the planner
+/// (`--planner`, or a task with no trajectory).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Actor {
+    pub agent: bool,
+    pub planner_only: bool,
+}
+
+fn source_of(entry: &TaskEntry, actor: Actor) -> &'static str {
     match &entry.task {
-        Ok(t) if t.trajectory.is_some() && !planner_only => "trajectory",
+        Ok(_) if actor.agent => "agent",
+        Ok(t) if t.trajectory.is_some() && !actor.planner_only => "trajectory",
         Ok(_) => "planner",
         Err(_) => "none",
     }
@@ -81,23 +90,11 @@ fn source_of(entry: &TaskEntry, planner_only: bool) -> &'static str {
 /// the scene is touched; nothing here calls a pack.
 pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, task: &Task, planner_only: bool) -> Result<(), String> {
     let known = |key: &str| act::resolve(registry, key).is_ok();
-    for (i, call) in task.setup.iter().enumerate() {
-        if !known(&call.key) {
-            return Err(format!("setup call {} names {:?}, which this capstan does not have", i + 1, call.key));
-        }
-    }
-    if !planner_only {
-        for (i, call) in task.trajectory.iter().flatten().enumerate() {
-            if !known(&call.key) {
-                return Err(format!("trajectory call {} names {:?}, which this capstan does not have", i + 1, call.key));
-            }
-        }
-    }
-    for (what, calls) in [("reference", &task.reference), ("near_miss", &task.near_miss)] {
-        for (i, call) in calls.iter().flatten().enumerate() {
-            if !known(&call.key) {
-                return Err(format!("{what} call {} names {:?}, which this capstan does not have", i + 1, call.key));
-            }
+    let trajectory: &[_] = if planner_only { &[] } else { task.trajectory.as_deref().unwrap_or_default() };
+    let lists = [("setup", task.setup.as_slice()), ("trajectory", trajectory), ("reference", task.reference.as_deref().unwrap_or_default()), ("near_miss", task.near_miss.as_deref().unwrap_or_default())];
+    for (what, calls) in lists {
+        if let Some((i, call)) = calls.iter().enumerate().find(|(_, c)| !known(&c.key)) {
+            return Err(format!("{what} call {} names {:?}, which this capstan does not have", i + 1, call.key));
         }
     }
     if let Some(key) = &task.capability {
@@ -139,7 +136,7 @@ pub fn precheck(registry: &dyn Registry, families: &crate::router::FamilyTable, 
 /// Run one task of the suite.
 pub fn run_task(env: &Env<'_>, entry: &TaskEntry) -> TaskReport {
     let started = std::time::Instant::now();
-    let source = if env.agent.is_some() && entry.task.is_ok() { "agent" } else { source_of(entry, env.planner_only) };
+    let source = source_of(entry, Actor { agent: env.agent.is_some(), planner_only: env.planner_only });
     let mut report = TaskReport::blank(&entry.id, &entry.goal, source);
     let (family, capability) = env.router.pick(&entry.goal);
     report.routed_family = family;

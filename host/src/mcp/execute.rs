@@ -66,7 +66,8 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
             let structured = (shape == Shape::DeclaredOutput).then(|| doc["result"].clone());
             let images = super::images::take(&mut doc);
             let mut result = ok_result(doc);
-            if let Some(structured) = structured {
+            if let Some(mut structured) = structured {
+                crate::redact::redact_json(&mut structured);
                 result.structured_content = Some(structured);
             }
             result.content.extend(images);

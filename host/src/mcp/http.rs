@@ -254,11 +254,11 @@ fn authorized(headers: &http::HeaderMap, expected: &[u8; 32]) -> bool {
 }
 
 /// The checks in order, each before anything later runs: Origin (403), token (401),
-/// path (404), the session (404 for one closed as idle; 503 for a request that would
-/// open one beyond the session cap), a request slot (503), the whole body within its
-/// time and size (408, 413); then rmcp. The response body carries `guard` (and the
-/// session's), so the connection and the session count as busy until the answer (an
-/// SSE stream included) is finished.
+/// path (404), the session named (404 for one closed as idle), a request slot (503),
+/// the whole body within its time and size (408, 413), the session an `initialize`
+/// would open (503 beyond the session cap); then rmcp. The response body carries
+/// `guard` (and the session's), so the connection and the session count as busy until
+/// the answer (an SSE stream included) is finished.
 async fn route(mut service: Service, gate: &Gate, admission: &Admission, request: http::Request<Incoming>, guard: RequestGuard) -> Response {
     let refuse = |status, code, message: &str, reason: &'static str| {
         admission.refusals.note(reason);
@@ -273,29 +273,16 @@ async fn route(mut service: Service, gate: &Gate, admission: &Admission, request
     if request.uri().path() != MCP_PATH {
         return guarded(refuse(http::StatusCode::NOT_FOUND, "NOT_FOUND", "MCP is served on /mcp", "refused a request for another path (404)"), guard, None);
     }
-    // The session named, or the one this request may open (a POST without an id).
+    // The session named (a request without one may open one: see below, once its body is read).
     let named = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let mut session: Option<SessionGuard> = None;
-    let mut opening = None;
-    match named {
-        Some(id) => {
-            session = gate.sessions.begin(&id);
-            if session.is_none() && gate.sessions.expired(&id) {
-                admission.refusals.note("refused a request on a session closed as idle (404)");
-                let body = super::http_sessions::expired_body(gate.sessions.limits().idle_timeout);
-                return guarded(refusal_body(http::StatusCode::NOT_FOUND, body), guard, None);
-            }
+    if let Some(id) = &named {
+        session = gate.sessions.begin(id);
+        if session.is_none() && gate.sessions.expired(id) {
+            admission.refusals.note("refused a request on a session closed as idle (404)");
+            let body = super::http_sessions::expired_body(gate.sessions.limits().idle_timeout);
+            return guarded(refusal_body(http::StatusCode::NOT_FOUND, body), guard, None);
         }
-        None if request.method() == http::Method::POST => match gate.sessions.admit_opening().await {
-            Ok(admitted) => opening = Some(admitted),
-            Err(full) => {
-                admission.refusals.note("refused a new session: the session cap is reached (503)");
-                let mut busy = refusal_body(http::StatusCode::SERVICE_UNAVAILABLE, full.body());
-                busy.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
-                return guarded(busy, guard, None);
-            }
-        },
-        None => {}
     }
     // A GET is the session's long-lived event stream: bounded by the connection cap,
     // not counted as a request in flight (it would hold its slot for the session).
@@ -326,6 +313,21 @@ async fn route(mut service: Service, gate: &Gate, admission: &Admission, request
             return guarded(refuse(http::StatusCode::REQUEST_TIMEOUT, "REQUEST_TIMEOUT", &message, "refused a request whose body was too slow (408)"), guard, slot);
         }
     };
+    // The session this request may open: a POST without an id whose body may be
+    // `initialize`. A 2026-07-28 request opens none (it is served statelessly), so the
+    // session cap never refuses it.
+    let mut opening = None;
+    if named.is_none() && parts.method == http::Method::POST && may_open_session(&body) {
+        match gate.sessions.admit_opening().await {
+            Ok(admitted) => opening = Some(admitted),
+            Err(full) => {
+                admission.refusals.note("refused a new session: the session cap is reached (503)");
+                let mut busy = refusal_body(http::StatusCode::SERVICE_UNAVAILABLE, full.body());
+                busy.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+                return guarded(busy, guard, slot);
+            }
+        }
+    }
     let request = http::Request::from_parts(parts, Full::new(body));
     match tower_service::Service::call(&mut service, request).await {
         Ok(response) => {
@@ -344,6 +346,22 @@ async fn route(mut service: Service, gate: &Gate, admission: &Admission, request
 
 /// The header that names an MCP session.
 const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Whether a POST without a session id may open a session. rmcp opens one only for an
+/// `initialize` request: a 2026-07-28 request (`server/discover`, or any request with the
+/// revision's `_meta`) is served statelessly, and any other request without a session is
+/// refused. A body whose method cannot be read counts, to be safe (rmcp refuses it, and
+/// the opening ends with its answer).
+fn may_open_session(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        method: Option<String>,
+    }
+    match serde_json::from_slice::<Head>(body) {
+        Ok(Head { method: Some(method) }) => method == "initialize",
+        _ => true,
+    }
+}
 
 /// `response` with its body holding the request's guard and slot until it ends.
 fn guarded(response: Response, guard: RequestGuard, slot: Option<tokio::sync::OwnedSemaphorePermit>) -> Response {
@@ -455,6 +473,22 @@ mod tests {
         ] {
             headers.insert(http::header::AUTHORIZATION, http::HeaderValue::from_str(value).unwrap());
             assert_eq!(authorized(&headers, &expected), ok, "{value}");
+        }
+    }
+
+    #[test]
+    fn only_what_may_be_initialize_counts_as_opening_a_session() {
+        for (body, opens) in [
+            (r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#, true),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}"#, false),
+            (r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{}}}"#, false),
+            (r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, false),
+            (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
+            (r#"[{"jsonrpc":"2.0","id":1,"method":"initialize"}]"#, true),
+            ("not json", true),
+            ("", true),
+        ] {
+            assert_eq!(may_open_session(body.as_bytes()), opens, "{body}");
         }
     }
 

@@ -7,7 +7,8 @@
 //! one connection at a time (3,000 took 150 MB). Two rules, each on its own:
 //!
 //! - **Sessions are capped** (`max_sessions`, `--max-sessions`). A request that would
-//!   open one (a POST without `Mcp-Session-Id`) while the cap is reached is answered
+//!   open one (a POST without `Mcp-Session-Id` that may be `initialize`; a 2026-07-28
+//!   request is served without a session and opens none) while the cap is reached is answered
 //!   503 `TOO_MANY_SESSIONS` before rmcp sees it, with a body that names the bound and
 //!   both ways out (close one with `DELETE /mcp`, or wait for an idle one to expire).
 //!   Sessions being opened count while they open, so concurrent openings cannot

@@ -74,10 +74,11 @@ pub fn core_for(home: &CapstanHome, instance: Option<&(String, PathBuf)>) -> Res
 pub fn serve_stdio(home: &CapstanHome, surface: Surface, options: ServeOptions) -> Result<(), String> {
     let recorder = options.recorder()?;
     let shared = shared::SharedCore::new(core_for(home, options.instance.as_ref()).map_err(|e| e.to_string())?);
-    // One thread: a stdio session is one client, and with everything on one thread
-    // a request is read, run and answered without a single cross-thread wake-up.
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: a stdio session is one client. A quick read is run on it inline, so
+    // it is read, run and answered without a cross-thread wake-up; anything longer
+    // goes to the blocking pool (`mcp/execute.rs`), so progress, cancellation and
+    // pings keep flowing while it runs.
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;

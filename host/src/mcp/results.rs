@@ -6,7 +6,10 @@ use crate::report::ErrorCode;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value, json};
 
-pub fn ok_result(doc: Value) -> CallToolResult {
+/// A success. The document is redacted before either copy is made: the structured
+/// copy leaves as JSON too, so redacting the text alone would not be enough.
+pub fn ok_result(mut doc: Value) -> CallToolResult {
+    crate::redact::redact_json(&mut doc);
     let text = crate::redact::redact(&doc.to_string()).into_owned();
     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
     r.structured_content = Some(doc);
@@ -17,7 +20,8 @@ pub fn ok_result(doc: Value) -> CallToolResult {
 /// error never grows with what the caller sent.
 pub fn error_result(mut error: Value) -> CallToolResult {
     crate::echo::cap_strings(&mut error, crate::echo::MAX_ERROR_TEXT_CHARS);
-    let doc = json!({ "error": error });
+    let mut doc = json!({ "error": error });
+    crate::redact::redact_json(&mut doc);
     let text = crate::redact::redact(&doc.to_string()).into_owned();
     let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
     r.structured_content = Some(doc);

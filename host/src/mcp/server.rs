@@ -96,9 +96,17 @@ impl CapstanServer {
         }
     }
 
-    /// The tool's name when this server offers it, else [`super::record::UNKNOWN`].
+    /// The tool's name when this surface has such a tool (offered now, or hidden while
+    /// its app is unavailable: a name capstan made either way), else
+    /// [`super::record::UNKNOWN`]. Looked up, not listed: no tool is built per call.
     fn tool_named(&self, name: &str) -> String {
-        if self.tool_list().iter().any(|t| t.name == name) { name.to_string() } else { super::record::UNKNOWN.to_string() }
+        let core = self.core();
+        let known = match self.surface {
+            Surface::Guided => core.guided_tools.iter().any(|t| t.name == name),
+            Surface::Planner => super::planner_tools::tools().iter().any(|t| t.name == name),
+            Surface::Expert => name == super::python_exec::TOOL || core.expert_tools.iter().any(|(_, t)| t.name == name),
+        };
+        if known { name.to_string() } else { super::record::UNKNOWN.to_string() }
     }
 
     /// The current core (a new one after the pack store changed).

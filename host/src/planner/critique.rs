@@ -13,8 +13,8 @@
 use super::{Registry, read_only as read};
 use crate::roles::Role;
 use super::path::at_path;
-use super::picture::{decode_png, picture, png_bytes};
-use super::visual_match::{DEFAULT_SIZE, MIN_IOU, MIN_SSIM, Picture, SAMPLES, compare};
+pub use super::picture_checks::match_picture;
+use super::visual_match::Picture;
 use crate::delta::SceneDelta;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -187,11 +187,11 @@ pub struct Critique {
     pub checks: Vec<Check>,
 }
 
-fn pass(e: &Expectation, measured: Value) -> Check {
+pub(super) fn pass(e: &Expectation, measured: Value) -> Check {
     Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: true, measured, reason: None }
 }
 
-fn fail(e: &Expectation, measured: Value, reason: impl Into<String>) -> Check {
+pub(super) fn fail(e: &Expectation, measured: Value, reason: impl Into<String>) -> Check {
     Check { expectation: serde_json::to_value(e).unwrap_or(Value::Null), resolved: None, passed: false, measured, reason: Some(reason.into()) }
 }
 
@@ -290,81 +290,13 @@ fn check_one(registry: &dyn Registry, e: &Expectation, delta: Option<&SceneDelta
             Err(m) => fail(e, Value::Null, m),
         },
         Expectation::Delta { added, removed, added_type, only_changed } => check_delta(registry, e, delta, *added, *removed, added_type.as_deref(), only_changed.as_deref()),
-        Expectation::Visual { camera, size } => {
-            let (width, height) = frame_size(registry, size.unwrap_or(64).clamp(16, 256));
-            let mut args = json!({ "width": width, "height": height, "samples": 2 });
-            if let Some(c) = camera {
-                args["camera"] = json!(c);
-            }
-            match by_role(registry, Role::PicturesScene, args).and_then(|r| picture(&r)) {
-                Ok(stats) => {
-                    let measured = serde_json::to_value(&stats).unwrap_or(Value::Null);
-                    let mut why = Vec::new();
-                    if !stats.not_empty() {
-                        why.push("the frame is empty (nothing differs from the background)");
-                    }
-                    if !stats.not_uniform() {
-                        why.push("the frame is uniform");
-                    }
-                    if !stats.subject_inside() {
-                        why.push("the subject touches or leaves the frame edge");
-                    }
-                    if why.is_empty() { pass(e, measured) } else { fail(e, measured, why.join("; ")) }
-                }
-                Err(m) => fail(e, Value::Null, m),
-            }
-        }
-        Expectation::VisualMatch { camera, size } => {
-            let Some(reference) = cx.reference else {
-                return fail(e, Value::Null, "cannot measure: no reference picture to compare with (only an image task's run has one)");
-            };
-            let scores = match_picture(registry, camera.as_deref(), *size).and_then(|(candidate, _)| compare(reference, &candidate));
-            match scores {
-                Ok(s) => {
-                    let measured = json!({ "ssim": s.ssim, "ssim_channels": s.ssim_channels, "iou": s.iou, "min_ssim": MIN_SSIM, "min_iou": MIN_IOU });
-                    match s.shortfall() {
-                        None => pass(e, measured),
-                        Some(why) => fail(e, measured, why),
-                    }
-                }
-                Err(m) => fail(e, Value::Null, m),
-            }
-        }
+        Expectation::Visual { camera, size } => super::picture_checks::visual(registry, e, camera.as_deref(), *size),
+        Expectation::VisualMatch { camera, size } => super::picture_checks::visual_match(registry, e, camera.as_deref(), *size, cx.reference),
     }
-}
-
-/// The render `visual_match` compares (the reference is taken the same way): `size` on
-/// its longer side (default [`DEFAULT_SIZE`]) in the render's aspect, [`SAMPLES`]
-/// samples, through `camera` (default: the active one). The decoded picture and its PNG.
-pub fn match_picture(registry: &dyn Registry, camera: Option<&str>, size: Option<u32>) -> Result<(Picture, Vec<u8>), String> {
-    let (width, height) = frame_size(registry, size.unwrap_or(DEFAULT_SIZE).clamp(16, 256));
-    let mut args = json!({ "width": width, "height": height, "samples": SAMPLES });
-    if let Some(c) = camera {
-        args["camera"] = json!(c);
-    }
-    let png = by_role(registry, Role::PicturesScene, args).and_then(|r| png_bytes(&r))?;
-    let (w, h, rgba) = decode_png(&png)?;
-    Ok((Picture::new(w, h, rgba)?, png))
-}
-
-/// The picture's size: `longest` on its longer side, in the render's own aspect (so the
-/// subject is judged in the frame the final picture will have); square when the render
-/// settings cannot be read.
-fn frame_size(registry: &dyn Registry, longest: u32) -> (u32, u32) {
-    let resolution = by_role(registry, Role::ListsObjects, json!({ "limit": 1 })).ok().and_then(|r| {
-        let res = r["render"]["resolution"].as_array()?.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()?;
-        match res.as_slice() {
-            [w, h] if *w >= 1.0 && *h >= 1.0 => Some((*w, *h)),
-            _ => None,
-        }
-    });
-    let Some((w, h)) = resolution else { return (longest, longest) };
-    let short = |a: f64, b: f64| ((f64::from(longest) * a / b).round() as u32).clamp(16, longest);
-    if w >= h { (longest, short(h, w)) } else { (short(w, h), longest) }
 }
 
 /// Measure through the capability a pack declared for `role` (read-only, checked).
-fn by_role(registry: &dyn Registry, role: Role, args: Value) -> Result<Value, String> {
+pub(super) fn by_role(registry: &dyn Registry, role: Role, args: Value) -> Result<Value, String> {
     let key = registry.role(role).ok_or_else(|| format!("cannot measure: no loaded pack declares the role {role}"))?;
     read(registry, &key, args)
 }

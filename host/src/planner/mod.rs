@@ -31,6 +31,7 @@ pub mod needs;
 pub mod numbers;
 pub mod path;
 pub mod picture;
+pub mod picture_checks;
 pub mod placeholders;
 pub mod plan;
 pub mod quotes;

@@ -32,6 +32,13 @@ pub const FOREGROUND_DIFFERENCE: f64 = 10.0;
 /// Luminance spread below this is "uniform".
 pub const MIN_LUMINANCE_STD: f64 = 2.0;
 
+/// Whether an RGBA pixel is foreground: a channel differs from the background colour
+/// by more than [`FOREGROUND_DIFFERENCE`]. The one rule for "something is drawn here",
+/// for the picture checks and for `visual_match`'s silhouettes alike.
+pub fn is_foreground(pixel: &[u8], background: &[f64; 4]) -> bool {
+    (0..4).any(|c| (f64::from(pixel[c]) - background[c]).abs() > FOREGROUND_DIFFERENCE)
+}
+
 impl PictureStats {
     pub fn not_empty(&self) -> bool {
         self.foreground >= MIN_FOREGROUND
@@ -130,8 +137,7 @@ pub fn analyse(w: u32, h: u32, rgba: &[u8]) -> PictureStats {
             let lum = 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
             sum += lum;
             sum2 += lum * lum;
-            let differs = (0..4).any(|c| (f64::from(p[c]) - bg[c]).abs() > FOREGROUND_DIFFERENCE);
-            if differs {
+            if is_foreground(&p, &bg) {
                 fg += 1;
                 bbox = Some(match bbox {
                     None => [x, y, x, y],

@@ -175,30 +175,25 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
         args.insert("offset".into(), json!(step));
     }
     let Some(object) = object else { return };
-    let wants_move = !args.contains_key("location") && takes_vec3(schema, "location") && offset(lw).is_some();
-    let wants_scale = !args.contains_key("scale") && takes_vec3(schema, "scale") && factor(lw).is_some();
+    // What the words ask, each read once: the amounts a reading of the object completes.
+    let step = offset(lw).filter(|_| !args.contains_key("location") && takes_vec3(schema, "location"));
+    let by = factor(lw).filter(|_| !args.contains_key("scale") && takes_vec3(schema, "scale"));
     // Rotation in the capability's default unit (degrees) only: a step that chose radians
     // would read these numbers wrong.
     let in_degrees = args.get("rotation_unit").is_none_or(|u| u == "degrees");
-    let wants_turn = !args.contains_key("rotation") && in_degrees && takes_vec3(schema, "rotation") && turn(lw).is_some();
-    if !wants_move && !wants_scale && !wants_turn {
+    let spin = turn(lw).filter(|_| !args.contains_key("rotation") && in_degrees && takes_vec3(schema, "rotation"));
+    if step.is_none() && by.is_none() && spin.is_none() {
         return;
     }
     let Some(reader) = registry.role(crate::roles::Role::ReadsObject) else { return };
     let Ok(info) = super::read_only(registry, &reader, json!({ "name": object })) else { return };
-    if wants_move
-        && let (Some(d), Some(at)) = (offset(lw), vec3(&info["location"]))
-    {
+    if let (Some(d), Some(at)) = (step, vec3(&info["location"])) {
         args.insert("location".into(), json!([at[0] + d[0], at[1] + d[1], at[2] + d[2]].map(|c| (c * 1e6).round() / 1e6)));
     }
-    if wants_scale
-        && let (Some(f), Some(s)) = (factor(lw), vec3(&info["scale"]))
-    {
+    if let (Some(f), Some(s)) = (by, vec3(&info["scale"])) {
         args.insert("scale".into(), json!(s.map(|c| c * f)));
     }
-    if wants_turn
-        && let (Some(t), Some(radians)) = (turn(lw), vec3(&info["rotation"]))
-    {
+    if let (Some(t), Some(radians)) = (spin, vec3(&info["rotation"])) {
         let mut degrees = radians.map(f64::to_degrees);
         degrees[t.axis] = if t.absolute { t.degrees } else { degrees[t.axis] + t.degrees };
         args.insert("rotation".into(), json!(degrees.map(|c| (c * 1e6).round() / 1e6)));

@@ -27,7 +27,6 @@
 //! only in [`super::picture`]; this module does arithmetic on the decoded pixels of two
 //! pictures whose sizes it checks first, and nothing leaves it but the scores.
 
-use super::picture::FOREGROUND_DIFFERENCE;
 use serde::Serialize;
 
 /// The lowest channel's mean SSIM must be at least this.
@@ -136,10 +135,10 @@ fn ssim(a: &Picture, b: &Picture, channel: usize) -> f64 {
 }
 
 /// The foreground mask: pixels that differ from the background (the border's commonest
-/// colour) by more than [`FOREGROUND_DIFFERENCE`] in a channel.
+/// colour) by [`super::picture::is_foreground`].
 pub fn silhouette(p: &Picture) -> Vec<bool> {
     let bg = super::picture::background(p.width, p.height, &p.rgba);
-    p.rgba.chunks_exact(4).map(|px| (0..4).any(|c| (f64::from(px[c]) - bg[c]).abs() > FOREGROUND_DIFFERENCE)).collect()
+    p.rgba.chunks_exact(4).map(|px| super::picture::is_foreground(px, &bg)).collect()
 }
 
 /// Intersection over union of two masks of one size (1 when both are empty).

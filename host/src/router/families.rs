@@ -95,6 +95,11 @@ impl FamilyTable {
         self.entries.iter().find(|e| e.name == family).map(|e| e.risk)
     }
 
+    /// Every word of every cue (the router's own vocabulary beside the catalog's).
+    pub fn cue_words(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().flat_map(|e| e.cues.iter().flat_map(|(_, cue)| cue.split(' ')))
+    }
+
     /// Family scores from the lexical cues, in tie-break order. A word the goal has
     /// counts once per family however many of its cues match it (`light`, `lighting`).
     pub fn cue_scores(&self, goal: &str) -> Vec<(String, u32)> {

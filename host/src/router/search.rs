@@ -138,6 +138,41 @@ impl SearchIndex {
             .unwrap_or(term)
     }
 
+    /// `goal` with each misspelt word replaced by the word it misspells ("rotaet the
+    /// camrea" -> "rotate the camera"), everything else (punctuation, clauses, numbers)
+    /// as written, so that the intent, the cues and the search all read the same words.
+    /// A word is misspelt when neither it nor its stem is in the catalog's or the cues'
+    /// vocabulary, and one word of that vocabulary is a typo away ([`Self::known_term`]'s
+    /// rule: five or more letters, the same first letter, one edit).
+    pub fn spelled(&self, goal: &str) -> String {
+        let cue_words: std::collections::HashSet<&str> = self.families.cue_words().collect();
+        let known = |w: &str| self.postings.contains_key(w) || cue_words.contains(w) || text::is_stop_word(w);
+        let mut out = String::with_capacity(goal.len());
+        let mut rest = goal;
+        while let Some(start) = rest.find(|c: char| c.is_alphabetic()) {
+            out.push_str(&rest[..start]);
+            let word_len = rest[start..].find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len() - start);
+            let word = &rest[start..start + word_len];
+            let lower = word.to_lowercase();
+            let fixed = if lower.chars().count() < 5 || lower.chars().any(|c| c.is_ascii_digit()) || known(&lower) || known(&text::stem(&lower)) {
+                None
+            } else {
+                let (first, len) = (lower.chars().next(), lower.chars().count());
+                self.postings
+                    .keys()
+                    .map(String::as_str)
+                    .chain(cue_words.iter().copied())
+                    .filter(|k| k.chars().next() == first && k.chars().count().abs_diff(len) <= 1)
+                    .filter(|k| strsim::damerau_levenshtein(&lower, k) == 1)
+                    .min()
+            };
+            out.push_str(fixed.unwrap_or(word));
+            rest = &rest[start + word_len..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// Whether `family` has a capability that changes nothing.
     pub fn family_has_reads(&self, family: &str) -> bool {
         self.entries.iter().any(|e| e.family == family && e.only_reads())
@@ -282,6 +317,13 @@ mod tests {
         let idx = index();
         assert_eq!(idx.search("rendr a png", None, None, 5)[0].key, "scene.render");
         assert_eq!(idx.search("chorme please", None, None, 5)[0].key, "scene.set_material");
+    }
+
+    #[test]
+    fn a_goal_is_read_with_its_typos_mended_and_its_punctuation_kept() {
+        let idx = index();
+        assert_eq!(idx.spelled("rendr the scene, please. Then chorme?"), "render the scene, please. Then chrome?");
+        assert_eq!(idx.spelled("cube 1920x1080 xyzzyq"), "cube 1920x1080 xyzzyq");
     }
 
     #[test]

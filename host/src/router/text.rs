@@ -8,6 +8,11 @@ const STOP: &[&str] = &[
     "make", "get", "set", "use", "give", "put", "want", "feel", "somehow", "more", "thing", "could", "would", "should",
 ];
 
+/// Whether `word` (lowercase) is a stop word: too common to tell capabilities apart.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP.contains(&word)
+}
+
 /// The lowercase words of `text` (letters and digits; apostrophes dropped).
 pub fn words(text: &str) -> Vec<String> {
     text.to_lowercase()

@@ -70,7 +70,7 @@ pub(crate) fn change_then_read_cases_measure_the_change() -> Result<(), Failed> 
     let mutates = |k: &str| rt.capability(k).is_some_and(|c| c.mutates);
     let all: Vec<_> = rt.capabilities().map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)).collect();
     let mut unmeasured = Vec::new();
-    for reader in rt.capabilities().map(|(_, c)| c).filter(|c| !c.mutates && !READS_NO_SCENE.iter().any(|(k, _)| *k == c.key)) {
+    for reader in rt.capabilities().filter(|(p, _)| crate::in_this_suite(p)).map(|(_, c)| c).filter(|c| !c.mutates && !READS_NO_SCENE.iter().any(|(k, _)| *k == c.key)) {
         let mut measured = false;
         'cases: for cap in &all {
             for case in &cap.conformance {

@@ -26,6 +26,7 @@ pub(crate) fn add_trials(list: &mut Vec<Trial>, have_blender: bool) {
 fn required_argument_subjects() -> Vec<(String, Value, Vec<Value>)> {
     let (_tmp, rt) = offline_runtime();
     rt.capabilities()
+        .filter(|(p, _)| crate::in_this_suite(p))
         .map(|(_, c)| c.clone())
         .chain(rt.workflows().map(|w| w.spec.clone()))
         .map(|c| {

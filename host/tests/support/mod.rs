@@ -149,6 +149,15 @@ pub fn official_capability_count() -> usize {
     rt.capabilities().count() + rt.workflows().count()
 }
 
+/// [`official_capability_count`] of the capabilities whose pack talks to `server` (a
+/// surface shows only those while only that app is up), plus the official workflows,
+/// whose steps all talk to Blender.
+pub fn official_capability_count_of(server: &str) -> usize {
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
+    rt.capabilities().filter(|(pack, _)| pack.manifest.servers.contains_key(server)).count() + rt.workflows().count()
+}
+
 /// How many official packs the host embeds (one compiled component each).
 pub fn official_pack_count() -> u64 {
     capstan::packs::official().len() as u64

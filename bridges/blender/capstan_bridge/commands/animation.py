@@ -1,6 +1,6 @@
 """Keyframes, across Blender's legacy and layered (4.4+) action APIs."""
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import OBJECT, get_object

@@ -11,8 +11,8 @@ import re
 
 import bpy
 
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import get_object

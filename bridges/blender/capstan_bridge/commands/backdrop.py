@@ -8,7 +8,7 @@ import math
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import get_object, link, rounded, scene
 from .materials import _principled, _socket

@@ -2,7 +2,7 @@
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, VEC3, get_object, link, place, rounded, scene

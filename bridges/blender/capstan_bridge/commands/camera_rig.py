@@ -4,7 +4,7 @@ of view, depth of field, lens and sensor. All data API; angles in radians."""
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from .common import OBJECT, VEC3, aim, get_object, rounded, scene

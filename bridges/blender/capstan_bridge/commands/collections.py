@@ -8,7 +8,7 @@ import re
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, get_object, scene

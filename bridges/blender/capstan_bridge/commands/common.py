@@ -3,7 +3,7 @@
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..errors import CommandError, not_found
 
 # Schemas several commands use.

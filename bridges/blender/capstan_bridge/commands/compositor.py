@@ -22,7 +22,7 @@ import math
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
 from . import scene_compositor

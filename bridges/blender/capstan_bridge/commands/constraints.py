@@ -1,6 +1,6 @@
 """Constraints on objects and on pose bones: add, remove, list."""
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from . import rna_props

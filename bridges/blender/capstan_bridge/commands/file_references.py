@@ -12,8 +12,8 @@ import os
 
 from .. import file_refs
 from .. import file_refs_check as refs_check
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 
 MAX_LIMIT = 500

@@ -10,7 +10,7 @@ import bmesh
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import OBJECT, VEC3, get_object, rounded
 from ..errors import CommandError

@@ -11,7 +11,7 @@ considered: this is where the object is, not whether something hides it."""
 
 import numpy as np
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from . import geometry as g

@@ -10,7 +10,7 @@ import bpy
 import numpy as np
 from mathutils import Vector, noise
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target, not_found
 from .common import OBJECT, VEC3, get_object, rounded

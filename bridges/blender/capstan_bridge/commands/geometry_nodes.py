@@ -8,7 +8,7 @@ one-node-at-a-time edit cannot keep consistent."""
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from . import rna_props

@@ -13,7 +13,7 @@ parent_bone, matrix_parent_inverse): no operator, no selection or mode change.
 import bpy
 from mathutils import Matrix
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from .common import NAME_OR_NULL, OBJECT, get_object

@@ -16,8 +16,8 @@ import struct
 import bpy
 import numpy as np
 
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 

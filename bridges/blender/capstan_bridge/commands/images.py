@@ -4,8 +4,8 @@ material's Principled BSDF inputs. Data API only."""
 
 import bpy
 
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .shading import SAFE_NAME, get_material, output_node, principled, socket
@@ -15,12 +15,7 @@ IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".exr", ".hdr", ".tif", ".tiff", ".
 
 def input_file(ctx, path, extensions):
     """An input path checked against the read roots, as a CommandError when refused."""
-    try:
-        return paths.readable(ctx.output_dir, path, extensions)
-    except paths.PathRefused as e:
-        raise CommandError("path_refused", str(e))
-    except paths.InputMissing as e:
-        raise CommandError("not_found", str(e))
+    return paths.checked_input(ctx.output_dir, path, extensions)
 
 
 

@@ -11,7 +11,7 @@ import fnmatch
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .animation import keyframes_of
 from .common import OBJECT, get_object, rounded, scene

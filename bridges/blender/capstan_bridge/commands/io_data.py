@@ -10,8 +10,8 @@ import os
 import bpy
 
 from .. import file_refs_check as refs_check
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import claim_name, link

@@ -20,8 +20,8 @@ import bmesh
 import bpy
 
 from .. import file_refs_check as refs_check
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .images import input_file

@@ -5,7 +5,7 @@ through `animation.fcurves_of`, which knows Blender 4.4+'s layered actions."""
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .animation import fcurves_of

@@ -1,6 +1,6 @@
 """Editing an existing light: type, energy, colour, size, spot cone, shadows. Radians."""
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from .common import OBJECT, get_object, rounded

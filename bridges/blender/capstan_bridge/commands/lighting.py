@@ -2,7 +2,7 @@
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import OBJECT, VEC3, claim_name, link, place, rounded

@@ -2,7 +2,7 @@
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from .common import OBJECT, get_object, rounded, uses_legacy_node_toggle

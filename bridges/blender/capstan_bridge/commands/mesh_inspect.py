@@ -6,7 +6,7 @@ so a large mesh costs one page, not the whole mesh, beyond the selection mask.
 
 import numpy as np
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, get_object, rounded

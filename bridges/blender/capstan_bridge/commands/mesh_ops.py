@@ -15,7 +15,7 @@ import random
 import bmesh
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import OBJECT, VEC3
 from .modeling_util import COUNTS, get_mesh_object, limit, mesh_counts, refresh, refuse

@@ -24,7 +24,7 @@ the base mesh's own when the object has no topology-changing modifier.
 
 import bmesh
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from . import geometry as g

@@ -13,7 +13,7 @@ import bmesh
 import bpy
 import numpy as np
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import OBJECT, get_object

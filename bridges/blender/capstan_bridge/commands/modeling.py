@@ -4,7 +4,7 @@ faces, and converting between curve/text and mesh. All data API; angles in degre
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, VEC3, get_object, rounded

@@ -8,7 +8,7 @@ import math
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..errors import CommandError, invalid_target
 from .common import active_collection, get_object
 

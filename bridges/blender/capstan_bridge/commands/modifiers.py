@@ -1,6 +1,6 @@
 """Modifiers (non-destructive): adding one, its properties checked against the RNA."""
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from . import rna_props

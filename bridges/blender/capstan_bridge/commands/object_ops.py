@@ -3,7 +3,7 @@
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import OBJECT, VEC3, get_object, rounded

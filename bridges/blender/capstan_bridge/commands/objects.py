@@ -2,7 +2,7 @@
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
 from . import primitives

@@ -31,8 +31,8 @@ import os
 import bpy
 
 from .. import file_refs
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 

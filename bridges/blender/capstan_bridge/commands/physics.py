@@ -10,7 +10,7 @@ import os
 import bpy
 
 from .. import file_refs_check as refs_check
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, VEC3, claim_name, get_object, link, rounded, scene

@@ -14,8 +14,8 @@ import bpy
 from mathutils import Vector
 
 from .. import file_refs_check as refs_check
-from .. import paths
-from .. import schema as s
+from ..core import paths
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from .common import get_object, scene

@@ -14,7 +14,7 @@ import math
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, get_object, link, rounded, scene

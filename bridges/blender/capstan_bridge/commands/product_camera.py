@@ -16,7 +16,7 @@ import math
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .animation import fcurves_of
 from ..errors import CommandError

@@ -7,7 +7,7 @@ rig object (`capstan_role` product_*); a kept product keeps its children."""
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import OBJECT, get_object, scene
 

@@ -25,7 +25,7 @@ import builtins
 import io
 import os
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..containment import attestation, limits, policy, runner
 from ..errors import CommandError

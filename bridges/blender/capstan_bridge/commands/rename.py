@@ -17,7 +17,7 @@ material) up to the objects that use them.
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from ..delta import fingerprint

@@ -20,7 +20,7 @@ current media type, so OpenEXR multilayer and FFmpeg are reached through it;
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..errors import CommandError
 from .rna_versions import missing_item_note
 

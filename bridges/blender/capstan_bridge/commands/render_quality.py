@@ -2,7 +2,7 @@
 does not cover: light-path bounces, adaptive sampling threshold, and PNG/JPEG/EXR output
 with a colour depth that suits the format."""
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import scene

@@ -7,7 +7,7 @@ implementation of heat and envelope weighting."""
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, VEC3, claim_name, get_object, link

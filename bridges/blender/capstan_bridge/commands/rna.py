@@ -5,7 +5,7 @@ limits of *this* Blender, not remembered ones. Nothing here sets a property.
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import not_found
 from .inspect import PAGE, page

@@ -8,7 +8,7 @@ import os
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import get_object, rounded, scene
 

@@ -6,7 +6,7 @@ import time
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
 

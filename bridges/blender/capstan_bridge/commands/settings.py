@@ -19,7 +19,7 @@ them); nothing is evaluated as Python.
 import bpy
 
 from .. import file_refs, file_refs_check
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
 from . import rna_props, rna_versions

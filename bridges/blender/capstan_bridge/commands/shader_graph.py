@@ -9,7 +9,7 @@ import math
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, not_found
 from .common import rounded, socket_names

@@ -6,7 +6,7 @@ inputs are in `images.py`.
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, get_object, rounded, uses_legacy_node_toggle

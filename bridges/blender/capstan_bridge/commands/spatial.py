@@ -6,7 +6,7 @@ in `geometry.py`."""
 import numpy as np
 from mathutils import Matrix, Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target
 from . import geometry as g

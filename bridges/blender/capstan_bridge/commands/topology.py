@@ -7,7 +7,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, get_object, rounded, scene

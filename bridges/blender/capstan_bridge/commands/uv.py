@@ -12,7 +12,7 @@ import math
 import bpy
 import bmesh  # noqa: E402 (after bpy, which it needs)
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError, invalid_target, not_found
 from .common import OBJECT, get_object

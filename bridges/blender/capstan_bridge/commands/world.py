@@ -2,7 +2,7 @@
 
 import bpy
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import scene, uses_legacy_node_toggle
 

@@ -6,7 +6,7 @@ node, or as `other`. Degrees, linear colours."""
 import math
 import os
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from .common import rounded, scene, uses_legacy_node_toggle
 

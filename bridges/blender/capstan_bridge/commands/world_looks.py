@@ -9,7 +9,7 @@ import math
 import bpy
 from mathutils import Vector
 
-from .. import schema as s
+from ..core import schema as s
 from ..command import command
 from ..errors import CommandError
 from .common import rounded, scene, uses_legacy_node_toggle

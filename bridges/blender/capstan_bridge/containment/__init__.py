@@ -19,8 +19,9 @@ sends payloads the checker rejects straight to the add-on):
   bounded), the only thing of the script's that leaves it.
 - `runner`: runs one script under all of them, drops everything the script made while
   the guard is still armed, and says how it ended.
-- `addon_folder`: checks, at start, that this Blender cannot write into the add-on's
-  own folder (the kernel layer makes it read-only; this only says so when it is not).
+- the shared core's `addon_folder` (`core/addon_folder.py`, every bridge's) checks, at
+  start, that this Blender cannot write into the add-on's own folder (the kernel layer
+  makes it read-only; this only says so when it is not).
 
 All of them are the add-on's early layer; the wall is the kernel's (DESIGN §3a).
 """

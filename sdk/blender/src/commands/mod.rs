@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "7f00cc139a28bb5039f4638fa966eee2de55bf2e05f75e3a79cb2a486d87331d";
+pub const CATALOG_SHA256: &str = "255febf1231b3dc5550049fb351a4a26b29f3ceb53c736a2ff3047cf5bcba712";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
@@ -296,6 +296,9 @@ pub enum AppErrorCode {
     /// the scene has no active camera; set one first
     #[serde(rename = "no_camera")]
     NoCamera,
+    /// the command ran (its change is made) but its answer holds NaN or infinity, which JSON cannot carry; inspect the objects it touched
+    #[serde(rename = "non_finite_result")]
+    NonFiniteResult,
     /// the script does not carry the checker's verdict for exactly this text
     #[serde(rename = "not_checked")]
     NotChecked,
@@ -353,6 +356,7 @@ impl AppErrorCode {
             AppErrorCode::InvalidTarget => "invalid_target",
             AppErrorCode::LimitExceeded => "limit_exceeded",
             AppErrorCode::NoCamera => "no_camera",
+            AppErrorCode::NonFiniteResult => "non_finite_result",
             AppErrorCode::NotChecked => "not_checked",
             AppErrorCode::NotFound => "not_found",
             AppErrorCode::OutsideFileReferences => "outside_file_references",

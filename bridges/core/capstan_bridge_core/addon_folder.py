@@ -1,7 +1,8 @@
-"""Is the add-on's own folder writable by this Blender? It must not be.
+"""Is the bridge's own folder writable by the app that runs it? It must not be.
 
 Security reasoning (issue 26, finding 1): a script that could write into the folder
-that holds `capstan_bridge` (the folder on `sys.path`, the package, its `__pycache__`)
+that holds the bridge's package (`capstan_bridge`, `capstan_freecad`: the folder on
+`sys.path`, the package, the shared core it holds, its `__pycache__`)
 could plant a module there, or change one of capstan's own, and have it run at the
 next import or the next launch, outside every layer of `execute_python`. The kernel
 layer (Landlock, DESIGN §3a) and the file modes capstan installs the add-on with are
@@ -17,7 +18,6 @@ import os
 import secrets
 import sys
 
-PACKAGE = "capstan_bridge"
 MAX_LISTED = 5
 
 
@@ -44,10 +44,11 @@ def _can_open_for_writing(path):
     return True
 
 
-def writable_places(folder):
+def writable_places(folder, package_name):
     """What this process can change under `folder` (the folder on `sys.path`): the
     folder itself (a new module there is importable), its files, and the whole
-    `capstan_bridge` package with its caches."""
+    package `package_name` with its caches (a linked folder in it, such as the shared
+    core in a source tree, is followed)."""
     found = []
     if _can_create_in(folder):
         found.append(folder)
@@ -59,8 +60,8 @@ def writable_places(folder):
         path = os.path.join(folder, name)
         if os.path.isfile(path) and not os.path.islink(path) and _can_open_for_writing(path):
             found.append(path)
-    package = os.path.join(folder, PACKAGE)
-    for root, dirs, files in os.walk(package):
+    package = os.path.join(folder, package_name)
+    for root, dirs, files in os.walk(package, followlinks=True):
         dirs.sort()
         if _can_create_in(root):
             found.append(root)
@@ -71,16 +72,16 @@ def writable_places(folder):
     return found
 
 
-def warn_if_writable(folder, stream=None):
+def warn_if_writable(folder, package_name, app_name, stream=None):
     """Write a warning to stderr when anything under `folder` is writable; returns
     what was found."""
-    found = writable_places(folder)
+    found = writable_places(folder, package_name)
     if found:
         stream = stream or sys.stderr
         listed = ", ".join(found[:MAX_LISTED]) + (" and %d more" % (len(found) - MAX_LISTED) if len(found) > MAX_LISTED else "")
         stream.write(
-            "capstan bridge: WARNING: this Blender can write into the add-on's own folder (%s): a script could plant "
-            "a module there that runs at the next import or launch; capstan's kernel layer must make it read-only\n" % listed
+            "capstan bridge: WARNING: this %s can write into the add-on's own folder (%s): a script could plant "
+            "a module there that runs at the next import or launch; capstan's kernel layer must make it read-only\n" % (app_name, listed)
         )
         stream.flush()
     return found

@@ -1,10 +1,11 @@
-"""What the capstan that launched this Blender hands over through inherited descriptors.
+"""What the capstan that launched this app hands over through inherited descriptors.
 
-Security reasoning: a confined Blender (host/src/containment) may bind no port and
+Security reasoning: a confined app (host/src/containment) may bind no port and
 write nothing under CAPSTAN_HOME, and its environment stays readable in
 /proc/<pid>/environ for its whole life. So capstan binds the loopback socket itself and
-passes it as a listening descriptor, and passes the bearer token and execute_python's
-attestation key through a pipe that is read once and closed here, before any script can
+passes it as a listening descriptor, and passes the bearer token (and, for Blender,
+execute_python's attestation key: `Handed.secrets`, which the app's launcher script
+installs) through a pipe that is read once and closed here, before any script can
 run. Nothing of it is ever written to a file by this side.
 """
 
@@ -13,15 +14,15 @@ import os
 import socket
 import sys
 
-from .containment import attestation
-
 MAX_SECRETS_BYTES = 4096
 
 
 class Handed:
-    def __init__(self, listener, token):
+    def __init__(self, listener, token, secrets=None):
         self.listener = listener
         self.token = token
+        # Every field of the secrets document (the app takes what it knows: exec_key).
+        self.secrets = secrets
         self.exec_forbidden = False
 
 
@@ -55,7 +56,7 @@ def take(listen_fd, secrets_fd):
         if not (host.startswith("127.") or host == "::1"):
             raise HandoverError("the handed socket is not on loopback")
         os.set_inheritable(listener.fileno(), False)
-    token = None
+    token, doc = None, None
     if secrets_fd is not None:
         try:
             doc = json.loads(_read_all(secrets_fd).decode("utf-8"))
@@ -64,8 +65,7 @@ def take(listen_fd, secrets_fd):
         token = doc.get("token")
         if not isinstance(token, str) or len(token) < 16:
             raise HandoverError("the secrets hold no token")
-        attestation.set_key(doc.get("exec_key"))
-    return Handed(listener, token)
+    return Handed(listener, token, doc)
 
 
 # -- no exec after start ---------------------------------------------------------------
@@ -73,7 +73,7 @@ def take(listen_fd, secrets_fd):
 # capstan's filter must let the launch itself exec the program, so Landlock's execute
 # right on the program and its ELF loader stays usable afterwards: native code could
 # re-exec the loader with another program as its argument, or a memfd. Once started,
-# nothing in a confined Blender needs exec (new processes are refused anyway), so the
+# nothing in a confined app needs exec (new processes are refused anyway), so the
 # add-on adds one more seccomp filter, to every thread, that refuses execve and
 # execveat. Filters cannot be removed, and no_new_privs is already set by capstan.
 

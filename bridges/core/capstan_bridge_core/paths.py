@@ -15,13 +15,15 @@ class PathRefused(Exception):
     pass
 
 
-def session_output_dir():
+def session_output_dir(app):
+    """This session's output folder: CAPSTAN_BRIDGE_OUTPUT_DIR, or
+    `$CAPSTAN_HOME/output/<app>/<time>-<pid>`."""
     override = os.environ.get("CAPSTAN_BRIDGE_OUTPUT_DIR")
     if override:
         folder = os.path.abspath(override)
     else:
         session = "%s-%d" % (time.strftime("%Y%m%d-%H%M%S"), os.getpid())
-        folder = os.path.join(runtime_file.capstan_home(), "output", "blender", session)
+        folder = os.path.join(runtime_file.capstan_home(), "output", app, session)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     return os.path.realpath(folder)
 
@@ -43,7 +45,8 @@ def confined(output_dir, filename):
 # (os.pathsep-separated absolute folders), read once when the bridge starts. A bare file
 # name means a file in the session output directory; any other path must be absolute,
 # must not contain a `..` component, and must still be under a root after symlinks are
-# resolved. See bridges/blender/docs/inputs.md.
+# resolved. See bridges/blender/docs/inputs.md. Every app's bridge enforces this one policy
+# (FreeCAD's import_cad included): it lives here, in the shared core, once.
 
 READ_ROOTS_ENV = "CAPSTAN_READ_ROOTS"
 MAX_INPUT_PATH = 1024
@@ -106,3 +109,29 @@ def readable(output_dir, path, extensions=()):
     if not os.path.isfile(real):
         raise InputMissing("no file at %r" % path)
     return real
+
+
+# -- as commands answer ------------------------------------------------------------------
+
+def checked_input(output_dir, path, extensions=()):
+    """`readable`, with its refusals as the declared codes every bridge answers with:
+    `path_refused` (outside the read roots, relative, `..`, wrong extension) and
+    `not_found` (allowed, but no such file)."""
+    from .errors import CommandError
+
+    try:
+        return readable(output_dir, path, extensions)
+    except PathRefused as e:
+        raise CommandError("path_refused", str(e))
+    except InputMissing as e:
+        raise CommandError("not_found", str(e))
+
+
+def checked_output(output_dir, filename):
+    """`confined`, with its refusal as `path_refused`."""
+    from .errors import CommandError
+
+    try:
+        return confined(output_dir, filename)
+    except PathRefused as e:
+        raise CommandError("path_refused", str(e))

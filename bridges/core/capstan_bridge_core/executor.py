@@ -1,9 +1,9 @@
-"""Running work on Blender's main thread.
+"""Running work on the app's main thread.
 
-bpy is not thread-safe: the HTTP server thread never touches it. It hands a job to
-this queue and waits; the main thread drains the queue, either from a
-`bpy.app.timers` callback (GUI) or from the bridge's own loop (background mode, where
-timers never fire).
+Neither bpy nor FreeCAD's document API is thread-safe: the HTTP server thread never
+touches them. It hands a job to this queue and waits; the main thread drains the
+queue, either from an app timer (Blender's GUI: `bpy.app.timers`) or from the bridge's
+own loop (headless: `BridgeCore.run_background`).
 """
 
 import queue
@@ -45,7 +45,7 @@ class MainThreadQueue:
         if job._done.wait(timeout):
             return job.result
         if job.cancel():
-            raise Busy("Blender's main thread did not run the command within %.0f s" % timeout)
+            raise Busy("the app's main thread did not run the command within %.0f s" % timeout)
         job._done.wait()  # it started just now; let it finish
         return job.result
 

@@ -2,13 +2,14 @@
 
 Written atomically (temp file in the same folder, fsync, rename) with mode 0600 so a
 reader never sees a half-written file and no other user can read the token. Removed
-on clean exit. Its default path is `$CAPSTAN_HOME/run/blender/server.json`, with
-CAPSTAN_HOME resolved exactly as the host does (default `~/.capstan`), so both sides
-agree on the path without anyone writing it down.
+on clean exit. Its default path is `$CAPSTAN_HOME/run/<app>/server.json` (`<app>` is
+the app's name: `blender`, `freecad`), with CAPSTAN_HOME resolved exactly as the host
+does (default `~/.capstan`), so both sides agree on the path without anyone writing it
+down. App-specific fields (Blender's `exec_key`) come from the app (`extra`).
 
 Ownership (the same rule the host applies before it believes the file): CAPSTAN_HOME
 (when the file lies under it), the file's folder and an existing runtime file must be
-owned by the user Blender runs as and writable by nobody else. Otherwise another user
+owned by the user the app runs as and writable by nobody else. Otherwise another user
 could replace the file (or the folder) and point capstan at their own listener, so the
 bridge refuses to publish there (`UntrustedLocation`, naming the path and the reason).
 Only those three are checked, not their ancestors. Folders the bridge creates are
@@ -26,8 +27,6 @@ import stat
 class UntrustedLocation(OSError):
     """The runtime file may not be written (or believed) where it is."""
 
-from .containment import attestation
-
 
 def capstan_home():
     home = os.environ.get("CAPSTAN_HOME")
@@ -36,8 +35,8 @@ def capstan_home():
     return os.path.join(os.path.expanduser("~"), ".capstan")
 
 
-def default_path():
-    return os.path.join(capstan_home(), "run", "blender", "server.json")
+def default_path(app):
+    return os.path.join(capstan_home(), "run", app, "server.json")
 
 
 def check_private(st, what, path):
@@ -134,7 +133,7 @@ def _check_existing(name, folder_fd, path):
     check_private(st, "the runtime file", path)
 
 
-def write(path, port, token, app_version):
+def write(path, port, token, app_version, extra=None):
     folder, name = os.path.split(path)
     doc = {
         "http": "http://127.0.0.1:%d" % port,
@@ -142,8 +141,8 @@ def write(path, port, token, app_version):
         "pid": os.getpid(),
         "protocol": 1,
         "app_version": app_version,
-        "exec_key": attestation.key(),  # execute_python's attestation key (containment/attestation.py)
     }
+    doc.update(extra or {})
     if not _BY_DESCRIPTOR:
         _write_by_path(path, doc)
         return

@@ -1,9 +1,8 @@
-"""Constants of protocol capstan-bridge/1, shared by every part of the add-on."""
+"""Constants of protocol capstan-bridge/1, shared by every bridge (Blender's add-on,
+FreeCAD's bridge). The application a bridge serves is not a constant of the protocol:
+each app names itself in its `app.py` (`core.app.App`)."""
 
 PROTOCOL = 1
-# The application this bridge serves: the catalog's `app`, /ping's `app`, and the server
-# name packs send with every bridge call (`capstan:pack@0.2.0`).
-APP = "blender"
 HOST = "127.0.0.1"
 FIRST_PORT = 9876
 LAST_PORT = 9885
@@ -34,5 +33,5 @@ MAX_CONNECTIONS = 32
 # has waited longest is closed to make room (http_server.py).
 MAX_WAITING_CONNECTIONS = 256
 MAX_HEAD_BYTES = 8192
-# How long a request waits for the main thread before answering "busy".
+# How long a request waits for the app's main thread before answering "busy".
 JOB_TIMEOUT_SECONDS = 600.0

@@ -210,7 +210,8 @@ _TYPES = {
     "string": lambda v: isinstance(v, str),
     "boolean": lambda v: isinstance(v, bool),
     "integer": _is_integer,
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    # Finite only: NaN passes every minimum and maximum (comparisons with it are false).
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and (not isinstance(v, float) or math.isfinite(v)),
     "null": lambda v: v is None,
 }
 

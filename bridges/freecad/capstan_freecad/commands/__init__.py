@@ -1,0 +1,1 @@
+"""FreeCAD bridge commands, one module per domain; discovered by `command.discover()`."""

@@ -1,0 +1,3 @@
+fn main() {
+    capstan_pack_build::capabilities_registry();
+}

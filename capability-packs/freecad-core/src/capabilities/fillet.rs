@@ -1,0 +1,61 @@
+use crate::edges::{self, Edges};
+use capstan_freecad::{Fillet, FilletParams, fillet};
+use capstan_sdk::prelude::*;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FilletArgs {
+    /// The solid whose edges are rounded (exact object name).
+    #[schemars(length(min = 1, max = 63))]
+    pub object: String,
+    /// Fillet radius, mm.
+    #[schemars(range(min = 0.001, max = 100000.0))]
+    pub radius: f64,
+    /// "all" (the default), or edge numbers as FreeCAD names them (1 is Edge1).
+    #[serde(default)]
+    #[schemars(schema_with = "edges::schema")]
+    pub edges: Edges,
+    /// The new feature's name (default Fillet).
+    #[schemars(length(min = 1, max = 63))]
+    pub name: Option<String>,
+}
+
+/// Round a solid's edges (all of them or numbered ones) with a radius in millimetres.
+///
+/// Makes a new parametric Fillet feature from the solid, which is hidden. The answer
+/// gives how many edges were rounded, the new volume in mm^3 and whether the result is
+/// a valid solid. A radius too large for the edges is refused and changes nothing.
+#[capability(
+    key = "cad.fillet",
+    family = "cad",
+    tags = ["cad", "freecad", "fillet", "round", "edges", "radius", "solid"],
+    aliases = ["freecad_fillet", "fillet_edges"],
+    examples = ["round all the bracket's edges with a 1 mm fillet", "put a 3 mm fillet on edges 1 and 5", "soften the cad part's corners with fillets"],
+    uses = [Fillet],
+    cases = cases,
+)]
+fn round(args: FilletArgs) -> PackResult<Value> {
+    let out = fillet(&FilletParams { object: args.object, radius: args.radius, edges: Some(args.edges.for_fillet()), name: args.name })?;
+    Ok(json!(out))
+}
+
+fn cases() -> Vec<Case> {
+    let on_block = |name: &str| Case::new(name).setup("cad.primitive", json!({ "kind": "box", "length": 10, "width": 20, "height": 30, "name": "Block" }));
+    vec![
+        on_block("a 1 mm fillet on every edge keeps a valid solid")
+            .args(json!({ "object": "Block", "radius": 1 }))
+            .added(&["Fillet"])
+            .changed(&["Block"])
+            .result(json!({ "name": "Fillet", "edges": 12, "valid": true, "volume": 5949.834793498635 }))
+            .reads("cad.measure", json!({ "objects": ["Fillet"] }), json!({ "objects": [{ "valid": true, "solids": 1 }] })),
+        on_block("two numbered edges")
+            .args(json!({ "object": "Block", "radius": 1, "edges": [1, 2], "name": "Rounded" }))
+            .added(&["Rounded"])
+            .result(json!({ "name": "Rounded", "edges": 2, "valid": true })),
+        on_block("a radius larger than the block").args(json!({ "object": "Block", "radius": 50 })).error("operation_failed"),
+        on_block("an edge the block does not have").args(json!({ "object": "Block", "radius": 1, "edges": [99] })).error("invalid_params"),
+        Case::new("a missing object").args(json!({ "object": "Ghost", "radius": 1 })).error("not_found"),
+        Case::new("a zero radius").args(json!({ "object": "Block", "radius": 0 })).error("INVALID_CAPABILITY_ARGUMENTS"),
+        Case::new("edge number zero").args(json!({ "object": "Block", "radius": 1, "edges": [0] })).error("INVALID_CAPABILITY_ARGUMENTS"),
+    ]
+}
