@@ -63,6 +63,7 @@ def main(argv):
 
     import bpy  # Blender's own, or the PyPI module
     from capstan_bridge.bridge import Bridge
+    from capstan_bridge.commands import long_calls
 
     handed = None
     if args.listen_fd is not None or args.secrets_fd is not None:
@@ -75,6 +76,10 @@ def main(argv):
             attestation.set_key(handed.secrets.get("exec_key"))
         # Launched (and confined) by capstan: from here on nothing may exec.
         handed.exec_forbidden = handover.forbid_exec()
+    # Started again after a cancelled long call: the scene as it was before that call
+    # (opened once exec is forbidden, with the file's scripts off).
+    if long_calls.restore_checkpoint():
+        print("capstan bridge: restored the scene from the checkpoint", file=sys.stderr)
     bridge = Bridge(
         port=args.port,
         runtime_path=None if args.no_runtime_file else args.runtime_file,

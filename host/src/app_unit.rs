@@ -40,6 +40,12 @@ pub struct HostCommands {
     pub undo_step: Option<&'static str>,
     /// Runs a checked script (the expert surface's exec tool), when the app has one.
     pub exec: Option<ExecCommand>,
+    /// Answers the progress of the long call running now (a render), beside it
+    /// (`concurrent` in the catalog): what a long call's task reports while it runs.
+    pub progress: Option<&'static str>,
+    /// Saves the document where a relaunch of the instance opens it: taken before a
+    /// long call that a cancel may end by restarting the app (`mcp/tasks.rs`).
+    pub checkpoint: Option<&'static str>,
 }
 
 /// The app's script command and how the expert surface presents it.

@@ -1,18 +1,24 @@
 //! What every app unit's launcher shares when it starts a confined app with capstan's
-//! bridge: the instance's secret, the pipe that hands secrets over, capstan's record of
-//! the instance, and the tail of the app's log for an error message.
+//! bridge: the instance's secret, the pipe that hands secrets over, the kernel's wall,
+//! capstan's record of the instance (written, and forgotten when the app stops), the
+//! wait for the bridge to answer, stopping the app, and the tail of the app's log for an
+//! error message.
 //!
 //! Security reasoning: a secret is registered with the redactor the moment it exists,
 //! before anything is built from it, so no log line or error can carry it; it reaches
 //! the app only through a pipe the app reads once (never its command line or
 //! environment, which other processes of the user can read); records are written
-//! owner-only and atomically, so a client never reads half a record; and a log tail is
-//! redacted before it is shown.
+//! owner-only and atomically, so a client never reads half a record; a launch counts as
+//! up only when the bridge answers from the child's own pid (not whatever else answers
+//! on the port); and a log tail is redacted before it is shown.
 
-use serde_json::Value;
+use crate::bridge::HttpBridgeClient;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::path::Path;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
 
 /// 32 random bytes as hex, registered with the redactor before it goes anywhere.
 pub fn new_secret() -> std::io::Result<String> {
@@ -41,6 +47,95 @@ pub fn write_record(own: &Path, published: Option<&Path>, doc: &Value) -> std::i
         crate::fsutil::write_private_atomic(path, &bytes)?;
     }
     Ok(())
+}
+
+/// Remove the runtime records a launch wrote: its own (`runtime_file`), and the one it
+/// published (if any) only while that still names this instance (`instance_id`): a
+/// later session may have replaced it. The published record this launch replaced
+/// (`replaced`) is put back when the app that wrote it still runs.
+pub fn forget_records(runtime_file: &Path, published: Option<&Path>, replaced: Option<&[u8]>, instance_id: &str) {
+    let _ = std::fs::remove_file(runtime_file);
+    let Some(published) = published else { return };
+    let ours = std::fs::read(published).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()).is_some_and(|d| d["instance"] == json!(instance_id));
+    if !ours {
+        return;
+    }
+    let earlier_alive = replaced.and_then(|b| serde_json::from_slice::<Value>(b).ok()).and_then(|d| d["pid"].as_u64()).is_some_and(|pid| crate::bridge::endpoint::pid_alive(pid as u32));
+    match replaced {
+        Some(bytes) if earlier_alive => {
+            let _ = crate::fsutil::write_private_atomic(published, bytes);
+        }
+        _ => {
+            let _ = std::fs::remove_file(published);
+        }
+    }
+}
+
+/// Apply the kernel's wall, drawn from the file-system plan `plan` makes, to `cmd`.
+/// The returned confinement holds the descriptors the child inherits (`handed`): keep
+/// it until the spawn is done. `unconfined` (what to do instead) is for systems with no
+/// wall.
+#[cfg(target_os = "linux")]
+pub fn confine(cmd: &mut Command, plan: impl FnOnce() -> crate::containment::grants::Plan, handed: Vec<(OwnedFd, i32)>, unconfined: &str) -> Result<crate::containment::Confinement, String> {
+    let _ = unconfined;
+    let confinement = crate::containment::prepare(&plan(), handed).map_err(|e| e.to_string())?;
+    confinement.apply(cmd);
+    Ok(confinement)
+}
+
+/// No wall without Linux: the launch is refused, saying what to do instead.
+#[cfg(not(target_os = "linux"))]
+pub fn confine(cmd: &mut Command, _: impl FnOnce() -> crate::containment::grants::Plan, handed: Vec<(OwnedFd, i32)>, unconfined: &str) -> Result<std::convert::Infallible, String> {
+    let _ = (cmd, handed);
+    Err(format!("handing the bridge socket to the app needs Linux; {unconfined}"))
+}
+
+/// How the wait for a launched app's bridge ended.
+pub enum Came {
+    /// `/ping` answered from the child: its answer.
+    Up(Value),
+    /// The child exited first.
+    Exited(ExitStatus),
+    /// Neither within the time allowed.
+    TimedOut,
+}
+
+/// Poll `/ping` of `server` (through `client`, which reads the instance's record) until
+/// it answers from `child` itself with an answer `ours` accepts, the child exits, or
+/// `timeout` passes.
+pub fn wait_until_up(child: &mut Child, client: &HttpBridgeClient, server: &str, timeout: Duration, ours: impl Fn(&Value) -> bool) -> Came {
+    let pid = u64::from(child.id());
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Came::Exited(status);
+        }
+        if let Ok(ping) = client.ping(server)
+            && ping["pid"].as_u64() == Some(pid)
+            && ours(&ping)
+        {
+            return Came::Up(ping);
+        }
+        if Instant::now() >= deadline {
+            return Came::TimedOut;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Stop a child: `ask` it to, give it `grace` to exit, then `force` it and reap it.
+/// `force` runs only while the child is not reaped, so its pid still names the child.
+pub fn stop(child: &mut Child, grace: Duration, ask: impl FnOnce(&Child), force: impl FnOnce(&mut Child)) {
+    ask(child);
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    force(child);
+    let _ = child.wait();
 }
 
 /// The last lines of an app's log, redacted, for an error message.

@@ -46,6 +46,21 @@ pub const BRIDGE_ANSWER_SPIN: Duration = Duration::from_micros(100);
 pub const BRIDGE_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// A bridge command's answer, unless the catalog gives the command its own (`timeout_s`).
 pub const BRIDGE_DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// A capability is a long call, which a client that declared the MCP tasks extension
+/// gets as a task (`mcp/tasks.rs`), when one of its bridge commands may take at least
+/// this long (renders, bakes and simulations declare 600 s or more).
+pub const TASK_LONG_CALL_TIMEOUT: Duration = Duration::from_secs(300);
+/// How long a task is kept: past this from its start, an unfinished task is reported
+/// failed, and a finished one is forgotten this long after it finished. Longer than
+/// the longest bridge command timeout (an animation render's 3600 s).
+pub const TASK_TTL: Duration = Duration::from_secs(2 * 3600);
+/// How long a call waits for an instance whose restart was asked for (a cancelled long
+/// call, `containment/restart.rs`) to answer again before it counts as not running.
+pub const APP_RESTART_WAIT: Duration = Duration::from_secs(60);
+/// How often a running task asks its app for the long call's progress.
+pub const TASK_PROGRESS_POLL: Duration = Duration::from_millis(500);
+/// The polling interval a task suggests to its client.
+pub const TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 /// `/ping` is answered on the bridge's server thread, never behind a render.
 pub const BRIDGE_PING_TIMEOUT: Duration = Duration::from_secs(3);
 /// Probing a port that did not answer like a capstan bridge.
@@ -197,6 +212,9 @@ pub const POOL_KEEP_RESIDENT_BYTES: usize = 2 * 1024 * 1024;
 
 /// The largest component file the host will read.
 pub const MAX_COMPONENT_BYTES: u64 = 64 * MIB;
+/// The largest file a workflow hands from one app's output folder to another's (a
+/// tessellated CAD part is tens of MiB at most; a file past this is refused, not cut).
+pub const HANDOVER_MAX_BYTES: u64 = 1024 * MIB;
 /// The largest pack manifest the host will read.
 pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
 /// A packed pack archive: the most bytes it may unpack to, and the most entries it

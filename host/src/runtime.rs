@@ -396,6 +396,24 @@ impl Runtime {
         })
     }
 
+    /// The longest answer timeout among the bridge commands capability `key` may send
+    /// (the catalog's `timeout_s`), or None for an unknown key or one that sends none.
+    /// A long call can run as an MCP task (`mcp/tasks.rs`).
+    pub fn longest_bridge_timeout(&self, key: &str) -> Option<std::time::Duration> {
+        if let Some(workflow) = self.workflow(key) {
+            return workflow.steps.iter().filter_map(|s| s.capability()).filter_map(|k| self.longest_bridge_timeout(k)).max();
+        }
+        let entry = self.keys.get(key)?;
+        let pack = &self.packs[entry.pack];
+        pack.capabilities[entry.capability]
+            .bridge_commands
+            .iter()
+            .filter_map(|command| {
+                pack.manifest.server_of(command).and_then(|server| self.catalogs.for_server(server)).and_then(|catalog| catalog.command(command)).map(|spec| spec.timeout)
+            })
+            .max()
+    }
+
     fn owner_of(&self, name: &str) -> Option<&str> {
         let key = self.aliases.get(name).map(String::as_str).unwrap_or(name);
         if self.workflow_keys.contains_key(key) {
@@ -433,6 +451,28 @@ impl Runtime {
         } else {
             Resolution::NotFound
         }
+    }
+
+    /// The app server a pack capability talks to (the server of its first bridge
+    /// command); None for a workflow or a capability that sends no bridge command.
+    pub fn server_of(&self, key: &str) -> Option<&str> {
+        let entry = self.keys.get(key)?;
+        let pack = &self.packs[entry.pack];
+        pack.capabilities[entry.capability].bridge_commands.first().and_then(|c| pack.manifest.server_of(c))
+    }
+
+    /// The one app server a capability or a workflow talks to: a pack capability's, or
+    /// the server every step of a workflow shares (None for a workflow across apps).
+    pub fn one_server_of(&self, key: &str) -> Option<String> {
+        let Some(workflow) = self.workflow(key) else { return self.server_of(key).map(String::from) };
+        let mut servers = workflow.steps.iter().filter_map(|s| s.capability()).filter_map(|k| self.server_of(k));
+        let first = servers.next()?;
+        servers.all(|s| s == first).then(|| first.to_string())
+    }
+
+    /// The client every bridge call of this runtime goes through.
+    pub fn bridge_client(&self) -> &dyn BridgeClient {
+        &*self.client
     }
 
     /// A capability or workflow by canonical key.
@@ -597,6 +637,10 @@ impl Runtime {
 impl crate::workflow::StepLookup for Runtime {
     fn canonical(&self, key: &str) -> Option<&CapabilitySpec> {
         self.capability(key).map(|c| &**c)
+    }
+
+    fn server_of(&self, key: &str) -> Option<&str> {
+        Runtime::server_of(self, key)
     }
 }
 

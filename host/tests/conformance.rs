@@ -32,6 +32,7 @@ use capstan::home::CapstanHome;
 use capstan::plugin::PackSource;
 use capstan::report;
 use capstan::runtime::{CallError, Runtime};
+use support::case_run::error_codes;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Value, json};
 use capstan::app_units::blender::launch::RunningBlender;
@@ -124,14 +125,6 @@ fn reset(f: &Fixture) -> Result<(), Failed> {
     f.client.call(request).map(|_| ()).map_err(|e| format!("reset_scene: {e}").into())
 }
 
-fn error_codes(e: &CallError) -> Vec<String> {
-    let mut codes = vec![report::error_code(e).as_str().to_string()];
-    if let Some(app) = e.app_code() {
-        codes.push(app.to_string());
-    }
-    codes
-}
-
 fn png_size(path: &str) -> Result<(u32, u32), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" {
@@ -188,67 +181,14 @@ fn contact_sheet() {
 fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
     let f = fixture().map_err(Failed::from)?;
     reset(f)?;
-    for step in &case.setup {
-        f.runtime.call(&step.key, &step.arguments.to_string()).map_err(|e| format!("setup {}: {e}", step.key))?;
-    }
-    let spec = f.runtime.capability(key).ok_or("the capability vanished")?.clone();
-    let outcome = f.runtime.call(key, &case.arguments.to_string());
-    let mut problems = Vec::new();
-    let mut rendered = None;
-    let e = &case.expect;
-    match (&e.error, outcome) {
-        (Some(code), Err(err)) => {
-            let got = error_codes(&err);
-            if !got.contains(code) {
-                problems.push(format!("failed with {got:?}, expected {code}: {err}"));
-            }
-            if !spec.mutates
-                && let CallError::Pack { delta: Some(d), .. } = &err
-            {
-                problems.push(format!("a read-only capability reported changes: {}", d.to_json()));
-            }
+    let rendered = support::case_run::run_and_check(&f.runtime, key, case, |result, png, problems| {
+        match result.get("path").and_then(Value::as_str).map(png_size) {
+            Some(Ok(size)) if size == (png.width, png.height) => {}
+            Some(Ok(size)) => problems.push(format!("the PNG is {size:?}, expected {}x{}", png.width, png.height)),
+            Some(Err(e)) => problems.push(e),
+            None => problems.push("the answer names no path".into()),
         }
-        (Some(code), Ok(out)) => problems.push(format!("succeeded, expected {code}: {}", out.result)),
-        (None, Err(err)) => problems.push(format!("failed: {}", report::error_json(&err))),
-        (None, Ok(out)) => {
-            rendered = Some(out.result.clone());
-            let delta = out.delta.clone().unwrap_or_default();
-            if !spec.mutates && !delta.is_empty() {
-                problems.push(format!("a read-only capability reported changes: {}", delta.to_json()));
-            }
-            if let Some(want) = &e.delta {
-                check::delta(&delta, want, &mut problems);
-            }
-            if !delta.incomplete.is_empty() {
-                problems.push(format!("the bridge flagged its delta incomplete: {:?}", delta.incomplete));
-            }
-            if let Some(want) = &e.result {
-                check::contains(&out.result, want, "result", &mut problems);
-            }
-            if let Some(png) = &e.png {
-                match out.result.get("path").and_then(Value::as_str).map(png_size) {
-                    Some(Ok(size)) if size == (png.width, png.height) => {}
-                    Some(Ok(size)) => problems.push(format!("the PNG is {size:?}, expected {}x{}", png.width, png.height)),
-                    Some(Err(e)) => problems.push(e),
-                    None => problems.push("the answer names no path".into()),
-                }
-            }
-            for read in &e.reads {
-                let reader = f.runtime.capability(&read.key).ok_or_else(|| format!("reads: no capability {}", read.key))?;
-                if reader.mutates {
-                    problems.push(format!("reads: {} is not read-only", read.key));
-                    continue;
-                }
-                match f.runtime.call(&read.key, &read.arguments.to_string()) {
-                    Ok(got) => check::contains(&got.result, &read.result, &format!("{} {}", read.key, read.arguments), &mut problems),
-                    Err(err) => problems.push(format!("reads: {} failed: {err}", read.key)),
-                }
-            }
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems.join("\n").into());
-    }
+    })?;
     if let Some(result) = &rendered {
         keep_render(&format!("{key} {}", case.name), result);
     }
@@ -270,6 +210,14 @@ fn offline_runtime() -> (tempfile::TempDir, Runtime) {
 /// suite (FreeCAD's: `tests/freecad_conformance.rs`).
 pub(crate) fn in_this_suite(pack: &capstan::plugin::LoadedPack) -> bool {
     pack.manifest.servers.is_empty() || pack.manifest.servers.contains_key(capstan::app_units::blender::unit::SERVER)
+}
+
+/// Does this suite sweep the workflow? One whose steps all talk to Blender. A workflow
+/// across two apps (`workflow.cad_packshot`) is run whole by its own test
+/// (`tests/cad_packshot.rs`); its cases here are those refused before any app is asked.
+pub(crate) fn workflow_in_this_suite(rt: &Runtime, workflow: &capstan::workflow::Workflow) -> bool {
+    let blender = capstan::app_units::blender::unit::SERVER;
+    workflow.steps.iter().filter_map(|s| s.capability()).all(|key| rt.server_of(key).is_none_or(|server| server == blender))
 }
 
 fn trials() -> Vec<(String, String, Case)> {

@@ -18,10 +18,9 @@ use capstan::app_unit::AppUnit;
 use capstan::app_units::freecad::launch::{LaunchOptions, launch_with_env};
 use capstan::app_units::freecad::{locate, unit::{FREECAD, SERVER}};
 use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
-use capstan::conformance::{Case, check};
+use capstan::conformance::Case;
 use capstan::home::CapstanHome;
-use capstan::report;
-use capstan::runtime::{CallError, Runtime};
+use capstan::runtime::Runtime;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
@@ -52,12 +51,6 @@ fn cases(rt: &Runtime) -> Vec<(String, Case)> {
     rt.capabilities().flat_map(|(_, c)| c.conformance.iter().map(|case| (c.key.clone(), case.clone()))).collect()
 }
 
-fn error_codes(e: &CallError) -> Vec<String> {
-    let mut codes = vec![report::error_code(e).as_str().to_string()];
-    codes.extend(e.app_code().map(str::to_string));
-    codes
-}
-
 fn reset(rt: &Runtime, client: &HttpBridgeClient) -> Result<(), String> {
     let command = FREECAD.host_commands().reset.ok_or("the FreeCAD unit names no reset command")?;
     let spec = rt.bridge_command(SERVER, command).ok_or_else(|| format!("the catalog has no {command}"))?;
@@ -67,58 +60,7 @@ fn reset(rt: &Runtime, client: &HttpBridgeClient) -> Result<(), String> {
 /// One case, as the Blender suite checks it (delta, result, reads, error).
 fn run_case(rt: &Runtime, client: &HttpBridgeClient, key: &str, case: &Case) -> Result<(), String> {
     reset(rt, client)?;
-    for step in &case.setup {
-        rt.call(&step.key, &step.arguments.to_string()).map_err(|e| format!("setup {}: {e}", step.key))?;
-    }
-    let spec = rt.capability(key).ok_or("the capability vanished")?.clone();
-    let outcome = rt.call(key, &case.arguments.to_string());
-    let mut problems = Vec::new();
-    let e = &case.expect;
-    match (&e.error, outcome) {
-        (Some(code), Err(err)) => {
-            let got = error_codes(&err);
-            if !got.contains(code) {
-                problems.push(format!("failed with {got:?}, expected {code}: {err}"));
-            }
-            if !spec.mutates
-                && let CallError::Pack { delta: Some(d), .. } = &err
-            {
-                problems.push(format!("a read-only capability reported changes: {}", d.to_json()));
-            }
-        }
-        (Some(code), Ok(out)) => problems.push(format!("succeeded, expected {code}: {}", out.result)),
-        (None, Err(err)) => problems.push(format!("failed: {}", report::error_json(&err))),
-        (None, Ok(out)) => {
-            let delta = out.delta.clone().unwrap_or_default();
-            if !spec.mutates && !delta.is_empty() {
-                problems.push(format!("a read-only capability reported changes: {}", delta.to_json()));
-            }
-            if let Some(want) = &e.delta {
-                check::delta(&delta, want, &mut problems);
-            }
-            if !delta.incomplete.is_empty() {
-                problems.push(format!("the bridge flagged its delta incomplete: {:?}", delta.incomplete));
-            }
-            if let Some(want) = &e.result {
-                check::contains(&out.result, want, "result", &mut problems);
-            }
-            if e.png.is_some() {
-                problems.push("a `png` expectation: FreeCAD renders no picture".into());
-            }
-            for read in &e.reads {
-                let reader = rt.capability(&read.key).ok_or_else(|| format!("reads: no capability {}", read.key))?;
-                if reader.mutates {
-                    problems.push(format!("reads: {} is not read-only", read.key));
-                    continue;
-                }
-                match rt.call(&read.key, &read.arguments.to_string()) {
-                    Ok(got) => check::contains(&got.result, &read.result, &format!("{} {}", read.key, read.arguments), &mut problems),
-                    Err(err) => problems.push(format!("reads: {} failed: {err}", read.key)),
-                }
-            }
-        }
-    }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+    support::case_run::run_and_check(rt, key, case, |_, _, problems| problems.push("a `png` expectation: FreeCAD renders no picture".into())).map(|_| ())
 }
 
 #[test]

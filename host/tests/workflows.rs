@@ -107,9 +107,23 @@ fn a_workflow_that_reaches_beyond_the_loaded_capabilities_is_refused() {
     let mut clash = doc(json!([{ "id": "a", "key": "scene.info" }]));
     clash.aliases = vec!["get_scene_info".into()];
     assert!(rt.add_workflow(clash).unwrap_err().join(" ").contains("already claimed"));
-    // The official four are loaded, each with every step a loaded capability.
+    // A step reads only the result of an earlier step that always runs once.
+    let later = json!([{ "id": "a", "key": "scene.info", "args": { "x": { "$step": "b", "pointer": "/y" } } }, { "id": "b", "key": "scene.info" }]);
+    assert!(refused(&mut rt, later).contains("\"b\", which is not an earlier capability step that always runs once"));
+    let conditional = json!([{ "id": "a", "key": "scene.info", "when": { "arg": "name", "present": true } }, { "id": "b", "key": "scene.info", "args": { "x": { "$step": "a", "pointer": "/y" } } }]);
+    assert!(refused(&mut rt, conditional).contains("not an earlier capability step that always runs once"));
+    assert!(refused(&mut rt, json!([{ "id": "a", "key": "scene.info", "args": { "x": { "$step": "a" } } }])).contains("JSON pointer"));
+    // A handover goes between two registered apps the workflow's steps talk to.
+    let to_nowhere = json!([{ "id": "a", "key": "scene.info" }, { "id": "h", "handover": { "from": "blender", "to": "gimp", "file": "x.obj" } }]);
+    assert!(refused(&mut rt, to_nowhere).contains("\"gimp\", which is no registered app"));
+    let unused_app = json!([{ "id": "a", "key": "scene.info" }, { "id": "h", "handover": { "from": "freecad", "to": "blender", "file": "x.obj" } }]);
+    assert!(refused(&mut rt, unused_app).contains("no capability step of this workflow talks to \"freecad\""));
+    let both = json!([{ "id": "a", "key": "scene.info" }, { "id": "h", "key": "scene.info", "handover": { "from": "blender", "to": "blender", "file": "x.obj" } }]);
+    let why = refused(&mut rt, both);
+    assert!(why.contains("not both") && why.contains("two different apps"), "{why}");
+    // The official five are loaded, each with every step a loaded capability.
     let keys: Vec<&str> = rt.workflows().map(|w| w.spec.key.as_str()).collect();
-    assert_eq!(keys, ["workflow.product_hero", "workflow.amazon_packshot", "workflow.turntable", "workflow.forensic_recon"]);
+    assert_eq!(keys, ["workflow.product_hero", "workflow.amazon_packshot", "workflow.turntable", "workflow.forensic_recon", "workflow.cad_packshot"]);
     for w in rt.workflows() {
         assert!(w.spec.mutates && !w.spec.destructive && w.spec.family == "workflow", "{}", w.spec.key);
         assert!(w.spec.input_schema["properties"].as_object().is_some_and(|p| !p.is_empty()));

@@ -90,7 +90,8 @@ def test_expert_surface_lists_every_capability(capstan_bin, blender_home):
     # one tool each; the apps not running here (FreeCAD) have theirs hidden.
     listed = json.loads(subprocess.run([capstan_bin, "packs", "list", "--json"], env=dict(os.environ, CAPSTAN_HOME=blender_home),
                                        capture_output=True, check=True).stdout)
-    keys = {c["key"].replace(".", "__") for p in listed["packs"] if "blender" in p.get("servers", {"blender": "the workflows"}) for c in p["capabilities"]}
+    keys = {c["key"].replace(".", "__") for p in listed["packs"] if "blender" in p.get("servers", {"blender": "the workflows"})
+            for c in p["capabilities"] if set(c.get("apps", ["blender"])) == {"blender"}}
     assert len(keys) >= 90 and set(tools) == keys, sorted(keys ^ set(tools))
     assert tools["mutate__modifier_add"].annotations.read_only_hint is False
     assert tools["rig__constraint"].annotations.destructive_hint is True, "it can remove constraints"

@@ -16,13 +16,12 @@ Switches read from Blender's environment (besides the core's):
 """
 
 import sys
-import traceback
 
 from . import settle
 from .app import APP
 from .containment import attestation, runner
 from .core.bridge import BridgeCore, env_flag
-from .errors import PROTOCOL_CODES, CommandError
+from .errors import CommandError
 
 
 class Context:
@@ -122,20 +121,10 @@ class Bridge(BridgeCore):
                 changed = full.diff(before, full.snapshot())
                 if any(changed[k] for k in ("added", "removed", "changed", "settings")) or changed.get("datablocks"):
                     raise CommandError("delta_mismatch", "read command %s changed the scene: %s" % (spec.name, changed))
-            if self.verify:
-                problems = self.validator.errors(spec.result_schema(), result)
-                if problems:
-                    raise CommandError("result_mismatch", "%s answered outside its result schema: %s" % (spec.name, "; ".join(problems[:8])))
+            self.check_result(spec, result)
             return True, result
-        except CommandError as e:
-            if self.verify and e.code not in spec.errors and e.code not in PROTOCOL_CODES:
-                error = {"code": "undeclared_error", "message": "%s raised %s, which it does not declare: %s" % (spec.name, e.code, e.message)}
-            else:
-                error = {"code": e.code, "message": e.message}
-        except Exception as e:  # a Blender exception: report it without leaking paths
-            error = {"code": self.app.app_error, "message": "%s: %s" % (type(e).__name__, e)}
-            if self.debug:
-                error["traceback"] = traceback.format_exc()
+        except Exception as e:  # a CommandError, or a Blender exception: reported without leaking paths
+            error = self.error_object(spec, e)
         if spec.mutates and error["code"] not in ("delta_mismatch",):
             partial = self._partial_delta(spec, tracker, before)
             if partial is not None:

@@ -28,8 +28,10 @@ import os
 import secrets
 import sys
 import threading
+import traceback
 
 from . import command, executor, http_server, paths, protocol, runtime_file, schema
+from .errors import PROTOCOL_CODES, CommandError
 
 
 def error_answer(code, message, request_id=None, status=200):
@@ -99,6 +101,41 @@ class BridgeCore:
 
     def execute(self, spec, params):
         raise NotImplementedError
+
+    # -- what every app's `execute` shares (main thread) -------------------------------
+
+    def execute_concurrent(self, spec, params):
+        """Request thread, beside the main thread's work: a `concurrent` command, which
+        reads only the bridge's own thread-safe state (never the app's data), so it gets
+        no context and no delta."""
+        try:
+            result = dict(spec.handler(None, params))
+            self.check_result(spec, result)
+            return True, result
+        except Exception as e:  # reported like any command's failure
+            return False, self.error_object(spec, e)
+
+    def check_result(self, spec, result):
+        """Verification mode: an answer outside the command's declared result schema
+        fails with `result_mismatch`."""
+        if self.verify:
+            problems = self.validator.errors(spec.result_schema(), result)
+            if problems:
+                raise CommandError("result_mismatch", "%s answered outside its result schema: %s" % (spec.name, "; ".join(problems[:8])))
+
+    def error_object(self, spec, e):
+        """The error object of a command that raised `e` (called while handling it). A
+        `CommandError` keeps its code, unless verification finds the command does not
+        declare it (`undeclared_error`); any other exception is the app's, reported
+        without leaking paths: a traceback (which can) only with CAPSTAN_BRIDGE_DEBUG=1."""
+        if isinstance(e, CommandError):
+            if self.verify and e.code not in spec.errors and e.code not in PROTOCOL_CODES:
+                return {"code": "undeclared_error", "message": "%s raised %s, which it does not declare: %s" % (spec.name, e.code, e.message)}
+            return {"code": e.code, "message": e.message}
+        error = {"code": self.app.app_error, "message": "%s: %s" % (type(e).__name__, e)}
+        if self.debug:
+            error["traceback"] = traceback.format_exc()
+        return error
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -197,10 +234,13 @@ class BridgeCore:
         if errors:
             return error_answer("invalid_params", "; ".join(errors), request_id)
         params = self.validator.normalize(spec.params, params)
-        try:
-            ok, payload = self.queue.submit(lambda: self.execute(spec, params), protocol.JOB_TIMEOUT_SECONDS)
-        except executor.Busy as e:
-            return error_answer("busy", str(e), request_id, status=503)
+        if spec.concurrent:
+            ok, payload = self.execute_concurrent(spec, params)
+        else:
+            try:
+                ok, payload = self.queue.submit(lambda: self.execute(spec, params), protocol.JOB_TIMEOUT_SECONDS)
+            except executor.Busy as e:
+                return error_answer("busy", str(e), request_id, status=503)
         if ok and not _finite(payload):
             # The change is made, but an answer holding NaN or Infinity is not JSON and
             # would break the host's reading of it: say what happened instead.

@@ -19,6 +19,11 @@ Effects: `read` changes nothing (and reports no delta), `write` only writes file
 the session output folder, `mutate` changes document data (the bridge reports the delta
 of what it touched), `destroy` removes data or rewrites it so that one inverse call
 cannot restore it. Nothing here imports the app (bpy, FreeCAD).
+
+`concurrent`: the command is answered on the request's own thread, beside whatever the
+main thread is doing (a render that holds it for minutes). Only a command that reads the
+bridge's own thread-safe state may say so (a render's progress): it never touches the
+app's data, which only the main thread may read or change.
 """
 
 import hashlib
@@ -33,13 +38,14 @@ EFFECTS = ("read", "write", "mutate", "destroy")
 CATALOG_DOC = ("effect: read (no state change), write (writes files into the session output folder, changes no %(data)s), "
                "mutate (changes %(data)s; the answer carries the delta), destroy (removes or rewrites data). "
                "timeout_s: how long the host waits for the answer (default 30). max_result_bytes: the largest answer "
-               "the host accepts (default 1 MiB). host_only: sent by capstan itself, never by a pack.")
+               "the host accepts (default 1 MiB). host_only: sent by capstan itself, never by a pack. "
+               "concurrent: answered beside the main thread's work (reads the bridge's own state only).")
 
 _DECLARED = {}
 
 
 class Command:
-    def __init__(self, name, handler, effect, summary, params, result, errors_, timeout_s, host_only, max_result_bytes, full_delta):
+    def __init__(self, name, handler, effect, summary, params, result, errors_, timeout_s, host_only, max_result_bytes, full_delta, concurrent=False):
         self.name = name
         self.handler = handler
         self.effect = effect
@@ -51,6 +57,7 @@ class Command:
         self.host_only = host_only
         self.max_result_bytes = max_result_bytes
         self.full_delta = full_delta
+        self.concurrent = concurrent
 
     @property
     def mutates(self):
@@ -82,10 +89,12 @@ class Command:
             doc["max_result_bytes"] = self.max_result_bytes
         if self.full_delta:
             doc["full_delta"] = True
+        if self.concurrent:
+            doc["concurrent"] = True
         return doc
 
 
-def command(effect, summary, params, result, errors=(), timeout_s=None, host_only=False, max_result_bytes=None, full_delta=False):
+def command(effect, summary, params, result, errors=(), timeout_s=None, host_only=False, max_result_bytes=None, full_delta=False, concurrent=False):
     """Declare the decorated function `name(ctx, params) -> dict` as bridge command `name`.
 
     `full_delta`: the command cannot say what it touches (it runs a script, or loads a
@@ -100,12 +109,14 @@ def command(effect, summary, params, result, errors=(), timeout_s=None, host_onl
             raise schema.SchemaError("error code %r is not in the app's error table (errors.py)" % code)
     if params.get("type") != "object" or result.get("type") != "object":
         raise schema.SchemaError("params and result must be object schemas")
+    if concurrent and (effect != "read" or not host_only):
+        raise schema.SchemaError("only a host-only read of the bridge's own state may be concurrent")
 
     def register(handler):
         name = handler.__name__
         if name in _DECLARED and _DECLARED[name].handler is not handler:
             raise schema.SchemaError("bridge command %r is declared twice" % name)
-        _DECLARED[name] = Command(name, handler, effect, summary, params, result, errors, timeout_s, host_only, max_result_bytes, full_delta)
+        _DECLARED[name] = Command(name, handler, effect, summary, params, result, errors, timeout_s, host_only, max_result_bytes, full_delta, concurrent)
         return handler
 
     return register

@@ -19,12 +19,11 @@ Running a command (main thread):
 """
 
 import os
-import traceback
 
 from . import delta, document
 from .app import APP
 from .core.bridge import BridgeCore
-from .errors import PROTOCOL_CODES, CommandError
+from .errors import CommandError
 
 
 class Context:
@@ -72,20 +71,10 @@ class Bridge(BridgeCore):
                 changed = delta.diff(before, delta.snapshot(doc))
                 if delta.changed_anything(changed):
                     raise CommandError("delta_mismatch", "read command %s changed the document: %s" % (spec.name, changed))
-            if self.verify:
-                problems = self.validator.errors(spec.result_schema(), result)
-                if problems:
-                    raise CommandError("result_mismatch", "%s answered outside its result schema: %s" % (spec.name, "; ".join(problems[:8])))
+            self.check_result(spec, result)
             return True, result
-        except CommandError as e:
-            if self.verify and e.code not in spec.errors and e.code not in PROTOCOL_CODES:
-                error = {"code": "undeclared_error", "message": "%s raised %s, which it does not declare: %s" % (spec.name, e.code, e.message)}
-            else:
-                error = {"code": e.code, "message": e.message}
-        except Exception as e:  # a FreeCAD exception: report it without leaking paths
-            error = {"code": self.app.app_error, "message": "%s: %s" % (type(e).__name__, e)}
-            if self.debug:
-                error["traceback"] = traceback.format_exc()
+        except Exception as e:  # a CommandError, or a FreeCAD exception: reported without leaking paths
+            error = self.error_object(spec, e)
         if transaction:
             self._abort(doc)
         if spec.mutates and before is not None:

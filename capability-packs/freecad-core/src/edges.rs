@@ -23,6 +23,37 @@ impl Default for Edges {
     }
 }
 
+/// The arguments of an operation on a solid's edges (`cad.fillet`, `cad.chamfer`): the
+/// solid, the operation's one size in millimetres, which edges, and the new feature's
+/// name. Each operation words its own solid, size and name; the rest is declared here.
+macro_rules! edge_args {
+    ($args:ident, object: $object:literal, $size:ident: $size_doc:literal, name: $name:literal) => {
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $args {
+            #[doc = $object]
+            #[schemars(length(min = 1, max = 63))]
+            pub object: String,
+            #[doc = $size_doc]
+            #[schemars(range(min = 0.001, max = 100000.0))]
+            pub $size: f64,
+            /// "all" (the default), or edge numbers as FreeCAD names them (1 is Edge1).
+            #[serde(default)]
+            #[schemars(schema_with = "crate::edges::schema")]
+            pub edges: crate::edges::Edges,
+            #[doc = $name]
+            #[schemars(length(min = 1, max = 63))]
+            pub name: Option<String>,
+        }
+    };
+}
+pub(crate) use edge_args;
+
+/// A case on the block an edge operation cuts: a 10 x 20 x 30 mm box named Block.
+pub fn on_block(name: &str) -> Case {
+    Case::new(name).setup("cad.primitive", json!({ "kind": "box", "length": 10, "width": 20, "height": 30, "name": "Block" }))
+}
+
 /// The schema of an `edges` argument: `"all"`, or 1..1000 edge numbers from 1.
 pub fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let all = json!({ "type": "string", "enum": ["all"], "description": "every edge of the solid" });

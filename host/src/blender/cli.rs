@@ -51,7 +51,8 @@ pub fn run(command: BlenderCommand) -> Result<ExitCode, CliError> {
                 locate::BlenderKind::PythonModule => "bpy module",
             };
             eprintln!("capstan: starting Blender {} ({kind}, {})", found.version, found.path.display());
-            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port, private: false };
+            // This process stays to supervise: a cancelled long call restarts Blender here.
+            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port, private: false, supervised: true };
             let stop = super::process::stop_on_signals();
             let mut running = launch(&home, &found, &options).map_err(|e| CliError::Usage(e.to_string()))?;
             println!("Blender {} is up: bridge on 127.0.0.1:{} (pid {})", found.version, running.port, running.pid());
@@ -66,7 +67,17 @@ pub fn run(command: BlenderCommand) -> Result<ExitCode, CliError> {
             // removed (RunningBlender's drop) before capstan exits.
             let status = loop {
                 if let Some(status) = running.try_status().map_err(|e| CliError::Usage(e.to_string()))? {
-                    break Some(status);
+                    match running.restart_if_requested() {
+                        Ok(true) => {
+                            eprintln!("capstan: a long call was cancelled; Blender is up again (pid {}) with the scene from before it", running.pid());
+                            continue;
+                        }
+                        Ok(false) => break Some(status),
+                        Err(e) => {
+                            eprintln!("capstan: Blender could not be started again after a cancel: {e}");
+                            break Some(status);
+                        }
+                    }
                 }
                 if stop.load(std::sync::atomic::Ordering::SeqCst) {
                     eprintln!("capstan: stopping Blender");

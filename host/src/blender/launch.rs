@@ -11,17 +11,16 @@
 //! stderr go to a log file under `CAPSTAN_HOME/logs`, never to capstan's stdout (which
 //! may be an MCP channel).
 
-use crate::launched::{new_secret, secrets_pipe, tail, write_record};
+use crate::launched::{self, Came, new_secret, secrets_pipe, tail, write_record};
 use super::locate::{BlenderInstall, BlenderKind};
 use super::{addon, process};
 use crate::bridge::HttpBridgeClient;
 use crate::containment::{self, Layers, instance::{self, Instance}};
 use crate::home::{CapstanHome, HOME_ENV};
 use serde_json::{Value, json};
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
 /// The environment variable the add-on takes execute_python's attestation key from.
@@ -37,6 +36,29 @@ pub struct LaunchOptions {
     /// Do not publish the instance where clients look by default
     /// (`run/blender/server.json`): eval and batch workers leave a live session alone.
     pub private: bool,
+    /// The launching process supervises the instance: it starts Blender again in the
+    /// same instance when a restart is asked for ([`RunningBlender::restart_if_requested`],
+    /// `containment/restart.rs`), so a long call can be cancelled. Said in the record.
+    pub supervised: bool,
+}
+
+/// The file a relaunch opens, inside the instance's private `tmp/` (written by the
+/// bridge's `checkpoint_scene` before a long call a cancel may end).
+pub const CHECKPOINT_ENV: &str = "CAPSTAN_BRIDGE_CHECKPOINT";
+
+/// What starting Blender again in the same instance needs: the listening socket (a copy
+/// kept by capstan for a supervised instance only, so the address stays the same and
+/// calls queue while it restarts; an unsupervised instance's port closes with Blender),
+/// the secrets, the program and its environment.
+struct Respawn {
+    install: BlenderInstall,
+    script: PathBuf,
+    options: LaunchOptions,
+    env: Vec<(String, String)>,
+    listener: Option<std::os::fd::OwnedFd>,
+    token: String,
+    exec_key: String,
+    home: CapstanHome,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -70,11 +92,70 @@ pub struct RunningBlender {
     /// The OS layers this Blender runs under.
     pub layers: Layers,
     pub instance: Instance,
+    respawn: Respawn,
 }
 
 impl RunningBlender {
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The supervisor's step, once Blender has exited: when a restart was asked for (a
+    /// cancelled long call, `containment/restart.rs`), start Blender again in this
+    /// instance (same socket, secrets and wall; the checkpoint opened before the bridge
+    /// serves), rewrite the record with the new pid and clear the request. Ok(false):
+    /// no restart was asked for, or Blender still runs.
+    pub fn restart_if_requested(&mut self) -> Result<bool, LaunchError> {
+        let dir = self.instance.dir.clone();
+        if !self.options_supervised() || !containment::restart::pending(&dir) || !self.exited() {
+            return Ok(false);
+        }
+        let outcome = self.respawn_and_wait();
+        containment::restart::clear(&dir);
+        outcome.map(|()| true)
+    }
+
+    fn options_supervised(&self) -> bool {
+        self.respawn.options.supervised
+    }
+
+    fn respawn_and_wait(&mut self) -> Result<(), LaunchError> {
+        let listener = self.respawn.listener.as_ref().ok_or_else(|| LaunchError::Port("no socket kept for a restart".into()))?.try_clone().map_err(LaunchError::Addon)?;
+        let (child, layers) = spawn(&self.respawn, &self.instance, &self.log_file, listener)?;
+        self.child = child;
+        self.layers = layers;
+        self.come_up()
+    }
+
+    /// Write the record for the current child, wait for its bridge, write it again with
+    /// the version the bridge reports.
+    fn come_up(&mut self) -> Result<(), LaunchError> {
+        let record = |app_version: Option<&str>, pid: u32| {
+            json!({
+                "http": format!("http://127.0.0.1:{}", self.port),
+                "token": self.respawn.token,
+                "pid": pid,
+                "protocol": 1,
+                "app_version": app_version,
+                "exec_key": self.respawn.exec_key,
+                "containment": self.layers.to_json(),
+                "instance": self.instance.id,
+                // The process that restarts the app on request (this one), when it does.
+                "supervisor": self.respawn.options.supervised.then(std::process::id),
+            })
+        };
+        let pid = self.child.id();
+        write_record(&self.runtime_file, self.published.as_deref(), &record(None, pid)).map_err(LaunchError::Addon)?;
+        let client = HttpBridgeClient::for_runtime_file(&self.respawn.home, super::unit::SERVER, self.runtime_file.clone());
+        match launched::wait_until_up(&mut self.child, &client, "blender", LAUNCH_TIMEOUT, |_| true) {
+            Came::Up(ping) => {
+                write_record(&self.runtime_file, self.published.as_deref(), &record(ping["app_version"].as_str(), pid)).map_err(LaunchError::Addon)?;
+                self.ping = ping;
+                Ok(())
+            }
+            Came::Exited(status) => Err(LaunchError::Exited { status: status.to_string(), log: self.log_file.clone(), tail: tail(&self.log_file) }),
+            Came::TimedOut => Err(LaunchError::Timeout(LAUNCH_TIMEOUT)),
+        }
     }
 
     /// Wait for Blender to exit on its own.
@@ -118,21 +199,7 @@ impl RunningBlender {
     /// Remove the runtime records this launch wrote (a published one only while it still
     /// names this instance: a later session may have replaced it).
     fn forget_records(&self) {
-        let _ = std::fs::remove_file(&self.runtime_file);
-        if let Some(published) = &self.published {
-            let ours = std::fs::read_to_string(published).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()).is_some_and(|d| d["instance"] == json!(self.instance.id));
-            if ours {
-                let earlier_alive = self.replaced.as_deref().and_then(|b| serde_json::from_slice::<Value>(b).ok()).and_then(|d| d["pid"].as_u64()).is_some_and(|pid| crate::bridge::endpoint::pid_alive(pid as u32));
-                match &self.replaced {
-                    Some(bytes) if earlier_alive => {
-                        let _ = crate::fsutil::write_private_atomic(published, bytes);
-                    }
-                    _ => {
-                        let _ = std::fs::remove_file(published);
-                    }
-                }
-            }
-        }
+        launched::forget_records(&self.runtime_file, self.published.as_deref(), self.replaced.as_deref(), &self.instance.id);
     }
 }
 
@@ -159,7 +226,6 @@ pub fn launch_with_env(
     let logs = home.root().join("logs");
     std::fs::create_dir_all(&logs).map_err(LaunchError::Addon)?;
     let log_file = logs.join(format!("blender-{}.log", instance.id));
-    let log = std::fs::File::create(&log_file).map_err(LaunchError::Addon)?;
     let published = (!options.private).then(|| home.run_dir().join("blender").join("server.json"));
     // The session this launch replaces as the published one, restored when this one
     // stops while that one still runs.
@@ -168,32 +234,52 @@ pub fn launch_with_env(
     // capstan binds the bridge's socket and makes its secrets; the app gets both through
     // inherited descriptors (never its environment or command line).
     let port = listener.local_addr().map_err(LaunchError::Addon)?.port();
-    let token = new_secret().map_err(LaunchError::Addon)?;
-    let exec_key = new_secret().map_err(LaunchError::Addon)?;
-    let secrets = secrets_pipe(&json!({ "token": token, "exec_key": exec_key })).map_err(LaunchError::Addon)?;
+    let listener: std::os::fd::OwnedFd = listener.into();
+    let respawn = Respawn {
+        install: install.clone(),
+        script,
+        options: options.clone(),
+        env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        listener: if options.supervised { Some(listener.try_clone().map_err(LaunchError::Addon)?) } else { None },
+        token: new_secret().map_err(LaunchError::Addon)?,
+        exec_key: new_secret().map_err(LaunchError::Addon)?,
+        home: home.clone(),
+    };
+    let (child, layers) = spawn(&respawn, &instance, &log_file, listener)?;
+    let mut running = RunningBlender { child, port, runtime_file: instance.runtime_file.clone(), published, replaced, log_file, ping: Value::Null, layers, instance, respawn };
+    running.come_up()?;
+    Ok(running)
+}
 
+/// Start Blender with the bridge in `instance`, confined, listening on `listener`; its
+/// output appended to `log_file`.
+fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std::os::fd::OwnedFd) -> Result<(Child, Layers), LaunchError> {
+    let (install, options) = (&respawn.install, &respawn.options);
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log_file).map_err(LaunchError::Addon)?;
+    let secrets = secrets_pipe(&json!({ "token": respawn.token, "exec_key": respawn.exec_key })).map_err(LaunchError::Addon)?;
     let mut cmd = Command::new(&install.path);
     match install.kind {
         BlenderKind::Executable => {
             if options.background {
                 cmd.arg("-b");
             }
-            cmd.args(["--factory-startup", "--python-exit-code", "1", "--python"]).arg(&script).arg("--");
+            cmd.args(["--factory-startup", "--python-exit-code", "1", "--python"]).arg(&respawn.script).arg("--");
         }
         BlenderKind::PythonModule => {
             // -P: the script's folder is not put first on sys.path (run_bridge.py adds
             // the add-on's folder last).
-            cmd.arg("-P").arg(&script);
+            cmd.arg("-P").arg(&respawn.script);
         }
     }
     cmd.args(["--listen-fd", &LISTEN_FD.to_string(), "--secrets-fd", &SECRETS_FD.to_string(), "--no-runtime-file", "--output-dir"]).arg(&instance.output);
-    cmd.envs(env.iter().copied());
+    cmd.envs(respawn.env.iter().map(|(k, v)| (k, v)));
     cmd.env_remove(EXEC_KEY_ENV)
-        .env(HOME_ENV, home.root())
+        .env(HOME_ENV, respawn.home.root())
         .env("TMPDIR", &instance.tmp)
         .env("HOME", &instance.tmp)
         .env("XDG_CONFIG_HOME", instance.tmp.join("config"))
         .env("XDG_CACHE_HOME", instance.tmp.join("cache"))
+        .env(CHECKPOINT_ENV, instance.tmp.join("checkpoint.blend"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .current_dir(&instance.tmp)
         .stdin(Stdio::null())
@@ -201,72 +287,13 @@ pub fn launch_with_env(
         .stderr(log);
     process::die_with_parent(&mut cmd);
     // The read roots the add-on will use: the environment given for Blender, else capstan's.
-    let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
-    let confinement = confine(&mut cmd, install, &script, &instance, options, &roots, vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)])?;
+    let roots = respawn.env.iter().find(|(k, _)| k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
+    let handed = vec![(listener, LISTEN_FD), (secrets, SECRETS_FD)];
+    let confinement = launched::confine(&mut cmd, || plan(install, &respawn.script, instance, options, &roots), handed, "start Blender with the add-on yourself (unconfined)").map_err(LaunchError::Containment)?;
     let layers = confinement.layers.clone();
     let child = cmd.spawn().map_err(|e| LaunchError::Spawn { path: install.path.clone(), detail: e.to_string() })?;
-    drop(confinement); // closes capstan's copies of the handed descriptors
-    let mut running = RunningBlender {
-        child,
-        port,
-        runtime_file: instance.runtime_file.clone(),
-        published: published.clone(),
-        replaced,
-        log_file: log_file.clone(),
-        ping: Value::Null,
-        layers: layers.clone(),
-        instance,
-    };
-
-    let (pid, instance_id) = (running.child.id(), running.instance.id.clone());
-    let record = |app_version: Option<&str>| {
-        json!({
-            "http": format!("http://127.0.0.1:{port}"),
-            "token": token,
-            "pid": pid,
-            "protocol": 1,
-            "app_version": app_version,
-            "exec_key": exec_key,
-            "containment": layers.to_json(),
-            "instance": instance_id,
-        })
-    };
-    write_record(&running.runtime_file, published.as_deref(), &record(None)).map_err(LaunchError::Addon)?;
-    let client = HttpBridgeClient::for_runtime_file(home, super::unit::SERVER, running.runtime_file.clone());
-    let deadline = Instant::now() + LAUNCH_TIMEOUT;
-    loop {
-        if let Ok(Some(status)) = running.child.try_wait() {
-            return Err(LaunchError::Exited { status: status.to_string(), log: log_file.clone(), tail: tail(&log_file) });
-        }
-        if let Ok(ping) = client.ping("blender")
-            && ping["pid"].as_u64() == Some(u64::from(running.child.id()))
-        {
-            write_record(&running.runtime_file, published.as_deref(), &record(ping["app_version"].as_str())).map_err(LaunchError::Addon)?;
-            running.ping = ping;
-            return Ok(running);
-        }
-        if Instant::now() >= deadline {
-            return Err(LaunchError::Timeout(LAUNCH_TIMEOUT));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Apply the kernel's wall to `cmd` (Linux), or report that there is none.
-/// The returned confinement holds the descriptors the child inherits: keep it until
-/// the spawn is done.
-#[cfg(target_os = "linux")]
-fn confine(cmd: &mut Command, install: &BlenderInstall, script: &Path, instance: &Instance, options: &LaunchOptions, roots: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<containment::Confinement, LaunchError> {
-    let plan = plan(install, script, instance, options, roots);
-    let confinement = containment::prepare(&plan, handed).map_err(|e| LaunchError::Containment(e.to_string()))?;
-    confinement.apply(cmd);
-    Ok(confinement)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn confine(cmd: &mut Command, _: &BlenderInstall, _: &Path, _: &Instance, _: &LaunchOptions, _: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<std::convert::Infallible, LaunchError> {
-    let _ = (cmd, handed);
-    Err(LaunchError::Containment("handing the bridge socket to the app needs Linux; start Blender with the add-on yourself (unconfined)".into()))
+    drop(confinement); // closes capstan's copies of the handed descriptors (not the kept listener)
+    Ok((child, layers))
 }
 
 /// Confine a Blender capstan runs for a one-off job with no bridge (eval's contact
@@ -292,7 +319,6 @@ pub fn confine_job(cmd: &mut Command, install: &BlenderInstall, work: &Path) -> 
 }
 
 /// The file-system plan of one launch.
-#[cfg(target_os = "linux")]
 pub fn plan(install: &BlenderInstall, script: &Path, instance: &Instance, options: &LaunchOptions, read_roots_value: &std::ffi::OsStr) -> containment::grants::Plan {
     let program = std::fs::canonicalize(&install.path).unwrap_or_else(|_| install.path.clone());
     let loader = containment::grants::elf_loader(&program);

@@ -58,22 +58,20 @@ pub fn die_with_parent(cmd: &mut Command) {
 
 /// Ask a child to stop (SIGTERM on Unix), then kill it after `grace`.
 pub fn stop(child: &mut Child, grace: Duration) {
-    #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: sending a signal to our own child process.
-        unsafe {
-            libc::kill(pid, libc::SIGTERM);
+    let ask = |child: &Child| {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+            // SAFETY: sending a signal to our own child process.
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+            }
         }
-    }
-    let deadline = Instant::now() + grace;
-    while Instant::now() < deadline {
-        if matches!(child.try_wait(), Ok(Some(_))) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+        #[cfg(not(unix))]
+        let _ = child;
+    };
+    crate::launched::stop(child, grace, ask, |child| {
+        let _ = child.kill();
+    });
 }
 
 static STOP_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -117,6 +117,8 @@ impl AppUnit for Blender {
                 command: "execute_python",
                 script_rules: "imports of bpy, bmesh, mathutils and pure helpers only; no files, eval/exec, dunders, handlers or wm operators",
             }),
+            progress: Some("render_progress"),
+            checkpoint: Some("checkpoint_scene"),
         }
     }
 

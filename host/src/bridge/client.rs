@@ -148,7 +148,11 @@ impl HttpBridgeClient {
         let token = ep.token_digest();
         let response = match self.take_kept(server, ep.addr, &token) {
             Some(mut connection) => match connection.exchange(request, timeout, limits::BRIDGE_MAX_RESPONSE_BYTES) {
-                Err(e) if http::closed_without_answer(&e) => self.fresh_exchange(server, ep.addr, &token, request, timeout),
+                // A kept connection the bridge closed while idle: the request was never
+                // read, so it is sent once more on a fresh one. Never when the app itself
+                // ended meanwhile (a cancel restarts it on the same socket): the request
+                // may have been taken, and a restarted app must not run it again.
+                Err(e) if http::closed_without_answer(&e) && !self.app_ended(server, ep) => self.fresh_exchange(server, ep.addr, &token, request, timeout),
                 other => self.settle(server, connection, token, other),
             },
             None => self.fresh_exchange(server, ep.addr, &token, request, timeout),
@@ -162,6 +166,12 @@ impl HttpBridgeClient {
             _ => {}
         }
         serde_json::from_slice(&response.body).map_err(|e| self.transport(server, ep.addr, TransportError::InvalidJson { detail: e.to_string() }))
+    }
+
+    /// Whether the app behind `ep` ended (or is being restarted) since `ep` was read.
+    fn app_ended(&self, server: &str, ep: &endpoint::Endpoint) -> bool {
+        let restarting = ep.instance.as_deref().zip(self.liveness(server).and_then(|l| l.runtime_file.home.clone())).is_some_and(|(id, home)| crate::containment::restart::pending(&home.join("instances").join(id)));
+        restarting || !endpoint::pid_alive(ep.pid)
     }
 
     fn fresh_exchange(
@@ -239,6 +249,38 @@ fn unknown_server(server: &str) -> BridgeFailure {
 impl BridgeClient for HttpBridgeClient {
     fn keeps_undo_steps(&self, server: &str) -> bool {
         self.live_identity(server).is_some_and(|d| d.get("undo").and_then(Value::as_bool) == Some(true))
+    }
+
+    fn restartable(&self, server: &str) -> Option<super::Restartable> {
+        let live = self.liveness(server)?;
+        let ep = endpoint::read(&live.runtime_file).ok()?;
+        let id = ep.instance.as_deref()?;
+        let supervisor = ep.supervisor?;
+        Some(super::Restartable { instance_dir: live.runtime_file.home.as_deref()?.join("instances").join(id), pid: ep.pid, supervisor })
+    }
+
+    fn output_folder(&self, server: &str) -> Result<std::path::PathBuf, BridgeFailure> {
+        let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
+        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
+        // An instance capstan launched: the folder capstan made for it, from capstan's
+        // record (the app's own word is not trusted for where the host reads or writes).
+        if let Some(id) = &ep.instance {
+            let home = live.runtime_file.home.as_deref().ok_or_else(|| unavailable(server, "endpoint_unavailable", "the runtime record names an instance, but no CAPSTAN_HOME to find it under".into()))?;
+            return crate::containment::instance::Instance::output_of(home, id).ok_or_else(|| unavailable(server, "endpoint_unavailable", format!("the runtime record names a malformed instance {id:?}")));
+        }
+        if ep.containment.is_some() {
+            return Err(unavailable(server, "endpoint_unavailable", "the runtime record of a confined app names no instance".into()));
+        }
+        // A bridge started by hand is unconfined: its word adds no reach it lacks, as
+        // long as it is the process the record names (not whoever took the port since).
+        let identity = self.live_identity(server).ok_or_else(|| unavailable(server, "endpoint_unavailable", "the bridge does not answer /ping".into()))?;
+        if identity.get("pid").and_then(Value::as_u64) != Some(u64::from(ep.pid)) {
+            return Err(unavailable(server, "endpoint_unavailable", "the bridge answering the port is not the process its runtime file names".into()));
+        }
+        match identity.get("output_dir").and_then(Value::as_str).map(std::path::PathBuf::from) {
+            Some(path) if path.is_absolute() => Ok(path),
+            _ => Err(BridgeFailure::Transport { reason: "no_output_folder".into(), detail: format!("{server}'s bridge names no absolute output folder") }),
+        }
     }
 
     fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {

@@ -57,6 +57,13 @@ pub struct Endpoint {
     /// The OS layers the launching capstan recorded (None: the app was started by hand,
     /// and its add-on wrote this file itself).
     pub containment: Option<crate::containment::Layers>,
+    /// The instance folder capstan launched the app in (`instance`: its id), when
+    /// capstan wrote this record; None for a bridge started by hand.
+    pub instance: Option<String>,
+    /// The live process that starts the app again when a restart is asked for
+    /// ([`crate::containment::restart`]), so a long call can be cancelled by restarting.
+    /// None when nobody supervises the instance, or its supervisor is gone.
+    pub supervisor: Option<u32>,
 }
 
 /// A token's sha256: enough to tell whether a kept connection was opened for the
@@ -102,7 +109,47 @@ const MAX_RUNTIME_FILE_BYTES: u64 = 64 * 1024;
 
 pub fn read(spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointError> {
     let text = read_trusted(spec)?;
-    parse(&text, spec)
+    match parse(&text, spec) {
+        Err(EndpointError::DeadPid { pid }) => match restarting(&text, spec) {
+            Some(instance_dir) => wait_for_restart(spec, &instance_dir, pid),
+            None => Err(EndpointError::DeadPid { pid }),
+        },
+        other => other,
+    }
+}
+
+/// The record's supervising process (`supervisor`: its pid), while it is alive.
+fn supervisor_of(doc: &Value) -> Option<u32> {
+    doc.get("supervisor")?.as_u64().and_then(|p| u32::try_from(p).ok()).filter(|p| *p > 1 && pid_alive(*p))
+}
+
+/// The instance folder of a record whose app is being restarted (a cancelled long call,
+/// [`crate::containment::restart`]), if it is: a restart was asked for and the
+/// supervisor that would do it is alive (a marker left by a supervisor that died is no
+/// reason to wait).
+fn restarting(text: &str, spec: &RuntimeFileSpec) -> Option<PathBuf> {
+    let doc: Value = serde_json::from_str(text).ok()?;
+    let id = doc.get("instance")?.as_str().filter(|id| crate::containment::instance::is_instance_id(id))?;
+    supervisor_of(&doc)?;
+    let dir = spec.home.as_deref()?.join("instances").join(id);
+    crate::containment::restart::pending(&dir).then_some(dir)
+}
+
+/// Wait (bounded) until the supervisor has the app answering again: the record names a
+/// live pid, or the restart was given up (the marker is gone).
+fn wait_for_restart(spec: &RuntimeFileSpec, instance_dir: &Path, dead: u32) -> Result<Endpoint, EndpointError> {
+    let deadline = std::time::Instant::now() + crate::limits::APP_RESTART_WAIT;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let text = read_trusted(spec);
+        let supervised = text.as_ref().ok().and_then(|t| serde_json::from_str::<Value>(t).ok()).is_some_and(|doc| supervisor_of(&doc).is_some());
+        let waiting = std::time::Instant::now() < deadline && supervised && crate::containment::restart::pending(instance_dir);
+        match text.and_then(|text| parse(&text, spec)) {
+            Err(EndpointError::DeadPid { .. } | EndpointError::Missing { .. }) if waiting => continue,
+            Err(EndpointError::DeadPid { .. } | EndpointError::Missing { .. }) => return Err(EndpointError::DeadPid { pid: dead }),
+            other => return other,
+        }
+    }
 }
 
 /// The runtime file's text, once it, its folder and `CAPSTAN_HOME` are trusted.
@@ -184,7 +231,13 @@ pub fn parse(text: &str, spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointErr
     let app_version = doc.get("app_version").and_then(Value::as_str).map(String::from);
     let exec_key = exec_key(&doc).map_err(|detail| malformed(path, detail))?;
     let containment = crate::containment::Layers::from_runtime(&doc);
-    Ok(Endpoint { addr, token, pid, app_version, exec_key, containment })
+    let instance = match doc.get("instance") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) if crate::containment::instance::is_instance_id(id) => Some(id.clone()),
+        Some(_) => return Err(malformed(path, "\"instance\" is not an instance id")),
+    };
+    let supervisor = supervisor_of(&doc).filter(|_| instance.is_some());
+    Ok(Endpoint { addr, token, pid, app_version, exec_key, containment, instance, supervisor })
 }
 
 /// The optional `exec_key`: absent, or exactly 64 lower-case hex digits.
@@ -289,6 +342,57 @@ mod tests {
             let e = parse(&bad, &spec()).unwrap_err();
             assert_eq!(e.state(), "endpoint_unavailable", "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn an_instance_is_an_id_and_supervision_needs_one() {
+        let me = std::process::id();
+        let record = |extra: &str| format!(r#"{{"http":"http://127.0.0.1:9876","token":"0123456789abcdefXYZ","pid":{me}{extra}}}"#);
+        let ep = parse(&record(&format!(r#","instance":"1765000000-42-0a1b2c3d","supervisor":{me}"#)), &spec()).unwrap();
+        assert_eq!((ep.instance.as_deref(), ep.supervisor), (Some("1765000000-42-0a1b2c3d"), Some(me)));
+        let ep = parse(&record(&format!(r#","supervisor":{me}"#)), &spec()).unwrap();
+        assert_eq!(ep.supervisor, None, "no instance, nothing to restart");
+        let dead = (4_000_000..4_100_000).find(|p| !pid_alive(*p)).unwrap();
+        let ep = parse(&record(&format!(r#","instance":"1765000000-42-0a1b2c3d","supervisor":{dead}"#)), &spec()).unwrap();
+        assert_eq!(ep.supervisor, None, "a supervisor that is gone restarts nothing");
+        for climbing in [r#","instance":"../../etc""#, r#","instance":"a/b""#, r#","instance":7"#, r#","instance":"""#] {
+            assert!(matches!(parse(&record(climbing), &spec()), Err(EndpointError::Malformed { .. })), "{climbing}");
+        }
+    }
+
+    #[test]
+    fn a_call_waits_for_a_restart_and_not_for_a_crash() {
+        let home = tempfile::tempdir().unwrap();
+        let id = "1765000000-42-0a1b2c3d";
+        let instance = home.path().join("instances").join(id);
+        std::fs::create_dir_all(&instance).unwrap();
+        let dead = (4_000_000..4_100_000).find(|p| !pid_alive(*p)).unwrap();
+        let me = std::process::id();
+        let record = |pid: u32| format!(r#"{{"http":"http://127.0.0.1:9876","token":"0123456789abcdefXYZ","pid":{pid},"instance":"{id}","supervisor":{me}}}"#);
+        let spec = RuntimeFileSpec::at(instance.join("server.json")).under_home(home.path());
+        // A crash (no restart asked for): not running, at once.
+        assert_eq!(restarting(&record(dead), &spec), None);
+        // A restart asked for: the call waits until the record names a live pid.
+        std::fs::write(instance.join(crate::containment::restart::MARKER), b"cancel\n").unwrap();
+        assert_eq!(restarting(&record(dead), &spec), Some(instance.clone()));
+        std::fs::write(instance.join("server.json"), record(dead)).unwrap();
+        let (file, alive) = (instance.join("server.json"), record(std::process::id()));
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            std::fs::write(file, alive).unwrap();
+        });
+        let plain = RuntimeFileSpec::at(instance.join("server.json"));
+        let ep = wait_for_restart(&plain, &instance, dead).unwrap();
+        writer.join().unwrap();
+        assert_eq!(ep.pid, std::process::id());
+        // Given up (the marker gone, the pid still dead): not running.
+        std::fs::write(instance.join("server.json"), record(dead)).unwrap();
+        crate::containment::restart::clear(&instance);
+        assert_eq!(wait_for_restart(&plain, &instance, dead).unwrap_err(), EndpointError::DeadPid { pid: dead });
+        // A marker whose supervisor died: nothing to wait for.
+        std::fs::write(instance.join(crate::containment::restart::MARKER), b"cancel\n").unwrap();
+        let orphan = record(dead).replace(&format!(r#""supervisor":{me}"#), &format!(r#""supervisor":{dead}"#));
+        assert_eq!(restarting(&orphan, &spec), None);
     }
 
     #[test]

@@ -75,6 +75,30 @@ pub trait BridgeClient: Send + Sync {
     fn keeps_undo_steps(&self, _server: &str) -> bool {
         false
     }
+
+    /// The folder `server`'s app writes its outputs to, as the host may trust it (see
+    /// [`crate::workflow::handover`]): capstan's own record for an instance it launched,
+    /// the bridge's word only for a bridge started by hand.
+    fn output_folder(&self, server: &str) -> Result<std::path::PathBuf, BridgeFailure> {
+        Err(BridgeFailure::Transport { reason: "no_output_folder".into(), detail: format!("this client knows no output folder for {server}") })
+    }
+
+    /// When `server`'s app runs in an instance a supervisor restarts on request
+    /// ([`crate::containment::restart`]): its instance folder and pid, from capstan's
+    /// record. None for an app started by hand, or one nobody supervises.
+    fn restartable(&self, _server: &str) -> Option<Restartable> {
+        None
+    }
+}
+
+/// A supervised instance, as its record names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restartable {
+    pub instance_dir: std::path::PathBuf,
+    /// The app's pid, as the record names it when asked.
+    pub pid: u32,
+    /// The supervising process (alive when asked), which starts the app again.
+    pub supervisor: u32,
 }
 
 /// The client for commands that never call a bridge (listing, validating): any call

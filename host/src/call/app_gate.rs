@@ -72,9 +72,11 @@ impl AppGate {
         let mut steps_by_workflow = HashMap::new();
         for w in runtime.workflows() {
             let mut steps: Vec<String> = Vec::new();
-            for step in &w.steps {
-                if !steps.contains(&step.key) {
-                    steps.push(step.key.clone());
+            // A handover step talks to apps some capability step also talks to (checked
+            // when the workflow loads), so the capability steps cover its admission.
+            for key in w.steps.iter().filter_map(|s| s.capability()) {
+                if !steps.iter().any(|k| k == key) {
+                    steps.push(key.to_string());
                 }
             }
             steps_by_workflow.insert(w.spec.key.clone(), steps);

@@ -153,7 +153,12 @@ fn workflows_json(runtime: &Runtime) -> Value {
         .workflows()
         .map(|w| {
             let mut doc = serde_json::to_value(&*w.spec).expect("serialises");
-            doc["steps"] = w.steps.iter().map(|s| json!({ "id": s.id, "key": s.key, "note": s.note })).collect();
+            doc["steps"] = w.steps.iter().map(|s| json!({ "id": s.id, "key": s.label(), "note": s.note })).collect();
+            // The apps its steps talk to (a workflow is available when all of them are).
+            let mut apps: Vec<&str> = w.steps.iter().filter_map(|s| s.capability()).filter_map(|k| runtime.server_of(k)).collect();
+            apps.sort_unstable();
+            apps.dedup();
+            doc["apps"] = json!(apps);
             doc
         })
         .collect();
@@ -190,7 +195,7 @@ fn list(as_json: bool) -> Result<ExitCode, CliError> {
         }
         println!("{} (built in)", crate::workflow::OWNER);
         for w in runtime.workflows() {
-            let steps: Vec<&str> = w.steps.iter().map(|s| s.key.as_str()).collect();
+            let steps: Vec<String> = w.steps.iter().map(|s| s.label()).collect();
             println!("  {:<28} {:<10} {:<9} {} [{}]", shown(&w.spec.key), shown(&w.spec.family), "mutates", shown(&w.spec.summary), steps.join(" > "));
         }
         for r in runtime.refused() {

@@ -51,10 +51,21 @@ impl Instance {
         Ok(instance)
     }
 
+    /// The output folder of the instance `id` under `home_root` (None for a malformed id:
+    /// an id never climbs out of `instances/`).
+    pub fn output_of(home_root: &Path, id: &str) -> Option<PathBuf> {
+        is_instance_id(id).then(|| home_root.join("instances").join(id).join("output"))
+    }
+
     /// Remove the private temporary folder (the output stays: it holds the user's work).
     pub fn clean_tmp(&self) {
         let _ = std::fs::remove_dir_all(&self.tmp);
     }
+}
+
+/// An id as [`Instance::create`] makes them: digits, lower-case hex and `-`, at most 64.
+pub fn is_instance_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-') && !id.starts_with('-')
 }
 
 fn set_private(dir: &Path) -> io::Result<()> {

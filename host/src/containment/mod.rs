@@ -24,6 +24,7 @@
 pub mod grants;
 pub mod instance;
 pub mod layers;
+pub mod restart;
 
 #[cfg(target_os = "linux")]
 pub mod child;

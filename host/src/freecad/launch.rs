@@ -9,17 +9,16 @@
 //! `run/freecad/server.json`, where `serve` and `call` look. The launch is done when
 //! `/ping` with that token answers `"app": "freecad"` from *this* child's pid.
 
-use crate::launched::{new_secret, secrets_pipe, tail, write_record};
+use crate::launched::{self, Came, new_secret, secrets_pipe, tail, write_record};
 use super::locate::FreecadInstall;
 use crate::app_units::blender::process;
 use crate::bridge::HttpBridgeClient;
 use crate::containment::{self, Layers, instance::{self, Instance}};
 use crate::home::{CapstanHome, HOME_ENV};
 use serde_json::{Value, json};
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long FreeCAD has to stop on SIGTERM before its process group is killed.
@@ -95,36 +94,13 @@ impl RunningFreecad {
         if matches!(self.child.try_wait(), Ok(Some(_))) {
             return;
         }
-        signal_group(self.child.id(), libc::SIGTERM);
-        let deadline = Instant::now() + STOP_GRACE;
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        signal_group(self.child.id(), libc::SIGKILL);
-        let _ = self.child.wait();
+        launched::stop(&mut self.child, STOP_GRACE, |child| signal_group(child.id(), libc::SIGTERM), |child| signal_group(child.id(), libc::SIGKILL));
     }
 
     /// Remove the runtime records this launch wrote (a published one only while it still
     /// names this instance: a later session may have replaced it).
     fn forget_records(&self) {
-        let _ = std::fs::remove_file(&self.runtime_file);
-        let Some(published) = &self.published else { return };
-        let ours = std::fs::read(published).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()).is_some_and(|d| d["instance"] == json!(self.instance.id));
-        if !ours {
-            return;
-        }
-        let earlier_alive = self.replaced.as_deref().and_then(|b| serde_json::from_slice::<Value>(b).ok()).and_then(|d| d["pid"].as_u64()).is_some_and(|pid| crate::bridge::endpoint::pid_alive(pid as u32));
-        match &self.replaced {
-            Some(bytes) if earlier_alive => {
-                let _ = crate::fsutil::write_private_atomic(published, bytes);
-            }
-            _ => {
-                let _ = std::fs::remove_file(published);
-            }
-        }
+        launched::forget_records(&self.runtime_file, self.published.as_deref(), self.replaced.as_deref(), &self.instance.id);
     }
 }
 
@@ -203,7 +179,8 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
     }
     process::die_with_parent(&mut cmd);
     let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
-    let confinement = confine(&mut cmd, install, &program, &script, &instance, &roots, vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)])?;
+    let handed = vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)];
+    let confinement = launched::confine(&mut cmd, || plan(install, &program, &script, &instance, &roots), handed, "start the FreeCAD bridge yourself (unconfined)").map_err(LaunchError::Containment)?;
     let layers = confinement.layers.clone();
     let child = cmd.spawn().map_err(|e| LaunchError::Spawn { path: program.clone(), detail: e.to_string() })?;
     drop(confinement); // closes capstan's copies of the handed descriptors
@@ -234,40 +211,15 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
     };
     write_record(&running.runtime_file, published.as_deref(), &record(None))?;
     let client = HttpBridgeClient::for_runtime_file(home, server, running.runtime_file.clone());
-    let deadline = Instant::now() + LAUNCH_TIMEOUT;
-    loop {
-        if let Ok(Some(status)) = running.child.try_wait() {
-            return Err(LaunchError::Exited { status: status.to_string(), log: log_file.clone(), tail: tail(&log_file) });
-        }
-        if let Ok(ping) = client.ping(server)
-            && ping["pid"].as_u64() == Some(u64::from(pid))
-            && ping["app"] == server
-        {
+    match launched::wait_until_up(&mut running.child, &client, server, LAUNCH_TIMEOUT, |ping| ping["app"] == server) {
+        Came::Up(ping) => {
             write_record(&running.runtime_file, published.as_deref(), &record(ping["app_version"].as_str()))?;
             running.ping = ping;
-            return Ok(running);
+            Ok(running)
         }
-        if Instant::now() >= deadline {
-            return Err(LaunchError::Timeout(LAUNCH_TIMEOUT, log_file));
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        Came::Exited(status) => Err(LaunchError::Exited { status: status.to_string(), log: log_file.clone(), tail: tail(&log_file) }),
+        Came::TimedOut => Err(LaunchError::Timeout(LAUNCH_TIMEOUT, log_file)),
     }
-}
-
-/// Apply the kernel's wall to `cmd`. The returned confinement holds the descriptors the
-/// child inherits: keep it until the spawn is done.
-#[cfg(target_os = "linux")]
-fn confine(cmd: &mut Command, install: &FreecadInstall, program: &Path, script: &Path, instance: &Instance, roots: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<containment::Confinement, LaunchError> {
-    let plan = plan(install, program, script, instance, roots);
-    let confinement = containment::prepare(&plan, handed).map_err(|e| LaunchError::Containment(e.to_string()))?;
-    confinement.apply(cmd);
-    Ok(confinement)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn confine(cmd: &mut Command, _: &FreecadInstall, _: &Path, _: &Path, _: &Instance, _: &std::ffi::OsStr, handed: Vec<(OwnedFd, i32)>) -> Result<std::convert::Infallible, LaunchError> {
-    let _ = (cmd, handed);
-    Err(LaunchError::Containment("handing the bridge socket to the app needs Linux; start the FreeCAD bridge yourself (unconfined)".into()))
 }
 
 /// The file-system plan of one launch: FreeCAD's code folders read-only, the bridge

@@ -69,7 +69,7 @@ impl AppUnit for Freecad {
     }
 
     fn host_commands(&self) -> HostCommands {
-        HostCommands { reset: Some("reset_document"), undo_step: None, exec: None }
+        HostCommands { reset: Some("reset_document"), ..Default::default() }
     }
 
     fn start_headless(&self, home: &CapstanHome, private: bool) -> Result<Box<dyn RunningApp>, String> {

@@ -9,7 +9,7 @@
 //! a render does not stall the session's other requests (or, over HTTP, other sessions).
 
 use super::Core;
-use super::results::{error_result, ok_result};
+use super::results::{error_result, ok_result_masked};
 use super::session::{Execution, SessionState};
 use crate::report::{self, ErrorCode};
 use crate::sandbox::ProgressSink;
@@ -65,9 +65,13 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
             // text); the text keeps the whole answer.
             let structured = (shape == Shape::DeclaredOutput).then(|| doc["result"].clone());
             let images = super::images::take(&mut doc);
-            let mut result = ok_result(doc);
+            let (mut result, walked) = ok_result_masked(doc);
             if let Some(mut structured) = structured {
-                crate::redact::redact_json(&mut structured);
+                // A part of the answer, redacted as the answer was: walked when the
+                // answer was, or when a picture left the answer but not this copy.
+                if walked || !images.is_empty() {
+                    crate::redact::redact_json(&mut structured);
+                }
                 result.structured_content = Some(structured);
             }
             result.content.extend(images);

@@ -24,6 +24,7 @@ pub mod progress;
 pub mod record;
 pub mod session;
 pub mod shared;
+pub mod tasks;
 pub mod tools;
 
 pub use core::Core;

@@ -8,12 +8,17 @@ use serde_json::{Map, Value, json};
 
 /// A success. The document is redacted before either copy is made: the structured
 /// copy leaves as JSON too, so redacting the text alone would not be enough.
-pub fn ok_result(mut doc: Value) -> CallToolResult {
-    crate::redact::redact_json(&mut doc);
-    let text = crate::redact::redact(&doc.to_string()).into_owned();
+pub fn ok_result(doc: Value) -> CallToolResult {
+    ok_result_masked(doc).0
+}
+
+/// [`ok_result`], and whether redaction walked the document (it may have held a
+/// secret): another copy of the document's parts needs masking only then.
+pub fn ok_result_masked(mut doc: Value) -> (CallToolResult, bool) {
+    let (text, walked) = crate::redact::redact_document(&mut doc);
     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
     r.structured_content = Some(doc);
-    r
+    (r, walked)
 }
 
 /// A tool error. Every string in it is cut (the last layer of [`crate::echo`]): an
@@ -21,8 +26,7 @@ pub fn ok_result(mut doc: Value) -> CallToolResult {
 pub fn error_result(mut error: Value) -> CallToolResult {
     crate::echo::cap_strings(&mut error, crate::echo::MAX_ERROR_TEXT_CHARS);
     let mut doc = json!({ "error": error });
-    crate::redact::redact_json(&mut doc);
-    let text = crate::redact::redact(&doc.to_string()).into_owned();
+    let (text, _) = crate::redact::redact_document(&mut doc);
     let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
     r.structured_content = Some(doc);
     r

@@ -7,7 +7,8 @@ use super::progress::Forwarder;
 use super::session::SessionState;
 use super::shared::SharedCore;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -125,7 +126,7 @@ impl CapstanServer {
 
 impl ServerHandler for CapstanServer {
     fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build());
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().enable_tasks().build());
         info.server_info = Implementation::new("capstan", env!("CARGO_PKG_VERSION"));
         let apps = crate::app_units::display_names();
         info.instructions = Some(match self.surface {
@@ -158,10 +159,60 @@ impl ServerHandler for CapstanServer {
         }
         answer
     }
+
+    async fn get_task(&self, request: GetTaskParams, _context: RequestContext<RoleServer>) -> Result<GetTaskResult, ErrorData> {
+        self.shared.tasks.get_task(&request.task_id).map(GetTaskResult::new)
+    }
+
+    async fn update_task(&self, request: UpdateTaskParams, _context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        // capstan's tasks never ask for input; responses to nothing are ignored.
+        self.shared.tasks.update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(&self, request: CancelTaskParams, _context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.shared.tasks.cancel_task(&request.task_id)
+    }
 }
 
 impl CapstanServer {
+    /// A long call (`tasks.rs`) of a client that declared the tasks extension: the
+    /// capability key and the answer's shape, when this call should run as a task.
+    fn as_task(&self, core: &Core, request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Option<(String, serde_json::Value, super::execute::Shape)> {
+        if !context.client_capabilities().is_some_and(|caps| caps.supports_tasks()) {
+            return None;
+        }
+        let args = request.arguments.clone().unwrap_or_default();
+        let (key, arguments, shape) = match self.surface {
+            Surface::Guided if request.name == super::tools::EXECUTE => {
+                let key = args.get("key").and_then(|k| k.as_str())?;
+                if !matches!(core.runtime.resolve(key), crate::runtime::Resolution::Canonical) {
+                    return None;
+                }
+                (key.to_string(), args.get("arguments").cloned().unwrap_or_else(|| serde_json::json!({})), super::execute::Shape::WholeAnswer)
+            }
+            Surface::Expert => {
+                let key = core.expert_keys.get(request.name.as_ref())?.clone();
+                let shape = if core.runtime.capability(&key).is_some_and(|spec| spec.output_schema.is_some()) {
+                    super::execute::Shape::DeclaredOutput
+                } else {
+                    super::execute::Shape::WholeAnswer
+                };
+                (key, serde_json::Value::Object(args), shape)
+            }
+            _ => return None,
+        };
+        super::tasks::is_long_call(core, &key).then_some((key, arguments, shape))
+    }
+
     async fn answer(&self, request: &CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        if let Some((key, arguments, shape)) = self.as_task(&self.core(), request, &context) {
+            let (core, session) = (self.core(), self.session.clone());
+            let label = key.clone();
+            let handle = super::tasks::start(&self.shared.tasks, core.clone(), &label, move |sink| async move {
+                super::execute::execute(core, &session, &key, &arguments, Some(sink), shape).await
+            });
+            return Ok(CallToolResponse::Task(handle));
+        }
         let args = request.arguments.clone().unwrap_or_default();
         let (core, name, progress) = (self.core(), request.name.as_ref(), Forwarder::for_request(&context));
         let answer = match self.surface {

@@ -16,11 +16,14 @@ use std::time::SystemTime;
 pub struct SharedCore {
     current: RwLock<Arc<Core>>,
     generation: AtomicU64,
+    /// The MCP tasks of this served process (`tasks.rs`): one store for every session,
+    /// so a task started over HTTP is found by the later requests that poll it.
+    pub tasks: rmcp::task_manager::TaskManager,
 }
 
 impl SharedCore {
     pub fn new(core: Core) -> Arc<Self> {
-        Arc::new(SharedCore { current: RwLock::new(Arc::new(core)), generation: AtomicU64::new(0) })
+        Arc::new(SharedCore { current: RwLock::new(Arc::new(core)), generation: AtomicU64::new(0), tasks: Default::default() })
     }
 
     pub fn get(&self) -> Arc<Core> {

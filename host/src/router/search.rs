@@ -10,7 +10,7 @@
 
 use super::text;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the index needs to know about a capability.
 #[derive(Debug, Clone)]
@@ -60,6 +60,9 @@ pub struct SearchHit {
 #[derive(Debug, Default)]
 pub struct SearchIndex {
     families: super::FamilyTable,
+    /// Every word of every family cue, gathered once: the vocabulary [`Self::spelled`]
+    /// knows beside the catalog's terms.
+    cue_words: HashSet<String>,
     entries: Vec<Entry>,
     postings: HashMap<String, Vec<(u32, f32)>>,
     keys: HashMap<String, u32>,
@@ -79,7 +82,8 @@ const UNNAMED_DESTRUCTION_FACTOR: f32 = 0.5;
 
 impl SearchIndex {
     pub fn build<'a>(items: impl IntoIterator<Item = CapabilityText<'a>>, families: super::FamilyTable) -> Self {
-        let mut index = SearchIndex { families, ..SearchIndex::default() };
+        let cue_words = families.cue_words().map(str::to_string).collect();
+        let mut index = SearchIndex { families, cue_words, ..SearchIndex::default() };
         for item in items {
             let id = index.entries.len() as u32;
             let mut weights: HashMap<String, f32> = HashMap::new();
@@ -145,8 +149,7 @@ impl SearchIndex {
     /// vocabulary, and one word of that vocabulary is a typo away ([`Self::known_term`]'s
     /// rule: five or more letters, the same first letter, one edit).
     pub fn spelled(&self, goal: &str) -> String {
-        let cue_words: std::collections::HashSet<&str> = self.families.cue_words().collect();
-        let known = |w: &str| self.postings.contains_key(w) || cue_words.contains(w) || text::is_stop_word(w);
+        let known = |w: &str| self.postings.contains_key(w) || self.cue_words.contains(w) || text::is_stop_word(w);
         let mut out = String::with_capacity(goal.len());
         let mut rest = goal;
         while let Some(start) = rest.find(|c: char| c.is_alphabetic()) {
@@ -161,7 +164,7 @@ impl SearchIndex {
                 self.postings
                     .keys()
                     .map(String::as_str)
-                    .chain(cue_words.iter().copied())
+                    .chain(self.cue_words.iter().map(String::as_str))
                     .filter(|k| k.chars().next() == first && k.chars().count().abs_diff(len) <= 1)
                     .filter(|k| strsim::damerau_levenshtein(&lower, k) == 1)
                     .min()

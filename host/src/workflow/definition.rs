@@ -10,7 +10,7 @@
 use super::template;
 use crate::plugin::CapabilitySpec;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -40,14 +40,19 @@ pub struct WorkflowDoc {
     pub cases: Vec<Value>,
 }
 
-/// One step: a capability and the template of its arguments.
+/// One step: a capability and the template of its arguments, or a file handed from one
+/// app's output folder to another's (`handover`, run by the host: see [`super::handover`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepDoc {
     /// `[a-z][a-z0-9_]*`, unique in the workflow (an `each` step's runs get `_1`, `_2`, ...).
     pub id: String,
-    /// The canonical capability key the step runs.
+    /// The canonical capability key the step runs (empty for a handover).
+    #[serde(default)]
     pub key: String,
+    /// Instead of a capability: hand a file over between two apps' output folders.
+    #[serde(default)]
+    pub handover: Option<super::handover::HandoverDoc>,
     /// Why the step is there (shown in the workflow's description of its steps).
     #[serde(default)]
     pub note: Option<String>,
@@ -115,6 +120,21 @@ impl Condition {
     }
 }
 
+impl StepDoc {
+    /// What the step runs, for listings: its capability key, or `handover:FROM->TO`.
+    pub fn label(&self) -> String {
+        match &self.handover {
+            Some(h) => format!("handover:{}->{}", h.from, h.to),
+            None => self.key.clone(),
+        }
+    }
+
+    /// The capability the step runs (None for a handover).
+    pub fn capability(&self) -> Option<&str> {
+        self.handover.is_none().then_some(self.key.as_str())
+    }
+}
+
 fn empty_object() -> Value {
     Value::Object(Default::default())
 }
@@ -133,6 +153,10 @@ pub struct Workflow {
 pub trait StepLookup {
     /// The capability behind a canonical key; `None` for an alias or an unknown key.
     fn canonical(&self, key: &str) -> Option<&CapabilitySpec>;
+    /// The app server a capability talks to (None: no bridge command, or unknown).
+    fn server_of(&self, _key: &str) -> Option<&str> {
+        None
+    }
 }
 
 /// Check one document against the capabilities it chains.
@@ -170,7 +194,43 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
         if !id_ok || !ids.insert(step.id.as_str()) {
             problems.push(format!("{at}: ids are unique [a-z][a-z0-9_]* of at most 40 characters"));
         }
+        let mut names = Vec::new();
+        if let Some(handover) = &step.handover {
+            if !step.key.is_empty() {
+                problems.push(format!("{at}: a step runs a capability (key) or a handover, not both"));
+            }
+            problems.extend(handover.check().into_iter().map(|p| format!("{at}: {p}")));
+            // The handover's apps are admitted as the workflow's steps are: each must be
+            // the app of a capability step, so the app gate already asks for it.
+            for server in [&handover.from, &handover.to] {
+                if !doc.steps.iter().any(|s| s.handover.is_none() && lookup.server_of(&s.key) == Some(server.as_str())) {
+                    problems.push(format!("{at}: no capability step of this workflow talks to {server:?}"));
+                }
+            }
+            template::arg_names(&handover.file, &mut names);
+            if let Err(e) = template::check_shape(&json!({ "file": handover.file })) {
+                problems.push(format!("{at}: {e}"));
+            }
+            if step.each.is_some() {
+                problems.push(format!("{at}: a handover runs once (no each)"));
+            }
+            writes_files = true;
+        }
+        let mut refs = Vec::new();
+        template::step_refs(&step.args, &mut refs);
+        if let Some(handover) = &step.handover {
+            template::step_refs(&handover.file, &mut refs);
+        }
+        for id in refs {
+            // A step reads only a step that always runs before it, once: never a later
+            // one, a conditional one (it may not run) or an `each` one (which run?).
+            let earlier = doc.steps.iter().take_while(|s| s.id != step.id).find(|s| s.id == id);
+            if !earlier.is_some_and(|s| s.each.is_none() && s.when == When::Always && s.handover.is_none()) {
+                problems.push(format!("{at}: reads the result of {id:?}, which is not an earlier capability step that always runs once"));
+            }
+        }
         match lookup.canonical(&step.key) {
+            _ if step.handover.is_some() => {}
             None => problems.push(format!("{at}: no capability with the canonical key {:?} is loaded", step.key)),
             Some(cap) if cap.family == FAMILY => problems.push(format!("{at}: a workflow does not run another workflow ({})", step.key)),
             Some(cap) => {
@@ -180,7 +240,6 @@ pub fn check(mut doc: WorkflowDoc, lookup: &dyn StepLookup) -> Result<Workflow, 
                 commands.extend(cap.bridge_commands.iter().cloned());
             }
         }
-        let mut names = Vec::new();
         template::arg_names(&step.args, &mut names);
         for cond in step.when.conditions() {
             let kinds = [cond.equals.is_some(), cond.one_of.is_some(), cond.present.is_some()].iter().filter(|x| **x).count();

@@ -16,6 +16,7 @@
 
 pub mod definition;
 mod embed;
+pub mod handover;
 pub mod run;
 pub mod template;
 
@@ -27,6 +28,7 @@ pub const OFFICIAL: &[(&str, &str)] = &[
     ("amazon_packshot.json", include_str!("../../workflows/amazon_packshot.json")),
     ("turntable.json", include_str!("../../workflows/turntable.json")),
     ("forensic_recon.json", include_str!("../../workflows/forensic_recon.json")),
+    ("cad_packshot.json", include_str!("../../workflows/cad_packshot.json")),
 ];
 
 /// The routing family of workflows: (weight, cues), as a pack would declare it.
@@ -34,7 +36,7 @@ pub fn family() -> crate::plugin::describe::FamilySpec {
     let cues = |w: u32, phrases: &[&str]| (w, phrases.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     crate::plugin::describe::FamilySpec {
         name: FAMILY.into(),
-        summary: "whole chains in one call: product hero shot, turntable, Amazon packshot, accident reconstruction".into(),
+        summary: "whole chains in one call: product hero shot, turntable, Amazon packshot, CAD part to packshot, accident reconstruction".into(),
         // Strong on purpose: a workflow's words are specific (nobody says "accident
         // reconstruction" wanting one road), and a whole chain beats its parts' families.
         cues: vec![

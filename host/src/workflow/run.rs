@@ -28,8 +28,18 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedStep {
     pub id: String,
+    /// The capability key (for a handover: `handover:FROM->TO`).
     pub key: String,
+    /// For a handover step: its from and to apps (`arguments` is `{"file": NAME}`).
+    pub handover: Option<(String, String)>,
+    /// The arguments read an earlier step's result (`$step`): rendered from `template`
+    /// and checked when the step's turn comes.
+    pub deferred: bool,
+    /// Rendered arguments (for a deferred step: with its `$step` markers still in).
     pub arguments: Value,
+    /// The step's template and its `each` element, for a deferred step's rendering.
+    pub template: Value,
+    pub item: Option<Value>,
 }
 
 /// A step left out by its condition, for the answer.
@@ -44,6 +54,8 @@ pub struct SkippedStep {
 pub struct Plan {
     pub steps: Vec<PlannedStep>,
     pub skipped: Vec<SkippedStep>,
+    /// The workflow's arguments with the schema's defaults applied.
+    pub arguments: Map<String, Value>,
 }
 
 /// The plan for `arguments` (already valid against the workflow's schema).
@@ -76,18 +88,26 @@ pub fn plan(workflow: &Workflow, arguments: &Value) -> Result<Plan, Vec<String>>
         let numbered = step.each.is_some();
         for (i, item) in items.into_iter().enumerate() {
             let id = if numbered { format!("{}_{}", step.id, i + 1) } else { step.id.clone() };
-            let arguments = super::template::render(&step.args, &merged, item).unwrap_or_else(|| json!({}));
+            let template = match &step.handover {
+                Some(h) => json!({ "file": h.file }),
+                None => step.args.clone(),
+            };
+            let arguments = super::template::render(&template, &merged, item).unwrap_or_else(|| json!({}));
             if !arguments.is_object() {
                 problems.push(format!("step {id:?}: its arguments are not an object"));
                 continue;
             }
-            steps.push(PlannedStep { id, key: step.key.clone(), arguments });
+            // Deferred when the template (never a value) reads an earlier result.
+            let mut refs = Vec::new();
+            super::template::step_refs(&template, &mut refs);
+            let handover = step.handover.as_ref().map(|h| (h.from.clone(), h.to.clone()));
+            steps.push(PlannedStep { id, key: step.label(), handover, deferred: !refs.is_empty(), arguments, template, item: item.cloned() });
         }
     }
     if steps.len() > super::definition::MAX_STEPS {
         problems.push(format!("{} steps planned; a workflow runs at most {}", steps.len(), super::definition::MAX_STEPS));
     }
-    if problems.is_empty() { Ok(Plan { steps, skipped }) } else { Err(problems) }
+    if problems.is_empty() { Ok(Plan { steps, skipped, arguments: merged }) } else { Err(problems) }
 }
 
 /// Run a workflow whose arguments passed [`CallPath::check`] and which was admitted.
@@ -99,10 +119,20 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
     let invalid = |errors| CallError::InvalidArguments { key: key.into(), errors };
     let arguments: Value = serde_json::from_str(arguments_json).map_err(|e| invalid(vec![format!("the arguments are not JSON: {e}")]))?;
     let plan = plan(workflow, &arguments).map_err(invalid)?;
-    // Every step's arguments are checked before the first step runs.
+    // Every step's arguments are checked before the first step runs (those that read an
+    // earlier step's result, once it exists, before they run).
     let texts: Vec<String> = plan.steps.iter().map(|s| s.arguments.to_string()).collect();
     let mut errors = Vec::new();
     for (step, text) in plan.steps.iter().zip(&texts) {
+        if step.deferred {
+            continue;
+        }
+        if step.handover.is_some() {
+            if let Some(name) = step.arguments["file"].as_str().filter(|n| !super::handover::is_bare_name(n)) {
+                errors.push(format!("step {}: {}", step.id, super::handover::HandoverError::NotBareName(name.into())));
+            }
+            continue;
+        }
         match path.check(&step.key, text) {
             Ok(()) => {}
             Err(CallError::InvalidArguments { errors: e, .. }) => errors.extend(e.into_iter().map(|e| format!("step {} ({}): {e}", step.id, step.key))),
@@ -119,11 +149,31 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
     let mut last_path = None;
     let mut progress = CallProgress::new(progress);
     let total = plan.steps.len() as u64;
+    let mut results = super::template::Results::new();
+    let mut apps: Vec<String> = Vec::new();
     for (index, (step, text)) in plan.steps.iter().zip(&texts).enumerate() {
         tracing::info!(workflow = key, step = step.id, capability = step.key, "workflow step");
         progress.report(index as u64, total, &format!("step {} of {total}: {} ({})", index + 1, step.id, step.key));
-        match path.run_checked(&step.key, text, None) {
+        let filled = if step.deferred {
+            super::template::render_with_results(&step.template, &plan.arguments, step.item.as_ref(), &results).map(|v| v.unwrap_or_else(|| json!({})))
+        } else {
+            Ok(step.arguments.clone())
+        };
+        let outcome = match &filled {
+            Err(unfilled) => Err(CallError::InvalidArguments { key: step.key.clone(), errors: vec![unfilled.to_string()] }),
+            Ok(arguments) => run_step(path, step, arguments, if step.deferred { None } else { Some(text) }),
+        };
+        let arguments = filled.unwrap_or_else(|_| step.arguments.clone());
+        let app = match &step.handover {
+            Some((_, to)) => Some(to.as_str()),
+            None => path.runtime.server_of(&step.key),
+        };
+        if let Some(app) = app.filter(|a| !apps.iter().any(|x| x == a)) {
+            apps.push(app.to_string());
+        }
+        match outcome {
             Ok(out) => {
+                results.insert(step.id.clone(), out.result.clone());
                 bridge_calls.extend(out.bridge_calls.iter().cloned());
                 if let Some(d) = &out.delta {
                     delta.then(d);
@@ -134,7 +184,8 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
                 let mut doc = report::output_json(&out);
                 doc["id"] = json!(step.id);
                 doc["status"] = json!("ok");
-                doc["arguments"] = step.arguments.clone();
+                doc["arguments"] = arguments;
+                step_app(&mut doc, step, app);
                 reports.push(doc);
             }
             Err(cause) => {
@@ -144,11 +195,11 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
                         delta.then(d);
                     }
                 }
-                reports.push(json!({
-                    "id": step.id, "key": step.key, "status": "failed", "arguments": step.arguments, "error": report::error_json(&cause),
-                }));
+                let mut doc = json!({ "id": step.id, "key": step.key, "status": "failed", "arguments": arguments, "error": report::error_json(&cause) });
+                step_app(&mut doc, step, app);
+                reports.push(doc);
                 reports.extend(plan.steps[index + 1..].iter().map(|s| json!({ "id": s.id, "key": s.key, "status": "not_run" })));
-                let doc = answer(key, "failed", reports, &plan, last_path);
+                let doc = answer(key, "failed", reports, &plan, last_path, &apps);
                 return Err(CallError::Workflow {
                     key: key.into(),
                     step: step.id.clone(),
@@ -161,13 +212,51 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
         }
     }
     progress.report(total, total, &format!("{total} of {total} steps done"));
-    let result = answer(key, "ok", reports, &plan, last_path);
+    let result = answer(key, "ok", reports, &plan, last_path, &apps);
     Ok(CallOutput { key: key.into(), pack: super::OWNER.into(), result, bridge_calls, delta: workflow.spec.mutates.then_some(delta) })
 }
 
-fn answer(key: &str, status: &str, steps: Vec<Value>, plan: &Plan, path: Option<String>) -> Value {
+/// One step through the call path (a handover: the host's copy between two apps).
+/// `checked` is the step's argument text when it passed [`CallPath::check`] with the
+/// plan; a step that read an earlier result is checked here, before it runs.
+fn run_step(path: &CallPath<'_>, step: &PlannedStep, arguments: &Value, checked: Option<&String>) -> Result<CallOutput, CallError> {
+    if let Some((from, to)) = &step.handover {
+        let file = arguments["file"].as_str().unwrap_or_default();
+        let result = super::handover::hand_over(path.runtime.bridge_client(), from, to, file).map_err(|e| handover_error(&step.key, e))?;
+        return Ok(CallOutput { key: step.key.clone(), pack: super::OWNER.into(), result, bridge_calls: Vec::new(), delta: None });
+    }
+    match checked {
+        Some(text) => path.run_checked(&step.key, text, None),
+        None => {
+            let text = arguments.to_string();
+            path.check(&step.key, &text)?;
+            path.run_checked(&step.key, &text, None)
+        }
+    }
+}
+
+/// A handover's failure as the call path's error: `failed`, or the app's absence.
+fn handover_error(key: &str, e: super::handover::HandoverError) -> CallError {
+    let bridge_code = e.app_unavailable().then(|| "app_unavailable".to_string());
+    let kind = if bridge_code.is_some() { "bridge" } else { "failed" };
+    let failure = crate::runtime::PackFailure { kind: kind.into(), message: e.to_string(), bridge_code, app_error: None };
+    CallError::Pack { key: key.into(), failure: Box::new(failure), bridge_calls: Vec::new(), availability: None, delta: None }
+}
+
+/// Name the app a step ran in (a handover: the apps it went between).
+fn step_app(doc: &mut Value, step: &PlannedStep, app: Option<&str>) {
+    match &step.handover {
+        Some((from, to)) => {
+            doc["from"] = json!(from);
+            doc["to"] = json!(to);
+        }
+        None => doc["app"] = json!(app),
+    }
+}
+
+fn answer(key: &str, status: &str, steps: Vec<Value>, plan: &Plan, path: Option<String>, apps: &[String]) -> Value {
     let skipped: Vec<Value> = plan.skipped.iter().map(|s| json!({ "id": s.id, "key": s.key, "reason": s.reason })).collect();
-    let mut doc = json!({ "workflow": key, "status": status, "steps": steps, "skipped": skipped });
+    let mut doc = json!({ "workflow": key, "status": status, "apps": apps, "steps": steps, "skipped": skipped });
     if let Some(path) = path {
         doc["path"] = json!(path);
     }

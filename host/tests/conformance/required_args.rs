@@ -28,7 +28,7 @@ fn required_argument_subjects() -> Vec<(String, Value, Vec<Value>)> {
     rt.capabilities()
         .filter(|(p, _)| crate::in_this_suite(p))
         .map(|(_, c)| c.clone())
-        .chain(rt.workflows().map(|w| w.spec.clone()))
+        .chain(rt.workflows().filter(|w| crate::workflow_in_this_suite(&rt, w)).map(|w| w.spec.clone()))
         .map(|c| {
             let known = c.conformance.iter().filter(|case| case.expect.error.is_none()).map(known_values).collect();
             (c.key.clone(), c.input_schema.clone(), known)

@@ -67,7 +67,11 @@ pub(crate) fn wrong_targets(key: &str, aim: &str, case: &Case) -> Result<(), Fai
 /// Every capability and workflow, for the `{}` sweep.
 pub(crate) fn sweep_keys() -> Vec<String> {
     let (_tmp, rt) = offline_runtime();
-    rt.capabilities().filter(|(p, _)| crate::in_this_suite(p)).map(|(_, c)| c.key.clone()).chain(rt.workflows().map(|w| w.spec.key.clone())).collect()
+    rt.capabilities()
+        .filter(|(p, _)| crate::in_this_suite(p))
+        .map(|(_, c)| c.key.clone())
+        .chain(rt.workflows().filter(|w| crate::workflow_in_this_suite(&rt, w)).map(|w| w.spec.key.clone()))
+        .collect()
 }
 
 /// The object a case aims at: the factory cube, or an object its setup made by name.

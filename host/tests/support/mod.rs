@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 #[path = "canned.rs"]
 pub mod canned;
+#[path = "case_run.rs"]
+pub mod case_run;
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -150,12 +152,13 @@ pub fn official_capability_count() -> usize {
 }
 
 /// [`official_capability_count`] of the capabilities whose pack talks to `server` (a
-/// surface shows only those while only that app is up), plus the official workflows,
-/// whose steps all talk to Blender.
+/// surface shows only those while only that app is up), plus the official workflows
+/// whose steps all talk to `server` (one across two apps needs both up).
 pub fn official_capability_count_of(server: &str) -> usize {
     let tmp = tempfile::tempdir().unwrap();
     let rt = runtime(&CapstanHome::at(tmp.path()), Arc::new(capstan::bridge::Offline), &[]);
-    rt.capabilities().filter(|(pack, _)| pack.manifest.servers.contains_key(server)).count() + rt.workflows().count()
+    let only_this_app = |w: &&capstan::workflow::Workflow| w.steps.iter().filter_map(|s| s.capability()).all(|k| rt.server_of(k).is_none_or(|s| s == server));
+    rt.capabilities().filter(|(pack, _)| pack.manifest.servers.contains_key(server)).count() + rt.workflows().filter(only_this_app).count()
 }
 
 /// How many official packs the host embeds (one compiled component each).

@@ -1,24 +1,13 @@
-use crate::edges::{self, Edges};
+use crate::edges::{edge_args, on_block};
 use capstan_freecad::{Chamfer, ChamferParams, chamfer};
 use capstan_sdk::prelude::*;
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChamferArgs {
-    /// The solid whose edges are bevelled (exact object name).
-    #[schemars(length(min = 1, max = 63))]
-    pub object: String,
-    /// Chamfer size: how far the cut runs back from the edge on both faces, mm.
-    #[schemars(range(min = 0.001, max = 100000.0))]
-    pub size: f64,
-    /// "all" (the default), or edge numbers as FreeCAD names them (1 is Edge1).
-    #[serde(default)]
-    #[schemars(schema_with = "edges::schema")]
-    pub edges: Edges,
-    /// The new feature's name (default Chamfer).
-    #[schemars(length(min = 1, max = 63))]
-    pub name: Option<String>,
-}
+edge_args!(
+    ChamferArgs,
+    object: "The solid whose edges are bevelled (exact object name).",
+    size: "Chamfer size: how far the cut runs back from the edge on both faces, mm.",
+    name: "The new feature's name (default Chamfer)."
+);
 
 /// Chamfer a solid's edges (all of them or numbered ones) by a size in millimetres.
 ///
@@ -41,7 +30,6 @@ fn bevel(args: ChamferArgs) -> PackResult<Value> {
 }
 
 fn cases() -> Vec<Case> {
-    let on_block = |name: &str| Case::new(name).setup("cad.primitive", json!({ "kind": "box", "length": 10, "width": 20, "height": 30, "name": "Block" }));
     vec![
         on_block("two numbered edges chamfered by 1 mm")
             .args(json!({ "object": "Block", "size": 1, "edges": [1, 2] }))

@@ -1,24 +1,13 @@
-use crate::edges::{self, Edges};
+use crate::edges::{edge_args, on_block};
 use capstan_freecad::{Fillet, FilletParams, fillet};
 use capstan_sdk::prelude::*;
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FilletArgs {
-    /// The solid whose edges are rounded (exact object name).
-    #[schemars(length(min = 1, max = 63))]
-    pub object: String,
-    /// Fillet radius, mm.
-    #[schemars(range(min = 0.001, max = 100000.0))]
-    pub radius: f64,
-    /// "all" (the default), or edge numbers as FreeCAD names them (1 is Edge1).
-    #[serde(default)]
-    #[schemars(schema_with = "edges::schema")]
-    pub edges: Edges,
-    /// The new feature's name (default Fillet).
-    #[schemars(length(min = 1, max = 63))]
-    pub name: Option<String>,
-}
+edge_args!(
+    FilletArgs,
+    object: "The solid whose edges are rounded (exact object name).",
+    radius: "Fillet radius, mm.",
+    name: "The new feature's name (default Fillet)."
+);
 
 /// Round a solid's edges (all of them or numbered ones) with a radius in millimetres.
 ///
@@ -40,7 +29,6 @@ fn round(args: FilletArgs) -> PackResult<Value> {
 }
 
 fn cases() -> Vec<Case> {
-    let on_block = |name: &str| Case::new(name).setup("cad.primitive", json!({ "kind": "box", "length": 10, "width": 20, "height": 30, "name": "Block" }));
     vec![
         on_block("a 1 mm fillet on every edge keeps a valid solid")
             .args(json!({ "object": "Block", "radius": 1 }))

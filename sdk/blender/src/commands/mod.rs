@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "255febf1231b3dc5550049fb351a4a26b29f3ceb53c736a2ff3047cf5bcba712";
+pub const CATALOG_SHA256: &str = "e082e5ea89a9c179566701b6026cc6617fca8eb9e157fef884b969a210ce5ac8";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

@@ -28,7 +28,7 @@ pub use primitives::*;
 pub const SERVER: &str = "freecad";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "9ded0c1faa8e73776e4f844375eaa1a3248876a04d3bee34a43b303e2369a219";
+pub const CATALOG_SHA256: &str = "84561fa9c5eed98d5b0f0de919f7c908424278d0a191c308bc3fabdec7a24d68";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
