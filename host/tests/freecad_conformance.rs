@@ -17,7 +17,7 @@ mod support;
 use capstan::app_unit::AppUnit;
 use capstan::app_units::freecad::launch::{LaunchOptions, launch_with_env};
 use capstan::app_units::freecad::{locate, unit::{FREECAD, SERVER}};
-use capstan::bridge::{BridgeClient, BridgeRequest, HttpBridgeClient};
+use capstan::bridge::{BridgeClient, HttpBridgeClient};
 use capstan::conformance::Case;
 use capstan::home::CapstanHome;
 use capstan::runtime::Runtime;
@@ -51,15 +51,14 @@ fn cases(rt: &Runtime) -> Vec<(String, Case)> {
     rt.capabilities().flat_map(|(_, c)| c.conformance.iter().map(|case| (c.key.clone(), case.clone()))).collect()
 }
 
-fn reset(rt: &Runtime, client: &HttpBridgeClient) -> Result<(), String> {
+fn reset(rt: &Runtime) -> Result<(), String> {
     let command = FREECAD.host_commands().reset.ok_or("the FreeCAD unit names no reset command")?;
-    let spec = rt.bridge_command(SERVER, command).ok_or_else(|| format!("the catalog has no {command}"))?;
-    client.call(BridgeRequest { server: SERVER, command, params: &json!({}), timeout: spec.timeout }).map(|_| ()).map_err(|e| format!("{command}: {e}"))
+    rt.send_host_command(SERVER, command, &json!({})).map(|_| ()).map_err(|e| format!("{command}: {e}"))
 }
 
 /// One case, as the Blender suite checks it (delta, result, reads, error).
-fn run_case(rt: &Runtime, client: &HttpBridgeClient, key: &str, case: &Case) -> Result<(), String> {
-    reset(rt, client)?;
+fn run_case(rt: &Runtime, key: &str, case: &Case) -> Result<(), String> {
+    reset(rt)?;
     support::case_run::run_and_check(rt, key, case, |_, _, problems| problems.push("a `png` expectation: FreeCAD renders no picture".into())).map(|_| ())
 }
 
@@ -90,10 +89,10 @@ fn freecad_packs_pass_their_conformance_cases_against_real_freecad() {
     let started = Instant::now();
     let running = launch_with_env(&home, &install, &LaunchOptions { private: true, ..Default::default() }, &[("CAPSTAN_BRIDGE_VERIFY_DELTA", "1")]).expect("FreeCAD launches confined");
     let client = Arc::new(HttpBridgeClient::for_runtime_file(&home, SERVER, running.runtime_file.clone()));
-    let rt = runtime(&home, client.clone());
+    let rt = runtime(&home, client);
     let mut failures = Vec::new();
     for (key, case) in &cases {
-        if let Err(problem) = run_case(&rt, &client, key, case) {
+        if let Err(problem) = run_case(&rt, key, case) {
             failures.push(format!("{key} :: {}\n  {}", case.name, problem.replace('\n', "\n  ")));
         }
     }

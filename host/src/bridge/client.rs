@@ -20,6 +20,7 @@ use super::http::{self, TransportError};
 use super::peer;
 use super::{BridgeClient, BridgeFailure, BridgeRequest};
 use crate::home::CapstanHome;
+use crate::containment::instance::Instance;
 use crate::limits;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -170,7 +171,7 @@ impl HttpBridgeClient {
 
     /// Whether the app behind `ep` ended (or is being restarted) since `ep` was read.
     fn app_ended(&self, server: &str, ep: &endpoint::Endpoint) -> bool {
-        let restarting = ep.instance.as_deref().zip(self.liveness(server).and_then(|l| l.runtime_file.home.clone())).is_some_and(|(id, home)| crate::containment::restart::pending(&home.join("instances").join(id)));
+        let restarting = ep.instance.as_deref().zip(self.liveness(server).and_then(|l| l.runtime_file.home.clone())).and_then(|(id, home)| Instance::dir_of(&home, id)).is_some_and(|dir| crate::containment::restart::pending(&dir));
         restarting || !endpoint::pid_alive(ep.pid)
     }
 
@@ -256,7 +257,7 @@ impl BridgeClient for HttpBridgeClient {
         let ep = endpoint::read(&live.runtime_file).ok()?;
         let id = ep.instance.as_deref()?;
         let supervisor = ep.supervisor?;
-        Some(super::Restartable { instance_dir: live.runtime_file.home.as_deref()?.join("instances").join(id), pid: ep.pid, supervisor })
+        Some(super::Restartable { instance_dir: Instance::dir_of(live.runtime_file.home.as_deref()?, id)?, pid: ep.pid, supervisor })
     }
 
     fn output_folder(&self, server: &str) -> Result<std::path::PathBuf, BridgeFailure> {

@@ -129,9 +129,9 @@ fn supervisor_of(doc: &Value) -> Option<u32> {
 /// reason to wait).
 fn restarting(text: &str, spec: &RuntimeFileSpec) -> Option<PathBuf> {
     let doc: Value = serde_json::from_str(text).ok()?;
-    let id = doc.get("instance")?.as_str().filter(|id| crate::containment::instance::is_instance_id(id))?;
+    let id = doc.get("instance")?.as_str()?;
     supervisor_of(&doc)?;
-    let dir = spec.home.as_deref()?.join("instances").join(id);
+    let dir = crate::containment::instance::Instance::dir_of(spec.home.as_deref()?, id)?;
     crate::containment::restart::pending(&dir).then_some(dir)
 }
 
@@ -364,7 +364,7 @@ mod tests {
     fn a_call_waits_for_a_restart_and_not_for_a_crash() {
         let home = tempfile::tempdir().unwrap();
         let id = "1765000000-42-0a1b2c3d";
-        let instance = home.path().join("instances").join(id);
+        let instance = crate::containment::instance::Instance::dir_of(home.path(), id).unwrap();
         std::fs::create_dir_all(&instance).unwrap();
         let dead = (4_000_000..4_100_000).find(|p| !pid_alive(*p)).unwrap();
         let me = std::process::id();

@@ -16,6 +16,9 @@ use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 
+/// The folder under `CAPSTAN_HOME` that holds one folder per instance.
+const INSTANCES: &str = "instances";
+
 /// The environment variable naming a port range for launched apps (`LO-HI`).
 pub const PORTS_ENV: &str = "CAPSTAN_BRIDGE_PORTS";
 
@@ -33,7 +36,7 @@ pub struct Instance {
 impl Instance {
     /// A new instance folder with owner-only `output/` and `tmp/`.
     pub fn create(home: &CapstanHome) -> io::Result<Instance> {
-        let base = home.root().join("instances");
+        let base = home.root().join(INSTANCES);
         crate::fsutil::create_private_dir(home.root())?;
         crate::fsutil::create_private_dir(&base)?;
         let mut random = [0u8; 4];
@@ -51,10 +54,16 @@ impl Instance {
         Ok(instance)
     }
 
-    /// The output folder of the instance `id` under `home_root` (None for a malformed id:
-    /// an id never climbs out of `instances/`).
+    /// The folder of the instance `id` under `home_root`: the one place that names
+    /// `instances/<id>`. None for a malformed id, so an id read from a record never
+    /// climbs out of `instances/`.
+    pub fn dir_of(home_root: &Path, id: &str) -> Option<PathBuf> {
+        is_instance_id(id).then(|| home_root.join(INSTANCES).join(id))
+    }
+
+    /// The output folder of the instance `id` under `home_root` (None for a malformed id).
     pub fn output_of(home_root: &Path, id: &str) -> Option<PathBuf> {
-        is_instance_id(id).then(|| home_root.join("instances").join(id).join("output"))
+        Self::dir_of(home_root, id).map(|d| d.join("output"))
     }
 
     /// Remove the private temporary folder (the output stays: it holds the user's work).

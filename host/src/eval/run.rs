@@ -6,7 +6,7 @@
 
 use super::metrics::{CallRecord, Outcome, Status, SuiteReport, TaskReport};
 use super::suite::{Call, Suite, Task, TaskEntry};
-use crate::bridge::{BridgeClient, BridgeRequest};
+use crate::bridge::BridgeClient;
 use crate::delta::SceneDelta;
 use crate::planner::critique::{Context, Critique, Expectation, critique_in};
 use crate::planner::plan::{PlanRequest, build};
@@ -36,12 +36,7 @@ fn reset(env: &Env<'_>) -> Result<(), String> {
     let command = crate::app_units::by_server(env.server)
         .and_then(|u| u.host_commands().reset)
         .ok_or_else(|| format!("{app} has no reset command, so tasks cannot start from a factory state"))?;
-    let spec = env.path.runtime.bridge_command(env.server, command).ok_or_else(|| format!("the {app} catalog has no {command}"))?;
-    let params = json!({});
-    env.client
-        .call(BridgeRequest { server: env.server, command, params: &params, timeout: spec.timeout })
-        .map(|_| ())
-        .map_err(|e| format!("{app} did not reset: {e}"))
+    env.path.runtime.send_host_command(env.server, command, &json!({})).map(|_| ()).map_err(|e| format!("{app} did not reset: {e}"))
 }
 
 fn all_of_kind(c: &Critique, kind: &str) -> Option<bool> {

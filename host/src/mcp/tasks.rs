@@ -22,8 +22,8 @@
 //! Cancellation: Blender cannot be interrupted inside a render from Python, so a long
 //! call of an instance a supervisor restarts (`capstan blender launch`, its record names
 //! its live `supervisor`) is cancelled by ending the app (`containment/restart.rs`): before the
-//! call the app saves a checkpoint of its scene, on cancel the app's process group is
-//! killed, the task settles `cancelled`, and the supervisor starts the app again from
+//! call the app saves a checkpoint of its scene, on cancel the app's process (the pid
+//! its record names, not a process group) is killed, the task settles `cancelled`, and the supervisor starts the app again from
 //! the checkpoint while the next call waits for it. The pid killed is the one the
 //! record names when the cancel arrives (read afresh, and only while the same
 //! supervisor still watches the same instance). The interrupted request is never sent
@@ -52,7 +52,7 @@
 //! and a cancel of it is only noted.
 
 use super::Core;
-use crate::bridge::{BridgeRequest, Restartable};
+use crate::bridge::Restartable;
 use crate::sandbox::{ProgressReport, ProgressSink};
 use rmcp::model::{CallToolResult, CreateTaskResult, Task};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
@@ -180,10 +180,7 @@ impl AppHooks {
 
     /// A host-only command of the app (blocking).
     fn send(&self, command: &str) -> Result<Value, String> {
-        let runtime = &self.core.runtime;
-        let timeout = runtime.bridge_command(&self.server, command).map(|c| c.timeout).ok_or_else(|| format!("the catalog has no {command}"))?;
-        let request = BridgeRequest { server: &self.server, command, params: &serde_json::json!({}), timeout };
-        runtime.bridge_client().call(request).map_err(|e| e.to_string())
+        self.core.runtime.send_host_command(&self.server, command, &serde_json::json!({})).map_err(|e| e.to_string())
     }
 }
 
@@ -342,7 +339,7 @@ mod tests {
         panic!("the task did not settle");
     }
 
-    /// An app a supervisor restarts: a `sleep` standing in for its process group.
+    /// An app a supervisor restarts: a `sleep` standing in for its process.
     struct Supervised {
         dir: tempfile::TempDir,
         pid: u32,

@@ -20,6 +20,10 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod lookup;
+
+pub use lookup::HostCommandError;
+
 /// Pack error messages are cut to this length before they reach a user.
 const MAX_PACK_MESSAGE: usize = 4096;
 
@@ -396,24 +400,6 @@ impl Runtime {
         })
     }
 
-    /// The longest answer timeout among the bridge commands capability `key` may send
-    /// (the catalog's `timeout_s`), or None for an unknown key or one that sends none.
-    /// A long call can run as an MCP task (`mcp/tasks.rs`).
-    pub fn longest_bridge_timeout(&self, key: &str) -> Option<std::time::Duration> {
-        if let Some(workflow) = self.workflow(key) {
-            return workflow.steps.iter().filter_map(|s| s.capability()).filter_map(|k| self.longest_bridge_timeout(k)).max();
-        }
-        let entry = self.keys.get(key)?;
-        let pack = &self.packs[entry.pack];
-        pack.capabilities[entry.capability]
-            .bridge_commands
-            .iter()
-            .filter_map(|command| {
-                pack.manifest.server_of(command).and_then(|server| self.catalogs.for_server(server)).and_then(|catalog| catalog.command(command)).map(|spec| spec.timeout)
-            })
-            .max()
-    }
-
     fn owner_of(&self, name: &str) -> Option<&str> {
         let key = self.aliases.get(name).map(String::as_str).unwrap_or(name);
         if self.workflow_keys.contains_key(key) {
@@ -428,11 +414,6 @@ impl Runtime {
 
     pub fn refused(&self) -> &[RefusedPack] {
         &self.refused
-    }
-
-    /// A bridge command's catalog entry (for commands the host sends itself).
-    pub fn bridge_command(&self, server: &str, command: &str) -> Option<&crate::bridge::catalog::CommandSpec> {
-        self.catalogs.for_server(server).and_then(|c| c.command(command))
     }
 
     pub fn cache(&self) -> &ComponentCache {
@@ -451,23 +432,6 @@ impl Runtime {
         } else {
             Resolution::NotFound
         }
-    }
-
-    /// The app server a pack capability talks to (the server of its first bridge
-    /// command); None for a workflow or a capability that sends no bridge command.
-    pub fn server_of(&self, key: &str) -> Option<&str> {
-        let entry = self.keys.get(key)?;
-        let pack = &self.packs[entry.pack];
-        pack.capabilities[entry.capability].bridge_commands.first().and_then(|c| pack.manifest.server_of(c))
-    }
-
-    /// The one app server a capability or a workflow talks to: a pack capability's, or
-    /// the server every step of a workflow shares (None for a workflow across apps).
-    pub fn one_server_of(&self, key: &str) -> Option<String> {
-        let Some(workflow) = self.workflow(key) else { return self.server_of(key).map(String::from) };
-        let mut servers = workflow.steps.iter().filter_map(|s| s.capability()).filter_map(|k| self.server_of(k));
-        let first = servers.next()?;
-        servers.all(|s| s == first).then(|| first.to_string())
     }
 
     /// The client every bridge call of this runtime goes through.
@@ -593,13 +557,11 @@ impl Runtime {
     fn close_undo_step(&self, pack: &LoadedPack, key: &str) {
         for server in pack.manifest.servers.keys() {
             let Some(command) = crate::app_units::by_server(server).and_then(|u| u.host_commands().undo_step) else { continue };
-            let Some(spec) = self.catalogs.for_server(server).and_then(|c| c.command(command)) else { continue };
             if !self.client.keeps_undo_steps(server) {
                 continue;
             }
             let params = serde_json::json!({ "label": format!("capstan: {key}") });
-            let request = crate::bridge::BridgeRequest { server, command, params: &params, timeout: spec.timeout };
-            if let Err(e) = self.client.call(request) {
+            if let Err(e) = self.send_host_command(server, command, &params) {
                 tracing::debug!(server, key, "could not close the undo step: {e}");
             }
         }
