@@ -18,6 +18,7 @@ pub mod app_unit;
 pub mod app_units;
 pub mod apps;
 pub mod availability;
+pub mod batch;
 pub mod bridge;
 pub mod bridge_code;
 pub mod call;

@@ -2,6 +2,7 @@
 //! Human output goes to stdout; `--json` prints one JSON document there instead.
 //! Logs and diagnostics go to stderr.
 
+mod batch;
 mod call;
 mod check_python;
 mod doctor;
@@ -32,6 +33,9 @@ enum Command {
     },
     /// Run one capability through the sandbox and the bridge.
     Call(call::CallArgs),
+    /// Run a job's steps on many items (a CSV or JSON list, or frame ranges) on a pool
+    /// of confined headless apps, one record per item; --resume goes on after a stop.
+    Batch(batch::BatchArgs),
     /// Check a Python script with the sandboxed safety checker (FILE, or - for stdin).
     /// Exit 0 allowed, 1 rejected, 2 error.
     CheckPython(check_python::CheckPythonArgs),
@@ -68,6 +72,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Packs { command } => packs::run(command),
         Command::Call(args) => call::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::CheckPython(args) => check_python::run(args),
         Command::App(command) => command.run(),
         Command::Serve(args) => serve::run(args),
