@@ -144,3 +144,25 @@ pub fn tail(path: &Path) -> String {
     let lines: Vec<&str> = text.lines().rev().take(15).collect();
     crate::redact::redact(&lines.into_iter().rev().collect::<Vec<_>>().join("\n")).into_owned()
 }
+
+/// On Linux, ask the kernel to send SIGTERM to the child when the spawning thread
+/// exits, so a launched app (or the batch's Ray driver) never outlives the capstan that
+/// launched it, even when capstan is killed with SIGKILL (an app then stops cleanly and
+/// removes its runtime file).
+pub fn die_with_parent(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}

@@ -14,7 +14,9 @@ pub fn families() -> Vec<Family> {
             .cues(3, &["what s in", "whats in", "what is in", "how many", "list", "describe", "where is", "is there", "are there", "inspect", "overview", "tell me about", "show me", "which object", "snapshot", "compare the scene", "just tell me"]),
         Family::new("create", "Add new objects: primitives, empties, cameras, lights")
             .cues(3, &["add", "create", "make a", "make an", "insert", "spawn", "new", "place a", "put a", "build a"])
-            .cues(1, &["cube", "sphere", "cylinder", "cone", "torus", "plane", "monkey", "suzanne"]),
+            .cues(1, &["cube", "sphere", "cylinder", "cone", "torus", "plane", "monkey", "suzanne"])
+            // Primitive names holding another family's word ("uv"): a UV sphere is made, not unwrapped.
+            .cues(6, &["uv sphere", "ico sphere", "icosphere"]),
         Family::new("mutate", "Change or delete existing objects: transform, visibility, name, modifiers")
             .cues(5, &["delete", "remove", "erase", "get rid of", "clear the", "destroy"])
             .cues(3, &["move", "rotate", "scale", "resize", "rename", "hide", "unhide", "bigger", "smaller", "taller", "shift", "translate", "turn"])

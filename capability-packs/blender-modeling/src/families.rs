@@ -15,7 +15,7 @@ pub fn families() -> Vec<Family> {
                        "merge by distance", "remove doubles", "purge", "clean up", "cleanup", "shade smooth", "shade flat", "auto smooth",
                        "normals", "join", "separate", "loose parts", "set origin", "origin to", "apply scale", "apply rotation",
                        "apply transform", "bisect", "triangulate", "poke", "dissolve", "sculpt", "subtract", "intersect", "shade", "pivot",
-                       "split", "per material"]),
+                       "split", "per material", "origin", "cutter", "hole in", "randomize", "randomise", "jitter"]),
         Family::new("object", "Objects as wholes: parents, duplicates, collections, custom properties, selection, renaming any datablock")
             .cues(5, &["duplicate", "clone", "copies of", "collection", "custom property", "property", "metadata", "tag"])
             // Selection is how a user points at things; "rename" alone stays blender-core's
@@ -27,6 +27,7 @@ pub fn families() -> Vec<Family> {
                        "rename the action", "rename the node group", "datablock", "data block", "misspelt", "misspelled"]),
         Family::new("generation", "Procedural generation: patterns, terrain, LOD chains, scattering, geometry nodes")
             .cues(5, &["terrain", "landscape", "mountains", "hills", "scatter", "distribute", "level of detail", "lod", "geometry nodes",
-                       "node graph", "geometry node", "set position", "procedural", "radial pattern", "in a circle", "grid of", "row of", "ring of", "populate"]),
+                       "node graph", "geometry node", "set position", "procedural", "radial pattern", "in a circle", "grid of", "row of", "ring of", "populate",
+                       "lower poly", "low poly", "fewer polygons", "lighter versions"]),
     ]
 }

@@ -93,7 +93,7 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
     std::fs::write(&driver, DRIVER).map_err(|e| BatchError::Refused(format!("{}: {e}", driver.display())))?;
     let mut cmd = Command::new(&ray.python);
     cmd.arg(&driver).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).env("RAY_USAGE_STATS_ENABLED", "0");
-    die_with_capstan(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd);
     let mut child = cmd.spawn().map_err(|e| BatchError::Refused(format!("cannot start the Ray driver with {}: {e}", ray.python.display())))?;
     {
         let mut stdin = child.stdin.take().expect("piped");
@@ -215,20 +215,6 @@ fn accept(answer: &Value, id: &str, results: &Path) -> Result<Record, String> {
 /// A file or folder name a node may return: printable, no separators, not hidden.
 fn plain_name(part: &str) -> bool {
     (1..=255).contains(&part.len()) && !part.starts_with('.') && part.chars().all(|c| c.is_alphanumeric() || " ._-+()".contains(c))
-}
-
-fn die_with_capstan(cmd: &mut Command) {
-    #[cfg(target_os = "linux")]
-    unsafe {
-        use std::os::unix::process::CommandExt;
-        cmd.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let _ = cmd;
 }
 
 #[cfg(test)]

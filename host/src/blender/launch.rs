@@ -285,7 +285,7 @@ fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std:
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
-    process::die_with_parent(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd);
     // The read roots the add-on will use: the environment given for Blender, else capstan's.
     let roots = respawn.env.iter().find(|(k, _)| k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener, LISTEN_FD), (secrets, SECRETS_FD)];

@@ -35,27 +35,6 @@ pub fn output_within(mut cmd: Command, timeout: Duration) -> std::io::Result<(bo
     }
 }
 
-/// On Linux, ask the kernel to send SIGTERM to the child when the spawning thread
-/// exits, so a launched Blender never outlives the capstan that launched it (it then
-/// stops cleanly and removes its runtime file).
-pub fn die_with_parent(cmd: &mut Command) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = cmd;
-}
-
 /// Ask a child to stop (SIGTERM on Unix), then kill it after `grace`.
 pub fn stop(child: &mut Child, grace: Duration) {
     let ask = |child: &Child| {

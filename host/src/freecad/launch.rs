@@ -11,7 +11,6 @@
 
 use crate::launched::{self, Came, new_secret, secrets_pipe, tail, write_record};
 use super::locate::FreecadInstall;
-use crate::app_units::blender::process;
 use crate::bridge::HttpBridgeClient;
 use crate::containment::{self, Layers, instance::{self, Instance}};
 use crate::home::{CapstanHome, HOME_ENV};
@@ -177,7 +176,7 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
-    process::die_with_parent(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd);
     let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)];
     let confinement = launched::confine(&mut cmd, || plan(install, &program, &script, &instance, &roots), handed, "start the FreeCAD bridge yourself (unconfined)").map_err(LaunchError::Containment)?;
