@@ -28,7 +28,7 @@ MEASURED = {
     "python_exec": 174, "packs_new": 164, "blender": 120, "mcp": 102, "store": 86, "hostile": 76, "mcp_http": 74,
     "conformance": 71, "eval": 70, "runtime": 55, "foreign_packs": 43, "contracts": 34, "routing": 30, "workflows": 30,
     "capstan (lib)": 30, "cli": 26, "planner": 25, "soak": 20, "concurrency": 18, "runtime_file_trust": 15, "fuzz_corpus": 11,
-    "batch": 100, "freecad_conformance": 4, "cad_packshot": 25, "bridge_faults": 3, "freecad_unit": 2, "setup_clients": 1, "pack_copies": 1, "app_neutral": 1,
+    "batch": 150, "freecad_conformance": 4, "cad_packshot": 25, "bridge_faults": 3, "freecad_unit": 2, "setup_clients": 1, "pack_copies": 1, "app_neutral": 1,
 }
 UNKNOWN = 120
 # One binary that runs longer than this is stopped and fails (the whole run has 90 min).

@@ -324,6 +324,14 @@ pub fn clamp(asked: Requested) -> Clamped {
     }
 }
 
+/// A batch worker's app found stopped (SIGSTOP, a debugger) this long during an item
+/// is ended, so the item is retried instead of waiting out the call's own timeout
+/// (`batch/watchdog.rs`).
+pub const BATCH_APP_STOPPED_LIMIT: Duration = Duration::from_secs(15);
+/// A batch worker's app that used no CPU at all for this long during an item (a
+/// deadlock) is ended the same way. Long enough for any wait on a slow disk.
+pub const BATCH_APP_IDLE_LIMIT: Duration = Duration::from_secs(300);
+
 #[cfg(test)]
 mod tests {
     use super::*;

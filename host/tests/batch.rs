@@ -19,6 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn capstan(home: &Path, blender: &Path) -> Command {
+    warm_component_cache();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_capstan"));
     cmd.env("CAPSTAN_HOME", home).env("CAPSTAN_BLENDER", blender).env("CAPSTAN_COMPONENT_CACHE", component_cache()).env_remove("CAPSTAN_READ_ROOTS");
     cmd
@@ -28,6 +29,18 @@ fn capstan(home: &Path, blender: &Path) -> Command {
 /// home), so each does not compile every pack again.
 fn component_cache() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("batch-component-cache")
+}
+
+/// Compile every pack into the shared cache once, before the tests' capstans (and their
+/// Ray tasks) start side by side: otherwise each compiles them all at once on a cold
+/// cache.
+fn warm_component_cache() {
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(|| {
+        let home = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home.path()).env("CAPSTAN_COMPONENT_CACHE", component_cache()).args(["packs", "list", "--json"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    });
 }
 
 /// A job of `n` items: Suzanne, subdivided with `cuts` (work on Blender's main thread),
@@ -128,6 +141,27 @@ fn a_worker_killed_mid_batch_loses_no_item() {
 }
 
 #[test]
+fn a_worker_blender_that_hangs_is_ended_and_its_item_retried() {
+    let Some(blender) = support::blender_under_test() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, out) = (tmp.path().join("home"), tmp.path().join("out"));
+    let job = write_job(tmp.path(), 3, 14);
+    let mut child = support::KillOnDrop(capstan(&home, &blender).args(["batch"]).arg(&job).args(["--workers", "1", "--out"]).arg(&out).stdout(Stdio::null()).spawn().unwrap());
+    wait_for("the first record", Duration::from_secs(180), || records(&out) >= 1);
+    let hung = blender_pids(&home).into_iter().find(|p| alive(*p)).expect("the worker Blender runs");
+    signal(hung, libc::SIGSTOP);
+    // The call's own timeout is minutes; the watchdog ends a stopped app in 15 s.
+    let status = wait_exit(&mut child.0, Duration::from_secs(150));
+    assert!(status.success(), "{status:?}");
+    let m = manifest(&out);
+    assert_eq!((m["ok"].as_u64(), m["complete"].as_bool()), (Some(3), Some(true)), "{m:#}");
+    let lost: Vec<Value> = (1..=3).map(|i| serde_json::from_slice::<Value>(&std::fs::read(out.join(format!("items/p{i}.json"))).unwrap()).unwrap()).filter(|r| r["attempts"].as_u64() > Some(1)).collect();
+    assert_eq!(lost.len(), 1, "one item was caught by the hang: {m:#}");
+    assert!(lost[0]["lost"][0].as_str().unwrap().contains("stopped"), "{:#}", lost[0]);
+    assert!(!alive(hung), "the hung Blender was ended");
+}
+
+#[test]
 fn no_blender_outlives_capstan_killed_with_sigkill() {
     let Some(blender) = support::blender_under_test() else { return };
     let tmp = tempfile::tempdir().unwrap();
@@ -152,14 +186,20 @@ fn a_batch_stopped_with_ctrl_c_resumes_without_redoing_finished_items() {
     let tmp = tempfile::tempdir().unwrap();
     let (home, out) = (tmp.path().join("home"), tmp.path().join("out"));
     let job = write_job(tmp.path(), 6, 12);
-    let mut child = support::KillOnDrop(capstan(&home, &blender).args(["batch"]).arg(&job).args(["--workers", "1", "--out"]).arg(&out).stdout(Stdio::null()).spawn().unwrap());
+    // In its own process group, as a command in a terminal is: Ctrl-C there signals the
+    // whole group, which must not reach the worker Blenders (the item running finishes).
+    let mut cmd = capstan(&home, &blender);
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = support::KillOnDrop(cmd.args(["batch"]).arg(&job).args(["--workers", "1", "--out"]).arg(&out).stdout(Stdio::null()).spawn().unwrap());
     wait_for("two records", Duration::from_secs(180), || records(&out) >= 2);
-    signal(child.0.id(), libc::SIGINT);
+    let before = records(&out);
+    assert_eq!(unsafe { libc::kill(-(child.0.id() as i32), libc::SIGINT) }, 0, "Ctrl-C to the group");
     let status = wait_exit(&mut child.0, Duration::from_secs(120));
     assert_eq!(status.code(), Some(130), "a stopped batch says so");
     let stopped = manifest(&out);
     assert_eq!(stopped["interrupted"], true);
     let finished: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(out.join("items")).unwrap().flatten().map(|e| (e.path(), std::fs::read(e.path()).unwrap())).collect();
+    assert!(finished.len() > before, "the item running at Ctrl-C finished and was recorded ({before} before, {} after)", finished.len());
     assert!(finished.len() >= 2 && finished.len() < 6, "stopped after {} items", finished.len());
     let again = capstan(&home, &blender).args(["batch"]).arg(&job).args(["--workers", "1", "--json", "--resume", "--out"]).arg(&out).output().unwrap();
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
@@ -395,7 +435,7 @@ fn a_two_node_ray_cluster_loses_no_item_when_a_raylet_is_killed() {
     }
     cmd.arg("--ray-env").arg(format!("CAPSTAN_COMPONENT_CACHE={}", component_cache().display()));
     let mut child = support::KillOnDrop(cmd.stdout(Stdio::piped()).spawn().unwrap());
-    wait_for("the first record", Duration::from_secs(240), || records(&out) >= 1);
+    wait_for("the first record", Duration::from_secs(420), || records(&out) >= 1);
     // With the driver and task workers up: no Ray port listens beyond loopback.
     let listening = listening_addresses(&cluster.pids());
     assert!(listening.len() >= 5, "the cluster's listeners were found: {listening:?}");
@@ -423,4 +463,149 @@ fn a_two_node_ray_cluster_loses_no_item_when_a_raylet_is_killed() {
     // Whether the killed node's item was retried depends on where the kill found it (a
     // task can finish on an orphaned worker and answer once); one record each holds.
     eprintln!("items ran on {} node(s): {nodes:?}, {attempts} attempts for 8 items", nodes.len());
+
+    // Outputs to a shared folder the job names (here a folder of this machine, which the
+    // nodes see at the same path): written there by the nodes, only names come back.
+    let shared = tmp.path().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let two = tmp.path().join("two");
+    std::fs::create_dir_all(&two).unwrap();
+    let job = write_job(&two, 2, 2);
+    let mut cmd = capstan(&home, &blender);
+    cmd.envs(cluster.env.iter().map(|(k, v)| (*k, v.as_str())));
+    cmd.args(["batch"]).arg(&job).args(["--out"]).arg(two.join("out")).args(["--ray", &cluster.address, "--ray-python"]).arg(&python).arg("--ray-shared").arg(&shared);
+    for (k, v) in [("CAPSTAN_HOME", home.as_os_str()), ("CAPSTAN_BLENDER", blender.as_os_str())] {
+        cmd.arg("--ray-env").arg(format!("{k}={}", v.to_string_lossy()));
+    }
+    cmd.arg("--ray-env").arg(format!("CAPSTAN_COMPONENT_CACHE={}", component_cache().display()));
+    let done = cmd.output().unwrap();
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    for i in 1..=2 {
+        let record: Value = serde_json::from_slice(&std::fs::read(two.join(format!("out/items/p{i}.json"))).unwrap()).unwrap();
+        let file = shared.join(format!("outputs/p{i}/p{i}.png"));
+        assert_eq!(record["outputs"], json!([file.to_string_lossy()]), "{record:#}");
+        assert!(std::fs::read(&file).unwrap().starts_with(b"\x89PNG"));
+        assert!(!two.join(format!("out/outputs/p{i}")).exists(), "nothing came back through Ray");
+    }
+}
+
+/// A broken or hostile node, and jobs at the edges: none needs Blender or Ray. The Ray
+/// cases use a stand-in "Python" whose driver prints canned answers (fault injection:
+/// the real driver prints whatever a task returns).
+mod edges {
+    use serde_json::{Value, json};
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Output};
+
+    fn capstan(home: &Path) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_capstan"));
+        let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("batch-component-cache");
+        cmd.env("CAPSTAN_HOME", home).env("CAPSTAN_COMPONENT_CACHE", cache).env_remove("CAPSTAN_READ_ROOTS").env_remove("CAPSTAN_RAY_PYTHON");
+        cmd
+    }
+
+    /// A job of items a and b that passes the check (no app is started by the fake driver).
+    fn write_job(dir: &Path) -> PathBuf {
+        let job = json!({
+            "steps": [{ "run": "scene.create_object", "arguments": { "type": "monkey", "name": { "$item": "name" } } }],
+            "items": [{ "id": "a", "name": "A" }, { "id": "b", "name": "B" }],
+            "retries": 0
+        });
+        let path = dir.join("job.json");
+        std::fs::write(&path, job.to_string()).unwrap();
+        path
+    }
+
+    /// A "Python" that says it has ray 2.60.0 and, run as the driver, prints `lines`.
+    fn fake_python(dir: &Path, lines: &[Value]) -> PathBuf {
+        let answers = dir.join("answers.jsonl");
+        std::fs::write(&answers, lines.iter().map(|l| l.to_string() + "\n").collect::<String>()).unwrap();
+        let script = dir.join("python");
+        std::fs::write(&script, format!("#!/bin/sh\nif [ \"$1\" = -c ]; then echo 2.60.0; exit 0; fi\ncat >/dev/null\ncat '{}'\n", answers.display())).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        script
+    }
+
+    fn ok_answer(id: &str, node: &str, attempt: u64, record_attempts: u64) -> Value {
+        json!({ "id": id, "node": node, "attempt": attempt, "out": "/node/out",
+            "record": { "id": id, "status": "ok", "attempts": record_attempts, "seconds": 1.0, "worker": "local-1", "steps": [], "outputs": [] },
+            "files": [] })
+    }
+
+    fn run_ray(lines: &[Value]) -> (Output, tempfile::TempDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let job = write_job(tmp.path());
+        let python = fake_python(tmp.path(), lines);
+        let out = capstan(&home).args(["batch"]).arg(&job).args(["--ray", "127.0.0.1:1", "--ray-python"]).arg(&python).arg("--out").arg(tmp.path().join("out")).output().unwrap();
+        (out, tmp)
+    }
+
+    fn no_panic(out: &Output) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "capstan panicked on a node's answer: {stderr}");
+        assert_ne!(out.status.code(), Some(101), "{stderr}");
+    }
+
+    /// ray.rs `accept`: `&node[..node.len().min(12)]` slices a node-controlled string at
+    /// byte 12, which panics inside a multi-byte character: one answer ends the batch.
+    #[test]
+    fn a_node_id_with_multibyte_characters_does_not_panic_capstan() {
+        let (out, tmp) = run_ray(&[ok_answer("a", "0123456789aé-node", 0, 1), ok_answer("b", "n", 0, 1)]);
+        no_panic(&out);
+        assert!(tmp.path().join("out/items/b.json").exists(), "the next item's answer was lost");
+    }
+
+    /// ray.rs `accept`: `record.attempts += attempt` (both node-controlled) overflows.
+    /// (A huge `attempt` alone also builds `attempt` strings in memory: not tried here.)
+    #[test]
+    fn node_controlled_attempt_counts_do_not_overflow() {
+        let (out, _tmp) = run_ray(&[ok_answer("a", "n", 1, u64::from(u32::MAX)), ok_answer("b", "n", 0, 1)]);
+        no_panic(&out);
+    }
+
+    /// job.rs `frame_ranges`: `end - start` and `last + 1` overflow i64 (a panic in debug
+    /// builds; a wrap and an endless loop in release builds).
+    #[test]
+    fn extreme_frame_ranges_are_refused_not_panicked_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (i, frames) in [json!({ "start": i64::MAX, "end": i64::MAX }), json!({ "start": i64::MIN, "end": i64::MAX })].into_iter().enumerate() {
+            let path = tmp.path().join(format!("f{i}.json"));
+            std::fs::write(&path, json!({ "run": "scene.create_object", "frames": frames }).to_string()).unwrap();
+            let out = capstan(&tmp.path().join("home")).arg("batch").arg(&path).output().unwrap();
+            no_panic(&out);
+            assert_eq!(out.status.code(), Some(2), "{frames}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+
+    /// job.rs `csv_items`: an id cell that looks like a number is re-printed, so the
+    /// record is not named after the CSV's id ("1.50" becomes "1.5", "1e2" becomes "100.0"),
+    /// and two different ids can collide.
+    #[test]
+    fn csv_ids_are_kept_as_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("i.csv"), "id,name\n1.50,A\n1.5,B\n").unwrap();
+        let path = tmp.path().join("job.json");
+        std::fs::write(&path, json!({ "run": "scene.create_object", "arguments": { "type": "bogus", "name": { "$item": "name" } }, "items": "i.csv" }).to_string()).unwrap();
+        let out = capstan(&tmp.path().join("home")).arg("batch").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("item 1.50:"), "{stderr}");
+    }
+
+    /// cli/mod.rs prints errors through `control_chars::escape`, so the multi-line refusal of
+    /// `batch::check` arrives as one line with literal `\n`.
+    #[test]
+    fn a_refused_job_lists_its_problems_one_per_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("job.json");
+        std::fs::write(&path, json!({ "run": "scene.create_object", "arguments": { "type": "bogus" }, "items": [{ "id": "a" }, { "id": "b" }] }).to_string()).unwrap();
+        let out = capstan(&tmp.path().join("home")).arg("batch").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("\\n"), "{stderr}");
+    }
 }

@@ -9,7 +9,8 @@
 //!   call path (`run` + `arguments` at the top level is a one-step shorthand). A step
 //!   without `arguments` is given the item itself (without its `id`).
 //! - `{"$item": "field"}` stands for the item's field, `{"$item": true}` for the whole
-//!   item; a marker stands alone as its object's only key.
+//!   item; a marker stands alone as its object's only key. `{"$item": "id"}` is the
+//!   item's id (a file name, so good for naming its outputs).
 //! - `items`: a JSON array of objects, or a path (relative to the job file) to a `.json`
 //!   array or a `.csv` file whose header names the fields. A CSV cell that is JSON (a
 //!   number, `true`, an array) is read as that value, an empty cell is left out, any other
@@ -34,6 +35,9 @@ pub const MAX_RETRIES: u32 = 10;
 pub const DEFAULT_RETRIES: u32 = 2;
 /// Most items one job may hold.
 pub const MAX_ITEMS: usize = 100_000;
+/// The frames a job may name (Blender's own range).
+const FRAME_MIN: i64 = -1_048_574;
+const FRAME_MAX: i64 = 1_048_574;
 
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
@@ -235,6 +239,9 @@ fn csv_items(bytes: &[u8]) -> Result<Vec<Value>, String> {
     if header.iter().any(String::is_empty) {
         return Err("every CSV column needs a name in the header".into());
     }
+    if let Some(twice) = header.iter().enumerate().find(|(i, h)| header[..*i].contains(h)).map(|(_, h)| h) {
+        return Err(format!("the header names column {twice:?} twice"));
+    }
     let mut items = Vec::new();
     for (row, record) in reader.records().enumerate() {
         let record = record.map_err(|e| format!("row {}: {e}", row + 2))?;
@@ -243,8 +250,9 @@ fn csv_items(bytes: &[u8]) -> Result<Vec<Value>, String> {
             if cell.is_empty() {
                 continue;
             }
+            // The id names a file: kept exactly as written ("1.50" stays "1.50").
             let value = match serde_json::from_str::<Value>(cell) {
-                Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_))) => v,
+                Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_))) if name != "id" => v,
                 _ => Value::String(cell.to_string()),
             };
             fields.insert(name.clone(), value);
@@ -258,8 +266,11 @@ fn frame_ranges(frames: &Value) -> Result<Vec<Value>, String> {
     let get = |k: &str| frames.get(k).and_then(Value::as_i64);
     let (Some(start), Some(end)) = (get("start"), get("end")) else { return Err("frames is {\"start\": 1, \"end\": 240, \"chunk\": 10}".into()) };
     let chunk = get("chunk").unwrap_or(1);
-    if end < start || chunk < 1 || (end - start) / chunk >= MAX_ITEMS as i64 {
-        return Err("frames needs start <= end and a chunk of at least 1".into());
+    if !(FRAME_MIN..=FRAME_MAX).contains(&start) || !(FRAME_MIN..=FRAME_MAX).contains(&end) || !(1..=FRAME_MAX).contains(&chunk) {
+        return Err(format!("frames are from {FRAME_MIN} to {FRAME_MAX}, a chunk at least 1"));
+    }
+    if end < start || (end - start) / chunk >= MAX_ITEMS as i64 {
+        return Err(format!("frames needs start <= end and at most {MAX_ITEMS} ranges"));
     }
     let mut items = Vec::new();
     let mut first = start;
@@ -329,6 +340,7 @@ fn render(template: &Value, item: &Item) -> Result<Value, String> {
     Ok(match template {
         Value::Object(o) => match o.get("$item") {
             Some(Value::Bool(true)) => Value::Object(item.fields.clone()),
+            Some(Value::String(field)) if field == "id" => item.fields.get("id").cloned().unwrap_or_else(|| Value::String(item.id.clone())),
             Some(Value::String(field)) => item.fields.get(field).cloned().ok_or_else(|| format!("the item has no field {field:?}"))?,
             _ => Value::Object(o.iter().map(|(k, v)| Ok((k.clone(), render(v, item)?))).collect::<Result<_, String>>()?),
         },
@@ -367,6 +379,8 @@ mod tests {
         let job = load(json!({ "steps": [{ "run": "a.b", "arguments": { "n": { "$item": "n" }, "list": [{ "$item": true }] } }], "items": [{ "n": 3 }, { "n": 4 }] }), &[]).unwrap();
         assert_eq!(job.items[1].id, "0002");
         assert_eq!(arguments_for(&job.steps[0], &job.items[1]).unwrap(), json!({ "n": 4, "list": [{ "n": 4 }] }));
+        let named = Step { run: "a.b".into(), arguments: Some(json!({ "filename": { "$item": "id" } })) };
+        assert_eq!(arguments_for(&named, &job.items[1]).unwrap(), json!({ "filename": "0002" }), "the id names outputs");
     }
 
     #[test]
@@ -389,8 +403,10 @@ mod tests {
             (json!({ "run": "a.b", "arguments": { "x": { "$item": "q" } }, "items": [{ "p": 1 }] }), "no field"),
             (json!({ "steps": [], "items": [{}] }), "non-empty"),
             (json!({ "run": "a.b", "items": "i.txt" }), ".json or .csv"),
+            (json!({ "run": "a.b", "items": "dup.csv" }), "twice"),
+            (json!({ "run": "a.b", "frames": { "start": 0, "end": i64::MAX } }), "frames are from"),
         ] {
-            let err = load(doc.clone(), &[("i.txt", "x")]).unwrap_err().to_string();
+            let err = load(doc.clone(), &[("i.txt", "x"), ("dup.csv", "name,name\na,b\n")]).unwrap_err().to_string();
             assert!(err.contains(words), "{doc}: {err}");
         }
     }

@@ -12,8 +12,9 @@
 //! Nothing is lost when a worker or capstan itself dies: a record is the last thing
 //! written for its item (after its outputs), through a temporary file renamed into
 //! place, so a record on disk always describes a finished item whose files are there.
-//! The manifest is rewritten the same way after every record, and rebuilt from the
-//! records on `--resume`, so a manifest older than the records never hides one.
+//! The manifest is rewritten the same way (at most once a second while records arrive,
+//! and at the end), and rebuilt from the records on `--resume`, so a manifest older
+//! than the records never hides one.
 
 use super::job::Job;
 use serde::{Deserialize, Serialize};
@@ -70,6 +71,10 @@ pub struct Results {
     fingerprint: String,
     records: BTreeMap<String, Record>,
     order: Vec<String>,
+    /// When the manifest was last written: it is rewritten at most once a second while
+    /// records arrive (each record is written at once; the manifest sums them up, and
+    /// is rebuilt from them on --resume), and always at the end.
+    manifest_written: Option<std::time::Instant>,
 }
 
 impl Results {
@@ -81,7 +86,7 @@ impl Results {
         let marker = dir.join("batch.json");
         match std::fs::read(&marker) {
             Ok(bytes) => {
-                let doc: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                let doc: Value = serde_json::from_slice(&bytes).map_err(|e| ResultsError::Io { path: marker.clone(), detail: format!("not the record of a batch ({e}); move the folder aside or use another --out") })?;
                 if !resume {
                     return Err(ResultsError::Exists { path: dir.to_path_buf() });
                 }
@@ -108,7 +113,7 @@ impl Results {
             }
         }
         let order = job.items.iter().map(|i| i.id.clone()).collect();
-        Ok(Results { dir: dir.to_path_buf(), job_path: job.path.clone(), fingerprint: job.fingerprint.clone(), records, order })
+        Ok(Results { dir: dir.to_path_buf(), job_path: job.path.clone(), fingerprint: job.fingerprint.clone(), records, order, manifest_written: None })
     }
 
     /// The record of item `id`, when it finished before.
@@ -123,13 +128,18 @@ impl Results {
         before - self.records.len()
     }
 
-    /// Write one finished item's record, then the manifest.
+    /// Write one finished item's record, then (at most once a second, and for the last
+    /// item) the manifest.
     pub fn write(&mut self, record: Record) -> Result<(), ResultsError> {
         let path = self.dir.join("items").join(format!("{}.json", record.id));
         let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
         crate::fsutil::write_private_atomic(&path, &bytes).map_err(|e| ResultsError::Io { path: path.clone(), detail: e.to_string() })?;
         self.records.insert(record.id.clone(), record);
-        self.write_manifest(false)
+        let due = self.manifest_written.is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(1));
+        if due || self.counts().2 == 0 {
+            self.write_manifest(false)?;
+        }
+        Ok(())
     }
 
     /// Counts: (ok, failed, pending).
@@ -140,7 +150,8 @@ impl Results {
     }
 
     /// Rewrite `manifest.json` from the records (`interrupted`: the batch was stopped).
-    pub fn write_manifest(&self, interrupted: bool) -> Result<(), ResultsError> {
+    pub fn write_manifest(&mut self, interrupted: bool) -> Result<(), ResultsError> {
+        self.manifest_written = Some(std::time::Instant::now());
         let (ok, failed, pending) = self.counts();
         let items: Vec<Value> = self
             .order
@@ -189,6 +200,10 @@ mod tests {
         let mut results = Results::open(&out, &j, false).unwrap();
         results.write(record("0001", Status::Ok)).unwrap();
         results.write(record("0002", Status::Failed)).unwrap();
+        // Within a second of the last: the manifest waits (each record is on disk already).
+        let early: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(early["failed"].as_u64(), Some(0));
+        results.write_manifest(false).unwrap();
         let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
         assert_eq!((manifest["ok"].as_u64(), manifest["failed"].as_u64(), manifest["pending"].as_u64()), (Some(1), Some(1), Some(1)));
         assert_eq!(manifest["items"][2]["status"], "pending");

@@ -19,6 +19,7 @@ pub mod manifest;
 pub mod outputs;
 pub mod pool;
 pub mod ray;
+pub mod watchdog;
 
 use crate::home::CapstanHome;
 use job::Job;

@@ -36,6 +36,10 @@ pub fn collect(source: &Path, results: &Path, item: &str) -> std::io::Result<Col
     let dir = Dir::open_ambient_dir(source, ambient_authority())?;
     let mut collected = Collected::default();
     let target = results.join("outputs").join(item);
+    // What an earlier, lost or failed attempt of this item left there is not this one's.
+    if target.is_dir() && !target.is_symlink() {
+        std::fs::remove_dir_all(&target)?;
+    }
     walk(&dir, Path::new(""), &target, results, 0, &mut collected)?;
     collected.files.sort();
     Ok(collected)
@@ -68,7 +72,10 @@ fn walk(dir: &Dir, rel: &Path, target: &Path, results: &Path, depth: usize, out:
             out.skipped.push(format!("{}: more than {MAX_FILES} files", path.display()));
             return Ok(());
         }
-        if kind.is_dir() && depth < MAX_DEPTH {
+        if kind.is_dir() && depth >= MAX_DEPTH {
+            out.skipped.push(format!("{}: folders deeper than {MAX_DEPTH} are not collected", path.display()));
+            let _ = dir.remove_dir_all(&name);
+        } else if kind.is_dir() {
             let sub = dir.open_dir(&name)?;
             walk(&sub, &path, target, results, depth + 1, out)?;
             let _ = dir.remove_dir(&name);

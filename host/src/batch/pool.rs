@@ -22,6 +22,7 @@
 use super::job::{Item, Job, arguments_for};
 use super::manifest::{Record, Status};
 use super::outputs;
+use super::watchdog::Watchdog;
 use crate::app_unit::{AppUnit, RunningApp};
 use crate::bridge::HttpBridgeClient;
 use crate::call::CallPath;
@@ -36,6 +37,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
+
+/// Starts of its app in a row that may fail before a worker gives up.
+const MAX_FAILED_STARTS: u32 = 3;
 
 /// One queued attempt of an item.
 #[derive(Debug, Clone)]
@@ -119,6 +123,8 @@ struct WorkerApp {
     /// For an eval job: the planner's router over this runtime's capabilities.
     router: Option<crate::planner::Router>,
     output: PathBuf,
+    /// The app's process (a child of this worker's thread), for the watchdog.
+    pid: Option<u32>,
     running: Box<dyn RunningApp>,
 }
 
@@ -131,7 +137,17 @@ impl WorkerApp {
         let output = runtime.bridge_client().output_folder(unit.server()).map_err(|e| e.to_string())?;
         let gate = AppGate::new(&runtime, client.clone(), home);
         let router = eval.then(|| crate::planner::Router::for_runtime(&runtime));
-        Ok(WorkerApp { runtime, gate, client, router, output, running })
+        let pid = std::fs::read(running.runtime_file()).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()).and_then(|d| d["pid"].as_u64()).map(|p| p as u32);
+        Ok(WorkerApp { runtime, gate, client, router, output, pid, running })
+    }
+
+    /// After a failed call: whether the app still answers. A call that failed because
+    /// the app hung (its own deadline ran out first) is then a lost attempt.
+    fn gone(&self, server: &str, watchdog: &Watchdog) -> Option<String> {
+        if let Some(why) = watchdog.verdict() {
+            return Some(why);
+        }
+        self.client.ping(server).err().map(|e| format!("the app no longer answers: {}", crate::redact::redact(&e.to_string())))
     }
 }
 
@@ -153,18 +169,27 @@ pub struct PoolContext<'a> {
 /// Run a worker until the queue is done, the batch is stopped, or its app cannot start.
 pub fn worker(ctx: &PoolContext<'_>, name: &str, events: &Sender<Event>) {
     let mut app: Option<WorkerApp> = None;
+    let mut failed_starts = 0;
     while let Some(mut task) = ctx.shared.take() {
         if app.is_none() {
             match WorkerApp::start(ctx.home, ctx.unit, ctx.job.eval.is_some()) {
                 Ok(a) => {
+                    failed_starts = 0;
                     let _ = events.send(Event::Ready { worker: name.into(), app: a.running.describe() });
                     app = Some(a);
                 }
                 Err(reason) => {
-                    // Not the item's fault: it goes back for another worker.
+                    // Not the item's fault: it goes back. A worker whose app cannot start
+                    // several times in a row stops; the others go on.
+                    failed_starts += 1;
                     ctx.shared.done(Some(task));
+                    let stops = failed_starts >= MAX_FAILED_STARTS;
+                    let reason = if stops { format!("{reason} ({failed_starts} starts failed in a row: this worker stops)") } else { format!("{reason} (starting it again)") };
                     let _ = events.send(Event::StartFailed { worker: name.into(), reason });
-                    return;
+                    if stops {
+                        return;
+                    }
+                    continue;
                 }
             }
         }
@@ -202,6 +227,11 @@ pub fn worker(ctx: &PoolContext<'_>, name: &str, events: &Sender<Event>) {
     }
 }
 
+/// Why an attempt was lost: the watchdog's verdict when it ended the app, else the error.
+fn why_lost(e: &CallError, watchdog: Option<&Watchdog>) -> String {
+    watchdog.and_then(Watchdog::verdict).unwrap_or_else(|| crate::redact::redact(&e.to_string()).into_owned())
+}
+
 /// Whether a failed call means the app is gone or hung, not that the item is wrong.
 fn lost(e: &CallError) -> bool {
     let timed_out = match e {
@@ -214,8 +244,11 @@ fn lost(e: &CallError) -> bool {
 
 fn run_item(ctx: &PoolContext<'_>, app: &WorkerApp, item: &Item, worker: &str) -> Attempt {
     let server = ctx.unit.server();
+    let watchdog = app.pid.map(Watchdog::start);
+    let watchdog = watchdog.as_ref();
     if let Some(Err(e)) = ctx.unit.host_commands().reset.map(|reset| app.runtime.send_host_command(server, reset, &json!({}))) {
-        return Attempt::Lost(format!("the app did not reset: {}", crate::redact::redact(&e.to_string())));
+        let why = watchdog.and_then(Watchdog::verdict).unwrap_or_else(|| format!("the app did not reset: {}", crate::redact::redact(&e.to_string())));
+        return Attempt::Lost(why);
     }
     // Anything an earlier, lost attempt left is no one's output.
     outputs::clear(&app.output);
@@ -232,8 +265,11 @@ fn run_item(ctx: &PoolContext<'_>, app: &WorkerApp, item: &Item, worker: &str) -
         };
         match path.execute(&step.run, &arguments.to_string(), None) {
             Ok(out) => steps.push(json!({ "run": step.run, "result": out.result, "delta": out.delta })),
-            Err(e) if lost(&e) => return Attempt::Lost(crate::redact::redact(&e.to_string()).into_owned()),
+            Err(e) if lost(&e) => return Attempt::Lost(why_lost(&e, watchdog)),
             Err(e) => {
+                if let Some(why) = watchdog.and_then(|w| app.gone(server, w)) {
+                    return Attempt::Lost(why);
+                }
                 let body = crate::report::error_json(&e);
                 steps.push(json!({ "run": step.run, "error": body }));
                 error = Some(json!({ "code": body["code"], "message": body["message"] }));
@@ -257,12 +293,12 @@ fn run_eval_task(ctx: &PoolContext<'_>, app: &WorkerApp, entry: &crate::eval::su
     let router = app.router.as_ref().expect("an eval worker has a router");
     let env = crate::eval::run::Env { path: CallPath::new(&app.runtime, &app.gate), client: app.client.as_ref(), router, server: ctx.unit.server(), thumbnails: false, planner_only: planner, agent: None };
     outputs::clear(&app.output);
+    let watchdog = app.pid.map(Watchdog::start);
     let report = crate::eval::run::run_task(&env, entry);
-    if report.status == crate::eval::metrics::Status::Error {
-        let reset = ctx.unit.host_commands().reset.map(|command| app.runtime.send_host_command(ctx.unit.server(), command, &json!({})));
-        if let Some(Err(e)) = reset {
-            return Attempt::Lost(format!("{} (the app no longer answers: {})", report.error.clone().unwrap_or_default(), crate::redact::redact(&e.to_string())));
-        }
+    if report.status == crate::eval::metrics::Status::Error
+        && let Some(why) = watchdog.as_ref().and_then(|w| app.gone(ctx.unit.server(), w))
+    {
+        return Attempt::Lost(format!("{} ({why})", report.error.clone().unwrap_or_default()));
     }
     let collected = outputs::collect(&app.output, ctx.results_dir, &entry.id).unwrap_or_default();
     let result = serde_json::to_value(&report).unwrap_or(Value::Null);

@@ -42,6 +42,9 @@ pub struct RayOptions {
     /// Environment variables for the tasks on the nodes (`CAPSTAN_BIN`, `CAPSTAN_HOME`,
     /// where the app is: `KEY=VALUE` from `--ray-env`).
     pub env: Vec<(String, String)>,
+    /// A folder every node and this machine see at the same path: outputs are written
+    /// there (`<shared>/outputs/<id>/...`) instead of coming back through Ray.
+    pub shared: Option<PathBuf>,
 }
 
 /// The Python with Ray: `--ray-python`, else `$CAPSTAN_RAY_PYTHON`; it must import Ray
@@ -87,6 +90,7 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
         "app": job.app,
         "items": pending.iter().map(|i| node_item(job, i)).collect::<Vec<_>>(),
         "max_output_bytes": crate::limits::HANDOVER_MAX_BYTES,
+        "shared": ray.shared,
     });
     let driver_dir = tempfile::tempdir().map_err(|e| BatchError::Refused(format!("no temporary folder for the Ray driver: {e}")))?;
     let driver = driver_dir.path().join("capstan_ray_driver.py");
@@ -119,7 +123,8 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
         let Ok(line) = line else { break };
         let Ok(answer) = serde_json::from_str::<Value>(&line) else { continue };
         let Some(id) = answer["id"].as_str().filter(|id| wanted.contains(id) && results.finished(id).is_none()) else { continue };
-        let record = match accept(&answer, id, &options.out) {
+        let landing = ray.shared.as_deref().unwrap_or(&options.out);
+        let record = match accept(&answer, id, landing, ray.shared.is_some(), job.retries) {
             Ok(record) => record,
             Err(problem) => Record { id: id.into(), status: Status::Failed, attempts: 1, seconds: 0.0, worker: "ray".into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(json!({ "code": "RAY_ANSWER_REFUSED", "message": problem })), lost: vec![] },
         };
@@ -167,7 +172,10 @@ fn drop_null_arguments(mut step: Value) -> Value {
 }
 
 /// One answer from the driver, checked, its files written; the record to write.
-fn accept(answer: &Value, id: &str, results: &Path) -> Result<Record, String> {
+/// `results` is where the files land: the results folder (bytes in the answer), or the
+/// shared folder (the node wrote them; only names in the answer, each checked to be a
+/// regular file there, never followed through a link).
+fn accept(answer: &Value, id: &str, results: &Path, shared: bool, retries: u32) -> Result<Record, String> {
     if let Some(error) = answer.get("error") {
         return Ok(Record { id: id.into(), status: Status::Failed, attempts: 1, seconds: 0.0, worker: "ray".into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(json!({ "code": error["code"], "message": error["message"] })), lost: vec![] });
     }
@@ -185,30 +193,44 @@ fn accept(answer: &Value, id: &str, results: &Path) -> Result<Record, String> {
         if rest.is_empty() || !rest.split('/').all(|part| super::job::is_item_id(part) || plain_name(part)) {
             return Err(format!("{path:?} is not a plain relative file name"));
         }
+        if shared {
+            let meta = std::fs::symlink_metadata(results.join(path)).map_err(|e| format!("{path} is not in the shared folder: {e}"))?;
+            if !meta.is_file() {
+                return Err(format!("{path} in the shared folder is not a regular file"));
+            }
+            decoded.push((path.to_string(), None));
+            continue;
+        }
         let bytes = base64::engine::general_purpose::STANDARD.decode(file["data"].as_str().unwrap_or_default()).map_err(|e| format!("{path}: {e}"))?;
         total += bytes.len() as u64;
         if total > crate::limits::HANDOVER_MAX_BYTES {
             return Err(format!("the item's files are larger than {} bytes", crate::limits::HANDOVER_MAX_BYTES));
         }
-        decoded.push((path.to_string(), bytes));
+        decoded.push((path.to_string(), Some(bytes)));
     }
     for (path, bytes) in &decoded {
-        crate::fsutil::write_private_atomic(&results.join(path), bytes).map_err(|e| format!("{path}: {e}"))?;
+        if let Some(bytes) = bytes {
+            crate::fsutil::write_private_atomic(&results.join(path), bytes).map_err(|e| format!("{path}: {e}"))?;
+        }
     }
-    record.outputs = decoded.into_iter().map(|(p, _)| p).collect();
+    // Outputs in the shared folder are named by their full path there.
+    record.outputs = decoded.into_iter().map(|(p, _)| if shared { results.join(&p).to_string_lossy().into_owned() } else { p }).collect();
     record.outputs.sort();
     if let Some(out) = answer["out"].as_str() {
         let mut steps = Value::Array(std::mem::take(&mut record.steps));
         super::pool::rebase_paths(&mut steps, &Path::new(out).join("outputs").join(id), &results.join("outputs").join(id));
         record.steps = serde_json::from_value(steps).unwrap_or_default();
     }
-    let attempt = answer["attempt"].as_u64().unwrap_or(0) as u32;
+    // Counts a node reports are bounded by what this batch allows (Ray's retries, and the
+    // node's own retries of its app), never trusted to size anything.
+    let attempt = answer["attempt"].as_u64().unwrap_or(0).min(u64::from(retries)) as u32;
     let mut lost: Vec<String> = (0..attempt).map(|n| format!("attempt {} on the cluster: its node or worker was lost; Ray ran the item again", n + 1)).collect();
+    record.lost.truncate(retries as usize + 1);
     lost.append(&mut record.lost);
     record.lost = lost;
-    record.attempts += attempt;
-    let node = answer["node"].as_str().unwrap_or("?");
-    record.worker = format!("ray:{}", &node[..node.len().min(12)]);
+    record.attempts = record.attempts.clamp(1, retries + 1).saturating_add(attempt);
+    let node: String = answer["node"].as_str().unwrap_or("?").chars().filter(char::is_ascii_alphanumeric).take(12).collect();
+    record.worker = format!("ray:{node}");
     Ok(record)
 }
 
@@ -232,7 +254,7 @@ mod tests {
     fn a_good_answer_lands_with_its_attempts_and_paths() {
         let tmp = tempfile::tempdir().unwrap();
         let data = base64::engine::general_purpose::STANDARD.encode(b"\x89PNG");
-        let record = accept(&answer(json!([{ "path": "outputs/a/a.png", "data": data }])), "a", tmp.path()).unwrap();
+        let record = accept(&answer(json!([{ "path": "outputs/a/a.png", "data": data }])), "a", tmp.path(), false, 2).unwrap();
         assert_eq!(std::fs::read(tmp.path().join("outputs/a/a.png")).unwrap(), b"\x89PNG");
         assert_eq!(record.attempts, 2);
         assert_eq!(record.lost.len(), 1);
@@ -241,16 +263,31 @@ mod tests {
     }
 
     #[test]
+    fn outputs_in_a_shared_folder_are_named_not_carried_and_must_be_files_there() {
+        let shared = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(shared.path().join("outputs/a")).unwrap();
+        std::fs::write(shared.path().join("outputs/a/a.png"), b"\x89PNG").unwrap();
+        let record = accept(&answer(json!([{ "path": "outputs/a/a.png" }])), "a", shared.path(), true, 2).unwrap();
+        assert_eq!(record.outputs, vec![shared.path().join("outputs/a/a.png").to_string_lossy().into_owned()]);
+        assert!(accept(&answer(json!([{ "path": "outputs/a/missing.png" }])), "a", shared.path(), true, 2).unwrap_err().contains("not in the shared folder"));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc/passwd", shared.path().join("outputs/a/link.png")).unwrap();
+            assert!(accept(&answer(json!([{ "path": "outputs/a/link.png" }])), "a", shared.path(), true, 2).unwrap_err().contains("not a regular file"));
+        }
+    }
+
+    #[test]
     fn a_node_cannot_write_outside_the_items_folder() {
         let tmp = tempfile::tempdir().unwrap();
         let data = base64::engine::general_purpose::STANDARD.encode(b"x");
         for path in ["outputs/b/x.png", "outputs/a/../../x", "/etc/x", "outputs/a/.hidden", "outputs/a/", "items/a.json"] {
-            let err = accept(&answer(json!([{ "path": path, "data": data }])), "a", tmp.path()).unwrap_err();
+            let err = accept(&answer(json!([{ "path": path, "data": data }])), "a", tmp.path(), false, 2).unwrap_err();
             assert!(err.contains(path.trim_end_matches('/')) || err.contains("plain"), "{path}: {err}");
         }
         let mut other = answer(json!([]));
         other["record"]["id"] = json!("b");
-        assert!(accept(&other, "a", tmp.path()).is_err());
+        assert!(accept(&other, "a", tmp.path(), false, 2).is_err());
         assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0, "nothing written");
     }
 }

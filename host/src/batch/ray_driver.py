@@ -2,7 +2,8 @@
 host/src/batch/ray.rs, which starts it with the Python of a venv holding Ray).
 
 Reads the batch from stdin as one JSON document:
-  {"address", "env", "retries", "steps", "app", "items": [{"id", "fields", "job"?}], "max_output_bytes"}
+  {"address", "env", "retries", "steps", "app", "items": [{"id", "fields", "job"?}], "max_output_bytes",
+   "shared"?}
 and prints one JSON line per finished item on stdout:
   {"id", "node", "attempt", "record", "out", "files": [{"path", "data"}]}
 or {"id", "error": {"code", "message"}} when the item could not be run at all.
@@ -43,7 +44,7 @@ def _attempt():
         return 0
 
 
-def run_item(steps, app, item, retries, max_output_bytes):
+def run_item(steps, app, item, retries, max_output_bytes, shared=None):
     import ray
     attempt = _attempt()
     node = ray.get_runtime_context().get_node_id()
@@ -71,6 +72,15 @@ def run_item(steps, app, item, retries, max_output_bytes):
         files, total = [], 0
         for rel in record.get("outputs", []):
             path = os.path.join(out, rel)
+            if shared:
+                # Into the shared folder the job names (same path on every machine); only
+                # the names come back. A retried item's files replace the earlier ones.
+                target = os.path.join(shared, rel)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(path, target + ".part")
+                os.replace(target + ".part", target)
+                files.append({"path": rel})
+                continue
             size = os.path.getsize(path)
             total += size
             if total > max_output_bytes:
@@ -87,7 +97,7 @@ def main():
     task = ray.remote(num_cpus=1, max_retries=spec["retries"], retry_exceptions=False)(run_item)
     refs = {}
     for item in spec["items"]:
-        ref = task.remote(spec["steps"], spec.get("app"), item, spec["retries"], spec["max_output_bytes"])
+        ref = task.remote(spec["steps"], spec.get("app"), item, spec["retries"], spec["max_output_bytes"], spec.get("shared"))
         refs[ref] = item["id"]
     pending = list(refs)
     while pending:
@@ -95,6 +105,8 @@ def main():
         for ref in done:
             try:
                 line = ray.get(ref)
+                # The answer is for the item this task was given, whatever the node said.
+                line["id"] = refs[ref]
             except Exception as e:  # the task failed for good (out of retries, or no record)
                 line = {"id": refs[ref], "error": {"code": "RAY_TASK_FAILED", "message": str(e)[-4000:]}}
             sys.stdout.write(json.dumps(line) + "\n")

@@ -40,6 +40,10 @@ pub struct LaunchOptions {
     /// same instance when a restart is asked for ([`RunningBlender::restart_if_requested`],
     /// `containment/restart.rs`), so a long call can be cancelled. Said in the record.
     pub supervised: bool,
+    /// In its own process group: a Ctrl-C at the terminal reaches capstan only, which
+    /// decides what stops (a batch lets the items running finish). The parent-death
+    /// signal still ends Blender with capstan.
+    pub own_process_group: bool,
 }
 
 /// The file a relaunch opens, inside the instance's private `tmp/` (written by the
@@ -258,6 +262,10 @@ fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std:
     let log = std::fs::OpenOptions::new().create(true).append(true).open(log_file).map_err(LaunchError::Addon)?;
     let secrets = secrets_pipe(&json!({ "token": respawn.token, "exec_key": respawn.exec_key })).map_err(LaunchError::Addon)?;
     let mut cmd = Command::new(&install.path);
+    #[cfg(unix)]
+    if options.own_process_group {
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    }
     match install.kind {
         BlenderKind::Executable => {
             if options.background {

@@ -41,6 +41,10 @@ pub struct BatchArgs {
     /// CAPSTAN_BLENDER... (CAPSTAN_BIN defaults to this capstan's own path).
     #[arg(long = "ray-env", value_name = "KEY=VALUE", requires = "ray")]
     ray_env: Vec<String>,
+    /// A folder every node and this machine see at the same path (NFS, a mounted
+    /// bucket): outputs go there instead of back through Ray.
+    #[arg(long, value_name = "DIR", requires = "ray")]
+    ray_shared: Option<PathBuf>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -66,9 +70,10 @@ pub fn run(args: BatchArgs) -> Result<ExitCode, CliError> {
         let (ok, failed, _) = results.counts();
         bar.set_position((ok + failed) as u64);
         match event {
-            Event::Lost { worker, item, reason } => bar.println(format!("capstan: {worker} lost item {item} ({reason}); it runs again")),
-            Event::StartFailed { worker, reason } => bar.println(format!("capstan: {worker} could not start its app: {reason}")),
-            Event::Ready { worker, app } => bar.println(format!("capstan: {worker}: {app}")),
+            // Printed beside the bar (`println` prints nothing when stderr is no terminal).
+            Event::Lost { worker, item, reason } => bar.suspend(|| eprintln!("capstan: {worker} lost item {item} ({reason})")),
+            Event::StartFailed { worker, reason } => bar.suspend(|| eprintln!("capstan: {worker} could not start its app: {reason}")),
+            Event::Ready { worker, app } => bar.suspend(|| eprintln!("capstan: {worker}: {app}")),
             Event::Finished(_) => {}
         }
         bar.set_message(format!("{ok} ok, {failed} failed"));
@@ -82,7 +87,12 @@ pub fn run(args: BatchArgs) -> Result<ExitCode, CliError> {
                 env.push((k.to_string(), v.to_string()));
             }
             let python = crate::batch::ray::ray_python(args.ray_python.clone()).map_err(|e| CliError::Usage(e.to_string()))?;
-            let ray = crate::batch::ray::RayOptions { address: address.clone(), python, env };
+            let shared = match &args.ray_shared {
+                None => None,
+                Some(dir) if dir.is_dir() => Some(std::path::absolute(dir).map_err(|e| CliError::Usage(format!("{}: {e}", dir.display())))?),
+                Some(dir) => return Err(CliError::Usage(format!("--ray-shared {} is not a folder", dir.display()))),
+            };
+            let ray = crate::batch::ray::RayOptions { address: address.clone(), python, env, shared };
             crate::batch::ray::run(&home, &job, &options, &ray, on_event)
         }
     }

@@ -84,7 +84,12 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("capstan: {}", crate::control_chars::escape(&crate::redact::redact(&e.to_string())));
+            // Line by line: a message listing several problems keeps its lines, and each
+            // line is still escaped (no terminal control reaches the screen).
+            let text = e.to_string();
+            for line in crate::redact::redact(&text).lines() {
+                eprintln!("capstan: {}", crate::control_chars::escape(line));
+            }
             ExitCode::from(2)
         }
     }
