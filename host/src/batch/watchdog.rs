@@ -41,7 +41,12 @@ impl Watchdog {
                 let mut stopped_since: Option<Instant> = None;
                 let (mut cpu, mut cpu_moved) = (None, Instant::now());
                 while !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(every);
+                    // Parked, not slept: dropping the watchdog wakes it at once (an item
+                    // never waits on its watchdog).
+                    std::thread::park_timeout(every);
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
                     let Some((state, used)) = read_stat(pid) else { return };
                     let now = Instant::now();
                     if cpu != Some(used) {
@@ -75,6 +80,7 @@ impl Drop for Watchdog {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             let _ = thread.join();
         }
     }
@@ -131,6 +137,11 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1200));
         assert!(dog.verdict().is_none(), "a busy process is left alone");
         drop(dog);
+        let slow = Watchdog::with_limits(busy.id(), Duration::from_secs(3600), Duration::from_secs(3600), Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(50));
+        let dropped = std::time::Instant::now();
+        drop(slow);
+        assert!(dropped.elapsed() < Duration::from_secs(1), "dropping the watchdog does not wait out its period");
         let _ = busy.kill();
         let _ = busy.wait();
     }
