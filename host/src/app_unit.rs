@@ -82,6 +82,17 @@ pub struct ForeignPeer {
     pub description: &'static str,
 }
 
+/// How [`AppUnit::start_headless`] starts an instance.
+#[derive(Debug, Clone, Default)]
+pub struct HeadlessOptions {
+    /// Keep it out of the session's published record (eval and batch workers leave a
+    /// live session alone).
+    pub private: bool,
+    /// The CPUs it runs on (`None`: every CPU capstan may use); see
+    /// [`crate::launched::run_on_cpus`].
+    pub cpus: Option<Vec<usize>>,
+}
+
 /// A confined instance capstan started (evaluation, demo); stopping it is dropping it.
 pub trait RunningApp: Send {
     /// This instance's runtime record: a client pinned to it reaches this instance
@@ -89,9 +100,15 @@ pub trait RunningApp: Send {
     fn runtime_file(&self) -> PathBuf;
     /// "Blender 5.2.4 (/path)": which installation this is, for logs and reports.
     fn describe(&self) -> String;
+    /// The app's process (a child of the thread that started it).
+    fn pid(&self) -> u32;
     /// What makes contact sheets with this installation after the instance is gone
     /// (`None` when the app cannot).
     fn contact_sheets(&self) -> Option<Box<dyn ContactSheets>>;
+    /// End the instance at once, without the grace a stop gives: for an instance whose
+    /// state is disposable (a batch worker's, once its results are on disk, or one that
+    /// hung). Dropping it afterwards only cleans up its records and scratch folder.
+    fn end_now(&mut self);
 }
 
 /// Makes one picture of many pictures with the app, in a confined private scratch folder.
@@ -159,8 +176,8 @@ pub trait AppUnit: Sync {
         HostCommands::default()
     }
     /// Start a confined headless instance for capstan's own use, provisioning the app
-    /// if there is none; `private` keeps it out of the session's published record.
-    fn start_headless(&self, _home: &CapstanHome, _private: bool) -> Result<Box<dyn RunningApp>, String> {
+    /// if there is none.
+    fn start_headless(&self, _home: &CapstanHome, _options: &HeadlessOptions) -> Result<Box<dyn RunningApp>, String> {
         Err(format!("capstan cannot start {} by itself", self.display_name()))
     }
 }

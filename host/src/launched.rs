@@ -145,6 +145,51 @@ pub fn tail(path: &Path) -> String {
     crate::redact::redact(&lines.into_iter().rev().collect::<Vec<_>>().join("\n")).into_owned()
 }
 
+/// The CPUs this process may run on (its affinity mask: all of them, or what a
+/// container or `taskset` left it); `None` where that cannot be read.
+pub fn allowed_cpus() -> Option<Vec<usize>> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity writes at
+        // most its size into it.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
+            return None;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect();
+        (!cpus.is_empty()).then_some(cpus)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// On Linux, start the child on `cpus` only (its affinity mask, set between fork and
+/// exec). An app sizes its thread pools to the CPUs it may use (Blender's TBB reads
+/// the mask when it starts), so apps side by side on their own shares no longer fight
+/// over every core with threads of their own; a share of CPUs that is not there leaves
+/// the child where it is rather than failing its start. Elsewhere: nothing.
+pub fn run_on_cpus(cmd: &mut Command, cpus: &[usize]) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET stays within it.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        for &cpu in cpus.iter().filter(|&&c| c < libc::CPU_SETSIZE as usize) {
+            unsafe { libc::CPU_SET(cpu, &mut set) };
+        }
+        // SAFETY: sched_setaffinity is a plain system call (async-signal-safe) on a set
+        // made before the fork; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (cmd, cpus);
+}
+
 /// On Linux, ask the kernel to send SIGTERM to the child when the spawning thread
 /// exits, so a launched app (or the batch's Ray driver) never outlives the capstan that
 /// launched it, even when capstan is killed with SIGKILL (an app then stops cleanly and

@@ -415,7 +415,7 @@ fn every_image_task_passes_its_reference_and_fails_its_near_miss() {
     unsafe { std::env::set_var("CAPSTAN_BLENDER", &blender) };
     let home = capstan::home::CapstanHome::at(tmp.path());
     let unit = capstan::app_units::all()[0];
-    let instance = unit.start_headless(&home, true).unwrap_or_else(|e| panic!("Blender did not start: {e}"));
+    let instance = unit.start_headless(&home, &capstan::app_unit::HeadlessOptions { private: true, cpus: None }).unwrap_or_else(|e| panic!("Blender did not start: {e}"));
     let client = std::sync::Arc::new(capstan::bridge::HttpBridgeClient::for_runtime_file(&home, unit.server(), instance.runtime_file()));
     let mut rt = capstan::runtime::Runtime::new(&home, capstan::engine::AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
     rt.load_all(&home);

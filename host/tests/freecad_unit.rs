@@ -44,7 +44,7 @@ fn start_headless_gives_a_private_live_freecad_that_runs_bridge_calls() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
     let started = Instant::now();
-    let app = FREECAD.start_headless(&home, true).expect("start_headless");
+    let app = FREECAD.start_headless(&home, &capstan::app_unit::HeadlessOptions { private: true, cpus: None }).expect("start_headless");
     eprintln!("started {} in {:?}", app.describe(), started.elapsed());
     assert!(app.describe().starts_with("FreeCAD 0."), "{}", app.describe());
     assert!(!home.run_dir().join(SERVER).join("server.json").exists(), "a private instance is not published");

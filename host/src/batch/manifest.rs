@@ -54,6 +54,20 @@ pub struct Record {
     pub lost: Vec<String>,
 }
 
+impl Record {
+    /// An item that failed before it made anything: no steps, no outputs, one attempt.
+    pub fn failed(id: &str, worker: &str, error: Value) -> Record {
+        Record { id: id.into(), status: Status::Failed, attempts: 1, seconds: 0.0, worker: worker.into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(error), lost: vec![] }
+    }
+
+    /// An attempt that ran: its steps, what it made, and its error if a step failed (the
+    /// pool fills in the attempts, seconds and lost attempts).
+    pub fn ran(id: &str, worker: &str, steps: Vec<Value>, collected: super::outputs::Collected, error: Option<Value>) -> Record {
+        let status = if error.is_some() { Status::Failed } else { Status::Ok };
+        Record { id: id.into(), status, attempts: 0, seconds: 0.0, worker: worker.into(), steps, outputs: collected.files, skipped_outputs: collected.skipped, error, lost: vec![] }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
     #[error("{path} holds the results of a batch already: pass --resume to go on with it, or another --out")]
@@ -189,7 +203,7 @@ mod tests {
     }
 
     fn record(id: &str, status: Status) -> Record {
-        Record { id: id.into(), status, attempts: 1, seconds: 0.5, worker: "local-1".into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: None, lost: vec![] }
+        Record { status, seconds: 0.5, error: None, ..Record::failed(id, "local-1", Value::Null) }
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! Every item runs through the same call path, sandbox, gates and kernel wall as any
 //! call: a batch is many calls, never a way around one.
 
+pub mod cpus;
 pub mod job;
 pub mod manifest;
 pub mod outputs;
@@ -46,6 +47,8 @@ pub struct Options {
     pub resume: bool,
     /// With `resume`: run the items that failed again too.
     pub retry_failed: bool,
+    /// Every worker's app may run on every CPU (no shares: [`cpus`]).
+    pub shared_cpus: bool,
     /// Set by Ctrl-C: no new item starts; those running finish and are recorded.
     pub stop: Arc<AtomicBool>,
 }
@@ -110,39 +113,76 @@ pub fn check(home: &CapstanHome, job: &Job, server: &str) -> Result<(), BatchErr
     }
 }
 
-/// Run `job` on the local pool. `on_event` sees every worker event (for a progress bar)
-/// after its record, if any, is on disk.
-pub fn run(home: &CapstanHome, job: &Job, options: &Options, mut on_event: impl FnMut(&Event, &Results)) -> Result<Summary, BatchError> {
+/// Where a run starts from, on the local pool and on Ray alike: the job checked against
+/// the capabilities, the results folder open (its failed items reopened with
+/// `--retry-failed`), and the items still to run.
+struct Prepared {
+    started: std::time::Instant,
+    server: &'static str,
+    results: Results,
+    /// The items to run, as indexes into the job's items.
+    pending: Vec<usize>,
+    /// Items finished before this run, not run again.
+    skipped: usize,
+}
+
+fn prepare(home: &CapstanHome, job: &Job, options: &Options) -> Result<Prepared, BatchError> {
     let started = std::time::Instant::now();
     let server = server_of(job)?;
-    let unit = crate::app_units::by_server(server).expect("server_of names a unit");
     check(home, job, server)?;
     let mut results = Results::open(&options.out, job, options.resume)?;
     if options.retry_failed {
         results.reopen_failed();
     }
-    let tasks: Vec<Task> = job.items.iter().enumerate().filter(|(_, item)| results.finished(&item.id).is_none()).map(|(index, _)| Task { index, attempts: 0, lost: vec![] }).collect();
-    let skipped = job.items.len() - tasks.len();
+    let pending: Vec<usize> = job.items.iter().enumerate().filter(|(_, item)| results.finished(&item.id).is_none()).map(|(index, _)| index).collect();
+    let skipped = job.items.len() - pending.len();
+    Ok(Prepared { started, server, results, pending, skipped })
+}
+
+impl Prepared {
+    /// The manifest written for the last time, and how the run ended.
+    fn finish(mut self, job: &Job, options: &Options, workers: usize, mut start_failures: Vec<String>, ended: Option<String>) -> Result<Summary, BatchError> {
+        let interrupted = options.stop.load(std::sync::atomic::Ordering::SeqCst);
+        self.results.write_manifest(interrupted)?;
+        let (ok, failed, pending) = self.results.counts();
+        if pending > 0 && !interrupted {
+            start_failures.extend(ended.map(|why| format!("{why} with {pending} item(s) unanswered")));
+        }
+        let seconds = self.started.elapsed().as_secs_f64();
+        Ok(Summary { results: options.out.clone(), total: job.items.len(), skipped: self.skipped, ok, failed, pending, workers, interrupted, start_failures, seconds })
+    }
+}
+
+/// Run `job` on the local pool. `on_event` sees every worker event (for a progress bar)
+/// after its record, if any, is on disk.
+pub fn run(home: &CapstanHome, job: &Job, options: &Options, mut on_event: impl FnMut(&Event, &Results)) -> Result<Summary, BatchError> {
+    let mut prepared = prepare(home, job, options)?;
+    let unit = crate::app_units::by_server(prepared.server).expect("server_of names a unit");
+    let tasks: Vec<Task> = prepared.pending.iter().map(|&index| Task { index, attempts: 0, lost: vec![] }).collect();
     let workers = options.workers.unwrap_or_else(|| pool::default_workers(tasks.len())).clamp(1, tasks.len().max(1));
     let shared = Shared::new(tasks, options.stop.clone());
     let (events, received) = std::sync::mpsc::channel();
     let ctx = PoolContext { home, unit, job, results_dir: &options.out, shared: shared.clone() };
     let mut start_failures = Vec::new();
     let mut write_error = None;
+    let shares = match options.shared_cpus {
+        true => vec![None; workers],
+        false => crate::launched::allowed_cpus().map_or_else(|| vec![None; workers], |allowed| cpus::shares(&allowed, workers)),
+    };
     std::thread::scope(|scope| {
-        for n in 1..=workers {
+        for (n, share) in (1..=workers).zip(shares) {
             let ctx = &ctx;
             let name = format!("local-{n}");
             let events = events.clone();
             // Each app is started, and dies with, its worker's thread (parent-death signal).
-            scope.spawn(move || pool::worker(ctx, &name, &events));
+            scope.spawn(move || pool::worker(ctx, &name, share, &events));
         }
         // The loop ends when the last worker has stopped.
         drop(events);
         for event in received.iter() {
             match &event {
                 Event::Finished(record) => {
-                    if let Err(e) = results.write((**record).clone()) {
+                    if let Err(e) = prepared.results.write((**record).clone()) {
                         write_error.get_or_insert(e);
                         options.stop.store(true, std::sync::atomic::Ordering::SeqCst);
                     }
@@ -150,14 +190,11 @@ pub fn run(home: &CapstanHome, job: &Job, options: &Options, mut on_event: impl 
                 Event::StartFailed { worker, reason } => start_failures.push(format!("{worker}: {reason}")),
                 _ => {}
             }
-            on_event(&event, &results);
+            on_event(&event, &prepared.results);
         }
     });
     if let Some(e) = write_error {
         return Err(e.into());
     }
-    let interrupted = options.stop.load(std::sync::atomic::Ordering::SeqCst);
-    results.write_manifest(interrupted)?;
-    let (ok, failed, pending) = results.counts();
-    Ok(Summary { results: options.out.clone(), total: job.items.len(), skipped, ok, failed, pending, workers, interrupted, start_failures, seconds: started.elapsed().as_secs_f64() })
+    prepared.finish(job, options, workers, start_failures, None)
 }

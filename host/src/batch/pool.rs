@@ -20,10 +20,10 @@
 //!   so even a SIGKILL of capstan ends them.
 
 use super::job::{Item, Job, arguments_for};
-use super::manifest::{Record, Status};
+use super::manifest::Record;
 use super::outputs;
 use super::watchdog::Watchdog;
-use crate::app_unit::{AppUnit, RunningApp};
+use crate::app_unit::{AppUnit, HeadlessOptions, RunningApp};
 use crate::bridge::HttpBridgeClient;
 use crate::call::CallPath;
 use crate::call::app_gate::AppGate;
@@ -116,7 +116,6 @@ impl Shared {
 
 /// A worker's app and the runtime that calls it.
 struct WorkerApp {
-    // Dropped last: stopping the app after the runtime that calls it.
     runtime: Runtime,
     gate: AppGate,
     client: Arc<HttpBridgeClient>,
@@ -124,20 +123,33 @@ struct WorkerApp {
     router: Option<crate::planner::Router>,
     output: PathBuf,
     /// The app's process (a child of this worker's thread), for the watchdog.
-    pid: Option<u32>,
+    pid: u32,
     running: Box<dyn RunningApp>,
 }
 
+/// A worker lets its app go after its last item, whose results are on disk, or after a
+/// lost attempt, when the app is gone or hung: either way nothing in it is worth a
+/// graceful stop (which waits for the app to tear its scene down, most of a second
+/// after a heavy item, and up to its grace period for a hung one), so it is ended at
+/// once. What a lost attempt left in its output folder is no one's and goes too, so
+/// the instance's folder is removed as the app drops (a batch leaves none behind).
+impl Drop for WorkerApp {
+    fn drop(&mut self) {
+        self.running.end_now();
+        outputs::clear(&self.output);
+    }
+}
+
 impl WorkerApp {
-    fn start(home: &CapstanHome, unit: &'static dyn AppUnit, eval: bool) -> Result<WorkerApp, String> {
-        let running = unit.start_headless(home, true)?;
+    fn start(home: &CapstanHome, unit: &'static dyn AppUnit, eval: bool, cpus: Option<Vec<usize>>) -> Result<WorkerApp, String> {
+        let running = unit.start_headless(home, &HeadlessOptions { private: true, cpus })?;
         let client = Arc::new(HttpBridgeClient::for_runtime_file(home, unit.server(), running.runtime_file()));
         let mut runtime = Runtime::new(home, AllocationPreference::PoolingIfAvailable, client.clone()).map_err(|e| e.to_string())?;
         runtime.load_all(home);
         let output = runtime.bridge_client().output_folder(unit.server()).map_err(|e| e.to_string())?;
         let gate = AppGate::new(&runtime, client.clone(), home);
         let router = eval.then(|| crate::planner::Router::for_runtime(&runtime));
-        let pid = std::fs::read(running.runtime_file()).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()).and_then(|d| d["pid"].as_u64()).map(|p| p as u32);
+        let pid = running.pid();
         Ok(WorkerApp { runtime, gate, client, router, output, pid, running })
     }
 
@@ -167,15 +179,15 @@ pub struct PoolContext<'a> {
 }
 
 /// Run a worker until the queue is done, the batch is stopped, or its app cannot start.
-pub fn worker(ctx: &PoolContext<'_>, name: &str, events: &Sender<Event>) {
+pub fn worker(ctx: &PoolContext<'_>, name: &str, cpus: Option<Vec<usize>>, events: &Sender<Event>) {
     let mut app: Option<WorkerApp> = None;
     let mut failed_starts = 0;
     while let Some(mut task) = ctx.shared.take() {
         if app.is_none() {
-            match WorkerApp::start(ctx.home, ctx.unit, ctx.job.eval.is_some()) {
+            match WorkerApp::start(ctx.home, ctx.unit, ctx.job.eval.is_some(), cpus.clone()) {
                 Ok(a) => {
                     failed_starts = 0;
-                    let _ = events.send(Event::Ready { worker: name.into(), app: a.running.describe() });
+                    let _ = events.send(Event::Ready { worker: name.into(), app: format!("{}{}", a.running.describe(), super::cpus::describe(cpus.as_deref())) });
                     app = Some(a);
                 }
                 Err(reason) => {
@@ -218,7 +230,7 @@ pub fn worker(ctx: &PoolContext<'_>, name: &str, events: &Sender<Event>) {
                     ctx.shared.done(Some(task));
                 } else {
                     let error = json!({ "code": "WORKER_LOST", "message": format!("every attempt was lost ({} attempts); the last: {reason}", task.attempts) });
-                    let record = Record { id: item.id.clone(), status: Status::Failed, attempts: task.attempts, seconds: started.elapsed().as_secs_f64(), worker: name.into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(error), lost: task.lost };
+                    let record = Record { attempts: task.attempts, seconds: started.elapsed().as_secs_f64(), lost: task.lost, ..Record::failed(&item.id, name, error) };
                     ctx.shared.done(None);
                     let _ = events.send(Event::Finished(Box::new(record)));
                 }
@@ -228,8 +240,8 @@ pub fn worker(ctx: &PoolContext<'_>, name: &str, events: &Sender<Event>) {
 }
 
 /// Why an attempt was lost: the watchdog's verdict when it ended the app, else the error.
-fn why_lost(e: &CallError, watchdog: Option<&Watchdog>) -> String {
-    watchdog.and_then(Watchdog::verdict).unwrap_or_else(|| crate::redact::redact(&e.to_string()).into_owned())
+fn why_lost(e: &CallError, watchdog: &Watchdog) -> String {
+    watchdog.verdict().unwrap_or_else(|| crate::redact::redact(&e.to_string()).into_owned())
 }
 
 /// Whether a failed call means the app is gone or hung, not that the item is wrong.
@@ -244,10 +256,9 @@ fn lost(e: &CallError) -> bool {
 
 fn run_item(ctx: &PoolContext<'_>, app: &WorkerApp, item: &Item, worker: &str) -> Attempt {
     let server = ctx.unit.server();
-    let watchdog = app.pid.map(Watchdog::start);
-    let watchdog = watchdog.as_ref();
+    let watchdog = &Watchdog::start(app.pid);
     if let Some(Err(e)) = ctx.unit.host_commands().reset.map(|reset| app.runtime.send_host_command(server, reset, &json!({}))) {
-        let why = watchdog.and_then(Watchdog::verdict).unwrap_or_else(|| format!("the app did not reset: {}", crate::redact::redact(&e.to_string())));
+        let why = watchdog.verdict().unwrap_or_else(|| format!("the app did not reset: {}", crate::redact::redact(&e.to_string())));
         return Attempt::Lost(why);
     }
     // Anything an earlier, lost attempt left is no one's output.
@@ -267,7 +278,7 @@ fn run_item(ctx: &PoolContext<'_>, app: &WorkerApp, item: &Item, worker: &str) -
             Ok(out) => steps.push(json!({ "run": step.run, "result": out.result, "delta": out.delta })),
             Err(e) if lost(&e) => return Attempt::Lost(why_lost(&e, watchdog)),
             Err(e) => {
-                if let Some(why) = watchdog.and_then(|w| app.gone(server, w)) {
+                if let Some(why) = app.gone(server, watchdog) {
                     return Attempt::Lost(why);
                 }
                 let body = crate::report::error_json(&e);
@@ -282,8 +293,7 @@ fn run_item(ctx: &PoolContext<'_>, app: &WorkerApp, item: &Item, worker: &str) -
     let mut steps = Value::Array(steps);
     rebase_paths(&mut steps, &app.output, &landed);
     let Value::Array(steps) = steps else { unreachable!() };
-    let status = if error.is_some() { Status::Failed } else { Status::Ok };
-    Attempt::Done(Record { id: item.id.clone(), status, attempts: 0, seconds: 0.0, worker: worker.into(), steps, outputs: collected.files, skipped_outputs: collected.skipped, error, lost: vec![] })
+    Attempt::Done(Record::ran(&item.id, worker, steps, collected, error))
 }
 
 /// One task of an eval job, as `capstan eval` runs it (its own reset, calls, critic);
@@ -293,16 +303,16 @@ fn run_eval_task(ctx: &PoolContext<'_>, app: &WorkerApp, entry: &crate::eval::su
     let router = app.router.as_ref().expect("an eval worker has a router");
     let env = crate::eval::run::Env { path: CallPath::new(&app.runtime, &app.gate), client: app.client.as_ref(), router, server: ctx.unit.server(), thumbnails: false, planner_only: planner, agent: None };
     outputs::clear(&app.output);
-    let watchdog = app.pid.map(Watchdog::start);
+    let watchdog = Watchdog::start(app.pid);
     let report = crate::eval::run::run_task(&env, entry);
     if report.status == crate::eval::metrics::Status::Error
-        && let Some(why) = watchdog.as_ref().and_then(|w| app.gone(ctx.unit.server(), w))
+        && let Some(why) = app.gone(ctx.unit.server(), &watchdog)
     {
         return Attempt::Lost(format!("{} ({why})", report.error.clone().unwrap_or_default()));
     }
     let collected = outputs::collect(&app.output, ctx.results_dir, &entry.id).unwrap_or_default();
     let result = serde_json::to_value(&report).unwrap_or(Value::Null);
-    Attempt::Done(Record { id: entry.id.clone(), status: Status::Ok, attempts: 0, seconds: 0.0, worker: worker.into(), steps: vec![json!({ "run": "eval", "result": result })], outputs: collected.files, skipped_outputs: collected.skipped, error: None, lost: vec![] })
+    Attempt::Done(Record::ran(&entry.id, worker, vec![json!({ "run": "eval", "result": result })], collected, None))
 }
 
 /// Paths into the worker's output folder, in results, now name where the files landed.

@@ -19,7 +19,7 @@
 //! end with capstan.
 
 use super::job::Job;
-use super::manifest::{Record, Results, Status};
+use super::manifest::{Record, Results};
 use super::pool::Event;
 use super::{BatchError, Options, Summary};
 use base64::Engine;
@@ -67,15 +67,9 @@ pub fn ray_python(given: Option<PathBuf>) -> Result<PathBuf, BatchError> {
 
 /// Run `job` on the Ray cluster at `ray.address`.
 pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &RayOptions, mut on_event: impl FnMut(&Event, &Results)) -> Result<Summary, BatchError> {
-    let started = std::time::Instant::now();
-    let server = super::server_of(job)?;
-    super::check(home, job, server)?;
-    let mut results = Results::open(&options.out, job, options.resume)?;
-    if options.retry_failed {
-        results.reopen_failed();
-    }
-    let pending: Vec<&super::job::Item> = job.items.iter().filter(|i| results.finished(&i.id).is_none()).collect();
-    let skipped = job.items.len() - pending.len();
+    let mut prepared = super::prepare(home, job, options)?;
+    let pending: Vec<&super::job::Item> = prepared.pending.iter().map(|&index| &job.items[index]).collect();
+    let results = &mut prepared.results;
     let mut env: Vec<(String, String)> = Vec::new();
     if let Ok(me) = std::env::current_exe() {
         // Nodes that share this machine's files (or this path) run this very capstan.
@@ -126,7 +120,7 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
         let landing = ray.shared.as_deref().unwrap_or(&options.out);
         let record = match accept(&answer, id, landing, ray.shared.is_some(), job.retries) {
             Ok(record) => record,
-            Err(problem) => Record { id: id.into(), status: Status::Failed, attempts: 1, seconds: 0.0, worker: "ray".into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(json!({ "code": "RAY_ANSWER_REFUSED", "message": problem })), lost: vec![] },
+            Err(problem) => Record::failed(id, "ray", json!({ "code": "RAY_ANSWER_REFUSED", "message": problem })),
         };
         nodes.insert(record.worker.clone());
         if let Err(e) = results.write(record.clone()) {
@@ -134,22 +128,16 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
             options.stop.store(true, Ordering::SeqCst);
             break;
         }
-        on_event(&Event::Finished(Box::new(record)), &results);
+        on_event(&Event::Finished(Box::new(record)), results);
     }
     let status = child.wait();
     // The watcher ends when the driver has.
     let _ = watcher.join();
-    let interrupted = options.stop.load(Ordering::SeqCst);
     if let Some(e) = write_error {
         return Err(e.into());
     }
-    results.write_manifest(interrupted)?;
-    let (ok, failed, pending_now) = results.counts();
-    let mut start_failures = Vec::new();
-    if pending_now > 0 && !interrupted {
-        start_failures.push(format!("the Ray driver ended ({}) with {pending_now} item(s) unanswered", status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string())));
-    }
-    Ok(Summary { results: options.out.clone(), total: job.items.len(), skipped, ok, failed, pending: pending_now, workers: nodes.len(), interrupted, start_failures, seconds: started.elapsed().as_secs_f64() })
+    let ended = format!("the Ray driver ended ({})", status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string()));
+    prepared.finish(job, options, nodes.len(), Vec::new(), Some(ended))
 }
 
 /// An item as the driver sends it; an eval task carries its node's whole job, a suite
@@ -177,7 +165,7 @@ fn drop_null_arguments(mut step: Value) -> Value {
 /// regular file there, never followed through a link).
 fn accept(answer: &Value, id: &str, results: &Path, shared: bool, retries: u32) -> Result<Record, String> {
     if let Some(error) = answer.get("error") {
-        return Ok(Record { id: id.into(), status: Status::Failed, attempts: 1, seconds: 0.0, worker: "ray".into(), steps: vec![], outputs: vec![], skipped_outputs: vec![], error: Some(json!({ "code": error["code"], "message": error["message"] })), lost: vec![] });
+        return Ok(Record::failed(id, "ray", json!({ "code": error["code"], "message": error["message"] })));
     }
     let mut record: Record = serde_json::from_value(answer["record"].clone()).map_err(|e| format!("the node's record does not parse: {e}"))?;
     if record.id != id {

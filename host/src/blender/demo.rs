@@ -125,7 +125,7 @@ pub fn run(args: DemoArgs) -> Result<ExitCode, CliError> {
     let DemoArgs { size, samples } = args;
     let home = CapstanHome::from_env()?;
     // The same confined headless start as `capstan eval`, published for the session.
-    let blender = crate::app_unit::AppUnit::start_headless(&super::unit::BLENDER, &home, false).map_err(fail)?;
+    let blender = crate::app_unit::AppUnit::start_headless(&super::unit::BLENDER, &home, &Default::default()).map_err(fail)?;
     println!("{}", blender.describe());
     println!("bridge up; starting `capstan serve` and an MCP client session");
     let exe = std::env::current_exe().map_err(fail)?;

@@ -44,6 +44,8 @@ pub struct LaunchOptions {
     /// decides what stops (a batch lets the items running finish). The parent-death
     /// signal still ends Blender with capstan.
     pub own_process_group: bool,
+    /// The CPUs Blender runs on (`None`: all); a batch worker's share.
+    pub cpus: Option<Vec<usize>>,
 }
 
 /// The file a relaunch opens, inside the instance's private `tmp/` (written by the
@@ -195,7 +197,7 @@ impl Drop for RunningBlender {
             self.stop();
         }
         self.forget_records();
-        self.instance.clean_tmp();
+        self.instance.clean_up();
     }
 }
 
@@ -294,6 +296,9 @@ fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std:
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
     crate::launched::die_with_parent(&mut cmd);
+    if let Some(cpus) = &options.cpus {
+        crate::launched::run_on_cpus(&mut cmd, cpus);
+    }
     // The read roots the add-on will use: the environment given for Blender, else capstan's.
     let roots = respawn.env.iter().find(|(k, _)| k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener, LISTEN_FD), (secrets, SECRETS_FD)];

@@ -49,6 +49,18 @@ pub fn first_version(text: &str) -> Option<String> {
         .map(String::from)
 }
 
+/// Prints `CAPSTAN_BPY=<version>` for a Python that has `bpy`. The installed package's
+/// metadata says it without importing `bpy` (which takes half a second and more, paid
+/// at every app start: a batch worker's, `serve`'s); only a `bpy` without package
+/// metadata (built from source) is imported to ask. A `bpy` that is there but cannot be
+/// imported (a missing system library) fails at launch, which reports its log's tail.
+const BPY_VERSION: &str = "import importlib.util as u, importlib.metadata as m
+if u.find_spec('bpy') is None: raise SystemExit(3)
+try: v = m.version('bpy')
+except m.PackageNotFoundError:
+    import bpy; v = bpy.app.version_string
+print('CAPSTAN_BPY=' + v)";
+
 /// Identify what `path` is by asking it.
 pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
     let not = |detail: String| LocateError::NotBlender { path: path.to_path_buf(), detail };
@@ -61,7 +73,7 @@ pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
     }
     if text.trim_start().starts_with("Python ") {
         let mut cmd = Command::new(path);
-        cmd.args(["-c", "import bpy; print('CAPSTAN_BPY=' + bpy.app.version_string)"]);
+        cmd.args(["-c", BPY_VERSION]);
         let (ok, out) = output_within(cmd, PROBE_TIMEOUT).map_err(|e| not(format!("cannot run it: {e}")))?;
         // `version_string` carries a suffix on LTS releases ("4.5.15 LTS"): keep the number.
         let version = out.lines().find_map(|l| l.strip_prefix("CAPSTAN_BPY=")).and_then(first_version);

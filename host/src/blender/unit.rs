@@ -17,7 +17,7 @@
 use super::launch::{LaunchOptions, RunningBlender, launch};
 use super::line::BlenderLine;
 use super::locate::{self, BlenderInstall, LocateError};
-use crate::app_unit::{AppUnit, ContactSheets, ExecCommand, ForeignPeer, HostCommands, RunningApp, RustClient, UserCommands};
+use crate::app_unit::{AppUnit, ContactSheets, ExecCommand, ForeignPeer, HeadlessOptions, HostCommands, RunningApp, RustClient, UserCommands};
 use crate::bridge::client::Liveness;
 use crate::bridge::endpoint::RuntimeFileSpec;
 use crate::home::CapstanHome;
@@ -122,7 +122,7 @@ impl AppUnit for Blender {
         }
     }
 
-    fn start_headless(&self, home: &CapstanHome, private: bool) -> Result<Box<dyn RunningApp>, String> {
+    fn start_headless(&self, home: &CapstanHome, options: &HeadlessOptions) -> Result<Box<dyn RunningApp>, String> {
         // Provision only when there is no Blender at all; a named one that is not
         // Blender (`$CAPSTAN_BLENDER`) is an error, not a reason to download another.
         let install = match locate::find(home, None) {
@@ -135,7 +135,7 @@ impl AppUnit for Blender {
             }
         };
         eprintln!("capstan: Blender {} ({})", install.version, install.path.display());
-        let running = launch(home, &install, &LaunchOptions { background: true, private, own_process_group: true, ..Default::default() }).map_err(|e| e.to_string())?;
+        let running = launch(home, &install, &LaunchOptions { background: true, private: options.private, own_process_group: true, cpus: options.cpus.clone(), ..Default::default() }).map_err(|e| e.to_string())?;
         Ok(Box::new(Headless { running, install }))
     }
 }
@@ -157,6 +157,14 @@ impl RunningApp for Headless {
 
     fn contact_sheets(&self) -> Option<Box<dyn ContactSheets>> {
         Some(Box::new(super::contact_sheet::Sheets { install: self.install.clone() }))
+    }
+
+    fn pid(&self) -> u32 {
+        self.running.pid()
+    }
+
+    fn end_now(&mut self) {
+        self.running.kill();
     }
 }
 

@@ -10,10 +10,12 @@
 //! Cost, and why the skew is not read afresh per call (issue 30): working out the skew
 //! re-reads the runtime file, takes the bridge's whole command list from its last
 //! `/ping` and checks every capability's commands against it, about a tenth of a
-//! millisecond per call against a real add-on's ping. The gate now works it out once
-//! per availability probe ([`AvailabilityCache::stamped`]: at most once per
-//! `limits::AVAILABILITY_TTL`, and afresh after any invalidation, such as a call that
-//! found the app gone) and every admission within that probe's life reuses it. This
+//! millisecond per call against a real add-on's ping. The gate now works out, per
+//! server, what its bridge lacks once per availability probe of that server
+//! ([`AvailabilityCache::stamped`]: at most once per `limits::AVAILABILITY_TTL`, and
+//! afresh after any invalidation, such as a call that found the app gone) and every
+//! admission within that probe's life reuses it. An admission probes only the server
+//! its capability talks to: a call to one app never pays for another app's checks. This
 //! is the same freshness the availability answer itself has always had, and it moves
 //! no security check: the skew gate is a courtesy that refuses before anything runs
 //! instead of mid-call, not a boundary. What bounds a pack is the bridge gate, which
@@ -43,9 +45,14 @@ pub struct AppGate {
     commands_by_key: HashMap<String, Vec<String>>,
     /// A workflow's distinct step keys: it is admitted, hidden and skewed as its steps.
     steps_by_workflow: HashMap<String, Vec<String>>,
-    /// The skew worked out from one availability probe, and that probe's stamp.
-    skew_of_probe: Mutex<Option<(Instant, Arc<Skew>)>>,
+    /// Per server: the commands its running bridge lacks, worked out from one
+    /// availability probe, and that probe's stamp.
+    lacking_of_probe: Mutex<HashMap<String, Lacking>>,
 }
+
+/// The commands one server's running bridge lacks, and the stamp of the probe they were
+/// worked out from.
+type Lacking = (Instant, Arc<Vec<String>>);
 
 /// Version skew between this host and the running bridges.
 pub struct Skew {
@@ -82,7 +89,7 @@ impl AppGate {
             steps_by_workflow.insert(w.spec.key.clone(), steps);
         }
         let availability = AvailabilityCache::new(ServerPolicy::from_packs(runtime.packs()), home.clone());
-        AppGate { client, availability, server_by_key, commands_by_key, steps_by_workflow, skew_of_probe: Mutex::new(None) }
+        AppGate { client, availability, server_by_key, commands_by_key, steps_by_workflow, lacking_of_probe: Mutex::new(HashMap::new()) }
     }
 
     /// The server a pack capability talks to (None for a workflow: see [`AppGate::servers_of`]).
@@ -121,42 +128,44 @@ impl AppGate {
         self.skew_from(&self.availability.all(&self.client))
     }
 
-    /// The skew for the availability answer probed at `at`, worked out once per probe
-    /// (see the module doc).
-    fn skew_of(&self, at: Instant, statuses: &[(String, ServerStatus)]) -> Arc<Skew> {
-        let mut cached = self.skew_of_probe.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((stamp, skew)) = cached.as_ref()
+    /// The commands `server`'s bridge lacks, for its availability answer probed at
+    /// `at`, worked out once per probe (see the module doc).
+    fn lacking_at(&self, server: &str, at: Instant, status: &ServerStatus) -> Arc<Vec<String>> {
+        let mut cached = self.lacking_of_probe.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((stamp, lacking)) = cached.get(server)
             && *stamp == at
         {
-            return skew.clone();
+            return lacking.clone();
         }
-        let skew = Arc::new(self.skew_from(statuses));
-        *cached = Some((at, skew.clone()));
-        skew
+        let lacking = Arc::new(self.lacking(server, status));
+        cached.insert(server.to_string(), (at, lacking.clone()));
+        lacking
+    }
+
+    /// The commands some capability on `server` may send that its running bridge does
+    /// not serve (sorted; empty when the server is unavailable or its bridge does not
+    /// list its commands).
+    fn lacking(&self, server: &str, status: &ServerStatus) -> Vec<String> {
+        if !status.is_available() {
+            return Vec::new();
+        }
+        let Some(live) = self.client.live_identity(server) else { return Vec::new() };
+        let Some(served) = live.get("commands").and_then(Value::as_array) else { return Vec::new() };
+        let served: std::collections::HashSet<&str> = served.iter().filter_map(Value::as_str).collect();
+        let mut lacking: Vec<String> = self
+            .commands_by_key
+            .iter()
+            .filter(|(key, _)| self.server_of(key) == Some(server))
+            .flat_map(|(_, cmds)| cmds.iter().filter(|c| !served.contains(c.as_str())).cloned())
+            .collect();
+        lacking.sort();
+        lacking.dedup();
+        lacking
     }
 
     fn skew_from(&self, statuses: &[(String, ServerStatus)]) -> Skew {
-        let mut missing = HashMap::new();
-        for (server, status) in statuses {
-            let server = server.clone();
-            if !status.is_available() {
-                continue;
-            }
-            let Some(live) = self.client.live_identity(&server) else { continue };
-            let Some(served) = live.get("commands").and_then(Value::as_array) else { continue };
-            let served: std::collections::HashSet<&str> = served.iter().filter_map(Value::as_str).collect();
-            let mut lacking: Vec<String> = self
-                .commands_by_key
-                .iter()
-                .filter(|(key, _)| self.server_of(key) == Some(server.as_str()))
-                .flat_map(|(_, cmds)| cmds.iter().filter(|c| !served.contains(c.as_str())).cloned())
-                .collect();
-            lacking.sort();
-            lacking.dedup();
-            if !lacking.is_empty() {
-                missing.insert(server, lacking);
-            }
-        }
+        let missing: HashMap<String, Vec<String>> =
+            statuses.iter().map(|(server, status)| (server.clone(), self.lacking(server, status))).filter(|(_, lacking)| !lacking.is_empty()).collect();
         let mut keys: BTreeSet<String> = self
             .commands_by_key
             .iter()
@@ -174,20 +183,18 @@ impl AppGate {
         if let Some(steps) = self.steps_by_workflow.get(key) {
             return steps.iter().try_for_each(|step| self.admit(step));
         }
-        let (probed, statuses) = self.availability.stamped(&self.client);
-        if let Some(server) = self.server_of(key)
-            && let Some((_, ServerStatus::Unavailable(state))) = statuses.iter().find(|(s, _)| s == server)
-        {
+        // A capability that sends no bridge command needs no app.
+        let Some(server) = self.server_of(key) else { return Ok(()) };
+        let Some((probed, status)) = self.availability.stamped(&self.client, server) else { return Ok(()) };
+        if let ServerStatus::Unavailable(state) = &status {
             return Err(json!({ "code": ErrorCode::AppUnavailable, "message": format!("{key} needs {server}, which is unavailable ({})", state.detail), "availability": state }));
         }
-        let skew = self.skew_of(probed, &statuses);
-        if skew.keys.contains(key) {
-            let server = self.server_of(key).unwrap_or_default().to_string();
-            let missing = skew.missing.get(&server).cloned().unwrap_or_default();
+        let missing = self.lacking_at(server, probed, &status);
+        if self.commands_by_key.get(key).is_some_and(|cmds| cmds.iter().any(|c| missing.contains(c))) {
             return Err(json!({
                 "code": ErrorCode::AppUnavailable,
-                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on{} and restart {server}", missing.join(", "), update_hint(&server)),
-                "availability": { "server": server, "state": "addon_outdated", "missing_commands": missing, "retry": "after_user_action" },
+                "message": format!("{key} needs bridge commands the running {server} add-on lacks ({}); update the add-on{} and restart {server}", missing.join(", "), update_hint(server)),
+                "availability": { "server": server, "state": "addon_outdated", "missing_commands": *missing, "retry": "after_user_action" },
             }));
         }
         Ok(())

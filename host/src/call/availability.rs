@@ -40,8 +40,6 @@ impl ServerStatus {
     }
 }
 
-type Statuses = Vec<(String, ServerStatus)>;
-
 /// What the packs declare about one server (the first pack that declares `requires` wins).
 pub struct ServerPolicy {
     pub name: String,
@@ -69,34 +67,38 @@ impl ServerPolicy {
 pub struct AvailabilityCache {
     servers: Vec<ServerPolicy>,
     home: CapstanHome,
-    cached: Mutex<Option<(Instant, Statuses)>>,
+    /// Per server: its status and when it was probed.
+    cached: Mutex<HashMap<String, (Instant, ServerStatus)>>,
     installs: Mutex<HashMap<String, (Instant, AppCheck)>>,
 }
 
 impl AvailabilityCache {
     pub fn new(servers: Vec<ServerPolicy>, home: CapstanHome) -> Self {
-        AvailabilityCache { servers, home, cached: Mutex::new(None), installs: Mutex::new(HashMap::new()) }
+        AvailabilityCache { servers, home, cached: Mutex::new(HashMap::new()), installs: Mutex::new(HashMap::new()) }
     }
 
     /// Every declared server with its status.
     pub fn all(&self, client: &HttpBridgeClient) -> Vec<(String, ServerStatus)> {
-        self.stamped(client).1
+        self.servers.iter().filter_map(|s| self.stamped(client, &s.name).map(|(_, status)| (s.name.clone(), status))).collect()
     }
 
-    /// [`AvailabilityCache::all`], with when that answer was probed: answers with the
-    /// same stamp come from the same probe (what was derived from one, such as the
-    /// add-on skew, holds for every answer with its stamp).
-    pub fn stamped(&self, client: &HttpBridgeClient) -> (Instant, Vec<(String, ServerStatus)>) {
+    /// One declared server's status, with when it was probed: answers with the same
+    /// stamp come from the same probe (what was derived from one, such as the add-on
+    /// skew, holds for every answer with its stamp). Only that server is probed: a call
+    /// asks about the app it needs, so a call to one app never waits on another app's
+    /// install check (which may run that app's version command).
+    pub fn stamped(&self, client: &HttpBridgeClient, server: &str) -> Option<(Instant, ServerStatus)> {
+        let policy = self.servers.iter().find(|s| s.name == server)?;
         let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, statuses)) = cached.as_ref()
+        if let Some((at, status)) = cached.get(server)
             && at.elapsed() < TTL
         {
-            return (*at, statuses.clone());
+            return Some((*at, status.clone()));
         }
-        let statuses: Vec<(String, ServerStatus)> = self.servers.iter().map(|s| (s.name.clone(), self.probe(client, s))).collect();
+        let status = self.probe(client, policy);
         let at = Instant::now();
-        *cached = Some((at, statuses.clone()));
-        (at, statuses)
+        cached.insert(server.to_string(), (at, status.clone()));
+        Some((at, status))
     }
 
     pub fn policies(&self) -> &[ServerPolicy] {
@@ -104,12 +106,12 @@ impl AvailabilityCache {
     }
 
     pub fn status(&self, client: &HttpBridgeClient, server: &str) -> Option<ServerStatus> {
-        self.all(client).into_iter().find(|(s, _)| s == server).map(|(_, st)| st)
+        self.stamped(client, server).map(|(_, status)| status)
     }
 
-    /// Forget the cached answer (after a call failed on an unavailable server).
+    /// Forget the cached answers (after a call failed on an unavailable server).
     pub fn invalidate(&self) {
-        *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.cached.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     fn probe(&self, client: &HttpBridgeClient, policy: &ServerPolicy) -> ServerStatus {

@@ -24,6 +24,10 @@ pub struct BatchArgs {
     /// Headless apps run at once (default: one per core, within available memory).
     #[arg(long)]
     workers: Option<usize>,
+    /// Let every worker's app run on every CPU (default: with at least as many CPUs as
+    /// workers, each worker's app gets its own share of them).
+    #[arg(long, conflicts_with = "ray")]
+    shared_cpus: bool,
     /// Go on with the results folder's batch: finished items are not run again.
     #[arg(long)]
     resume: bool,
@@ -63,7 +67,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode, CliError> {
     let out = std::path::absolute(&out).map_err(|e| CliError::Usage(format!("{}: {e}", out.display())))?;
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(stop.clone());
-    let options = Options { out, workers: args.workers, resume: args.resume, retry_failed: args.retry_failed, stop };
+    let options = Options { out, workers: args.workers, resume: args.resume, retry_failed: args.retry_failed, shared_cpus: args.shared_cpus, stop };
     let bar = indicatif::ProgressBar::with_draw_target(Some(job.items.len() as u64), indicatif::ProgressDrawTarget::stderr());
     bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} items  {msg}  [{elapsed}]").expect("a valid template"));
     let on_event = |event: &Event, results: &crate::batch::manifest::Results| {

@@ -71,7 +71,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     if args.check {
         return check(&home, &suite, args.planner);
     }
-    let (result, sheets) = match unit.start_headless(&home, true) {
+    let (result, sheets) = match unit.start_headless(&home, &crate::app_unit::HeadlessOptions { private: true, cpus: None }) {
         Err(reason) => (not_started(&suite, crate::eval::run::Actor { agent: args.agent.is_some(), planner_only: args.planner }, unit.display_name(), &reason), None),
         Ok(instance) => {
             // This instance's own record: a live session's instance is left alone.

@@ -66,9 +66,14 @@ impl Instance {
         Self::dir_of(home_root, id).map(|d| d.join("output"))
     }
 
-    /// Remove the private temporary folder (the output stays: it holds the user's work).
-    pub fn clean_tmp(&self) {
+    /// After the app stopped and its records went: remove the private temporary folder,
+    /// then the output folder and the instance's own folder if nothing is left in them
+    /// (an output with files stays: it holds the user's work). A batch starts many
+    /// instances; none leaves an empty folder behind.
+    pub fn clean_up(&self) {
         let _ = std::fs::remove_dir_all(&self.tmp);
+        let _ = std::fs::remove_dir(&self.output);
+        let _ = std::fs::remove_dir(&self.dir);
     }
 }
 
@@ -141,8 +146,11 @@ mod tests {
                 assert_eq!(std::fs::metadata(dir).unwrap().permissions().mode() & 0o777, 0o700);
             }
         }
-        a.clean_tmp();
-        assert!(!a.tmp.exists() && a.output.exists());
+        std::fs::write(a.output.join("render.png"), b"work").unwrap();
+        a.clean_up();
+        assert!(!a.tmp.exists() && a.output.join("render.png").exists(), "the user's work stays");
+        b.clean_up();
+        assert!(!b.dir.exists(), "an instance that left nothing leaves no folder");
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub struct LaunchOptions {
     /// The grants do not follow it: only tests set it, to a folder outside the grants, to
     /// show that the kernel refuses a write the bridge itself allows.
     pub bridge_output_dir: Option<PathBuf>,
+    /// The CPUs FreeCAD runs on (`None`: all); a batch worker's share.
+    pub cpus: Option<Vec<usize>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -96,6 +98,15 @@ impl RunningFreecad {
         launched::stop(&mut self.child, STOP_GRACE, |child| signal_group(child.id(), libc::SIGTERM), |child| signal_group(child.id(), libc::SIGKILL));
     }
 
+    /// SIGKILL to the process group, without grace (same guard as [`RunningFreecad::stop`]).
+    pub fn kill(&mut self) {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        signal_group(self.child.id(), libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+
     /// Remove the runtime records this launch wrote (a published one only while it still
     /// names this instance: a later session may have replaced it).
     fn forget_records(&self) {
@@ -107,7 +118,7 @@ impl Drop for RunningFreecad {
     fn drop(&mut self) {
         self.stop();
         self.forget_records();
-        self.instance.clean_tmp();
+        self.instance.clean_up();
     }
 }
 
@@ -177,6 +188,9 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
         cmd.process_group(0);
     }
     crate::launched::die_with_parent(&mut cmd);
+    if let Some(cpus) = &options.cpus {
+        crate::launched::run_on_cpus(&mut cmd, cpus);
+    }
     let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)];
     let confinement = launched::confine(&mut cmd, || plan(install, &program, &script, &instance, &roots), handed, "start the FreeCAD bridge yourself (unconfined)").map_err(LaunchError::Containment)?;

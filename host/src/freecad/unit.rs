@@ -18,7 +18,7 @@
 
 use super::launch::{LaunchOptions, RunningFreecad, launch};
 use super::locate::{self, FreecadInstall};
-use crate::app_unit::{AppUnit, ContactSheets, HostCommands, RunningApp, UserCommands};
+use crate::app_unit::{AppUnit, ContactSheets, HeadlessOptions, HostCommands, RunningApp, UserCommands};
 use crate::bridge::client::Liveness;
 use crate::bridge::endpoint::RuntimeFileSpec;
 use crate::home::CapstanHome;
@@ -72,10 +72,10 @@ impl AppUnit for Freecad {
         HostCommands { reset: Some("reset_document"), ..Default::default() }
     }
 
-    fn start_headless(&self, home: &CapstanHome, private: bool) -> Result<Box<dyn RunningApp>, String> {
+    fn start_headless(&self, home: &CapstanHome, options: &HeadlessOptions) -> Result<Box<dyn RunningApp>, String> {
         let install = locate::find(None).map_err(|e| e.to_string())?;
         eprintln!("capstan: FreeCAD {} ({})", install.version, install.path.display());
-        let running = launch(home, &install, &LaunchOptions { private, ..Default::default() }).map_err(|e| e.to_string())?;
+        let running = launch(home, &install, &LaunchOptions { private: options.private, cpus: options.cpus.clone(), ..Default::default() }).map_err(|e| e.to_string())?;
         Ok(Box::new(Headless { running }))
     }
 }
@@ -96,6 +96,14 @@ impl RunningApp for Headless {
 
     fn contact_sheets(&self) -> Option<Box<dyn ContactSheets>> {
         None
+    }
+
+    fn pid(&self) -> u32 {
+        self.running.pid()
+    }
+
+    fn end_now(&mut self) {
+        self.running.kill();
     }
 }
 
