@@ -148,19 +148,28 @@ pub fn tail(path: &Path) -> String {
 /// The CPUs this process may run on (its affinity mask: all of them, or what a
 /// container or `taskset` left it); `None` where that cannot be read.
 pub fn allowed_cpus() -> Option<Vec<usize>> {
+    cpus_of(0)
+}
+
+/// The CPUs process `pid` may run on (0: this one); `None` where that cannot be read.
+pub fn cpus_of(pid: u32) -> Option<Vec<usize>> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity writes at
         // most its size into it.
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
+        let pid = libc::pid_t::try_from(pid).ok()?;
+        if unsafe { libc::sched_getaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
             return None;
         }
         let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect();
         (!cpus.is_empty()).then_some(cpus)
     }
     #[cfg(not(target_os = "linux"))]
-    None
+    {
+        let _ = pid;
+        None
+    }
 }
 
 /// On Linux, start the child on `cpus` only (its affinity mask, set between fork and
@@ -190,18 +199,33 @@ pub fn run_on_cpus(cmd: &mut Command, cpus: &[usize]) {
     let _ = (cmd, cpus);
 }
 
-/// On Linux, ask the kernel to send SIGTERM to the child when the spawning thread
-/// exits, so a launched app (or the batch's Ray driver) never outlives the capstan that
-/// launched it, even when capstan is killed with SIGKILL (an app then stops cleanly and
-/// removes its runtime file).
-pub fn die_with_parent(cmd: &mut Command) {
+/// The signal the kernel sends a launched child when capstan dies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnParentDeath {
+    /// SIGTERM: the app stops cleanly. A Python bridge handles it between bytecodes only,
+    /// so an app deep in a long C call (a render) ends when that call returns.
+    Term,
+    /// SIGKILL: for an instance whose state is disposable (eval, batch workers). It ends
+    /// the app at once, even one stopped or deep in a C call, so none outlives capstan
+    /// by the length of an item.
+    Kill,
+}
+
+/// On Linux, ask the kernel to signal the child (`on`) when the spawning thread exits,
+/// so a launched app (or the batch's Ray driver) never outlives the capstan that
+/// launched it, even when capstan is killed with SIGKILL.
+pub fn die_with_parent(cmd: &mut Command, on: OnParentDeath) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
+        let signal = match on {
+            OnParentDeath::Term => libc::SIGTERM,
+            OnParentDeath::Kill => libc::SIGKILL,
+        };
         // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
         unsafe {
-            cmd.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, signal) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
@@ -209,5 +233,5 @@ pub fn die_with_parent(cmd: &mut Command) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = cmd;
+    let _ = (cmd, on);
 }

@@ -187,7 +187,9 @@ pub fn worker(ctx: &PoolContext<'_>, name: &str, cpus: Option<Vec<usize>>, event
             match WorkerApp::start(ctx.home, ctx.unit, ctx.job.eval.is_some(), cpus.clone()) {
                 Ok(a) => {
                     failed_starts = 0;
-                    let _ = events.send(Event::Ready { worker: name.into(), app: format!("{}{}", a.running.describe(), super::cpus::describe(cpus.as_deref())) });
+                    // Where the app really runs: a share the kernel did not take is not claimed.
+                    let placed = cpus.as_ref().and_then(|_| crate::launched::cpus_of(a.pid));
+                    let _ = events.send(Event::Ready { worker: name.into(), app: format!("{}{}", a.running.describe(), super::cpus::describe(placed.as_deref())) });
                     app = Some(a);
                 }
                 Err(reason) => {

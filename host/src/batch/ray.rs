@@ -91,7 +91,7 @@ pub fn run(home: &crate::home::CapstanHome, job: &Job, options: &Options, ray: &
     std::fs::write(&driver, DRIVER).map_err(|e| BatchError::Refused(format!("{}: {e}", driver.display())))?;
     let mut cmd = Command::new(&ray.python);
     cmd.arg(&driver).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).env("RAY_USAGE_STATS_ENABLED", "0");
-    crate::launched::die_with_parent(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd, crate::launched::OnParentDeath::Term);
     let mut child = cmd.spawn().map_err(|e| BatchError::Refused(format!("cannot start the Ray driver with {}: {e}", ray.python.display())))?;
     {
         let mut stdin = child.stdin.take().expect("piped");

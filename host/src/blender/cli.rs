@@ -52,7 +52,7 @@ pub fn run(command: BlenderCommand) -> Result<ExitCode, CliError> {
             };
             eprintln!("capstan: starting Blender {} ({kind}, {})", found.version, found.path.display());
             // This process stays to supervise: a cancelled long call restarts Blender here.
-            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port, private: false, supervised: true, own_process_group: false, cpus: None };
+            let options = LaunchOptions { background: background || found.kind == locate::BlenderKind::PythonModule, port, private: false, supervised: true, own_process_group: false, cpus: None, disposable: false };
             let stop = super::process::stop_on_signals();
             let mut running = launch(&home, &found, &options).map_err(|e| CliError::Usage(e.to_string()))?;
             println!("Blender {} is up: bridge on 127.0.0.1:{} (pid {})", found.version, running.port, running.pid());

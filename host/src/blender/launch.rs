@@ -11,7 +11,7 @@
 //! stderr go to a log file under `CAPSTAN_HOME/logs`, never to capstan's stdout (which
 //! may be an MCP channel).
 
-use crate::launched::{self, Came, new_secret, secrets_pipe, tail, write_record};
+use crate::launched::{self, Came, OnParentDeath, new_secret, secrets_pipe, tail, write_record};
 use super::locate::{BlenderInstall, BlenderKind};
 use super::{addon, process};
 use crate::bridge::HttpBridgeClient;
@@ -46,6 +46,9 @@ pub struct LaunchOptions {
     pub own_process_group: bool,
     /// The CPUs Blender runs on (`None`: all); a batch worker's share.
     pub cpus: Option<Vec<usize>>,
+    /// Its state is disposable (eval, batch workers): when capstan dies, the kernel
+    /// kills it at once rather than asking it to stop ([`crate::launched::OnParentDeath`]).
+    pub disposable: bool,
 }
 
 /// The file a relaunch opens, inside the instance's private `tmp/` (written by the
@@ -184,7 +187,8 @@ impl RunningBlender {
         process::stop(&mut self.child, Duration::from_secs(10));
     }
 
-    /// Kill without grace (tests use this to simulate a crash).
+    /// Kill without grace: a disposable instance's end (a batch worker's), and tests'
+    /// simulated crash.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -295,7 +299,7 @@ fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std:
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
-    crate::launched::die_with_parent(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd, if options.disposable { OnParentDeath::Kill } else { OnParentDeath::Term });
     if let Some(cpus) = &options.cpus {
         crate::launched::run_on_cpus(&mut cmd, cpus);
     }

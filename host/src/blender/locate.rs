@@ -52,14 +52,23 @@ pub fn first_version(text: &str) -> Option<String> {
 /// Prints `CAPSTAN_BPY=<version>` for a Python that has `bpy`. The installed package's
 /// metadata says it without importing `bpy` (which takes half a second and more, paid
 /// at every app start: a batch worker's, `serve`'s); only a `bpy` without package
-/// metadata (built from source) is imported to ask. A `bpy` that is there but cannot be
-/// imported (a missing system library) fails at launch, which reports its log's tail.
+/// metadata (built from source) is imported to ask. A named `bpy` (`--blender`,
+/// `$CAPSTAN_BLENDER`) that is there but cannot be imported (a missing system library)
+/// fails at launch, which reports its log's tail; a found one is imported once per
+/// process ([`BPY_IMPORTS`]), so a broken one never hides a working one after it.
 const BPY_VERSION: &str = "import importlib.util as u, importlib.metadata as m
 if u.find_spec('bpy') is None: raise SystemExit(3)
 try: v = m.version('bpy')
 except m.PackageNotFoundError:
     import bpy; v = bpy.app.version_string
 print('CAPSTAN_BPY=' + v)";
+
+/// Prints `CAPSTAN_BPY=<version>` after importing `bpy`: the thorough check.
+const BPY_IMPORT: &str = "import bpy; print('CAPSTAN_BPY=' + bpy.app.version_string)";
+
+/// The Pythons whose `bpy` imported in this process, and their executable's modification
+/// time: a batch's workers, started together, wait for one import check, not one each.
+static BPY_IMPORTS: std::sync::Mutex<Vec<(PathBuf, Option<std::time::SystemTime>)>> = std::sync::Mutex::new(Vec::new());
 
 /// Identify what `path` is by asking it.
 pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
@@ -73,7 +82,9 @@ pub fn probe(path: &Path) -> Result<BlenderInstall, LocateError> {
     }
     if text.trim_start().starts_with("Python ") {
         let mut cmd = Command::new(path);
-        cmd.args(["-c", BPY_VERSION]);
+        // -I: isolated, so a `bpy.py` in the working folder is never what is imported
+        // (the venv's own site-packages stay on the path).
+        cmd.args(["-I", "-c", BPY_VERSION]);
         let (ok, out) = output_within(cmd, PROBE_TIMEOUT).map_err(|e| not(format!("cannot run it: {e}")))?;
         // `version_string` carries a suffix on LTS releases ("4.5.15 LTS"): keep the number.
         let version = out.lines().find_map(|l| l.strip_prefix("CAPSTAN_BPY=")).and_then(first_version);
@@ -110,6 +121,30 @@ fn usual_locations() -> Vec<PathBuf> {
     out
 }
 
+/// [`probe`], and for a Python, `bpy` imported once per process: a candidate found by
+/// looking, which must not hide the next one by failing only at launch.
+fn probe_importing(path: &Path) -> Result<BlenderInstall, LocateError> {
+    let install = probe(path)?;
+    if install.kind != BlenderKind::PythonModule {
+        return Ok(install);
+    }
+    let stamp = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let mut imported = BPY_IMPORTS.lock().unwrap_or_else(|p| p.into_inner());
+    if imported.iter().any(|(p, s)| p == path && *s == stamp) {
+        return Ok(install);
+    }
+    let mut cmd = Command::new(path);
+    cmd.args(["-I", "-c", BPY_IMPORT]);
+    match output_within(cmd, PROBE_TIMEOUT) {
+        Ok((true, out)) if out.contains("CAPSTAN_BPY=") => {
+            imported.push((path.to_path_buf(), stamp));
+            Ok(install)
+        }
+        Ok((_, out)) => Err(LocateError::NotBlender { path: path.to_path_buf(), detail: format!("its bpy does not import: {}", out.lines().last().unwrap_or_default()) }),
+        Err(e) => Err(LocateError::NotBlender { path: path.to_path_buf(), detail: format!("cannot run it: {e}") }),
+    }
+}
+
 /// Find a Blender to launch.
 pub fn find(home: &CapstanHome, explicit: Option<&Path>) -> Result<BlenderInstall, LocateError> {
     if let Some(path) = explicit {
@@ -120,7 +155,7 @@ pub fn find(home: &CapstanHome, explicit: Option<&Path>) -> Result<BlenderInstal
     }
     let candidates = provisioned(home).into_iter().chain(usual_locations());
     for path in candidates.filter(|p| p.is_file()) {
-        if let Ok(install) = probe(&path) {
+        if let Ok(install) = probe_importing(&path) {
             return Ok(install);
         }
     }

@@ -135,7 +135,7 @@ impl AppUnit for Blender {
             }
         };
         eprintln!("capstan: Blender {} ({})", install.version, install.path.display());
-        let running = launch(home, &install, &LaunchOptions { background: true, private: options.private, own_process_group: true, cpus: options.cpus.clone(), ..Default::default() }).map_err(|e| e.to_string())?;
+        let running = launch(home, &install, &LaunchOptions { background: true, private: options.private, own_process_group: true, cpus: options.cpus.clone(), disposable: true, ..Default::default() }).map_err(|e| e.to_string())?;
         Ok(Box::new(Headless { running, install }))
     }
 }

@@ -15,7 +15,6 @@ use crate::bridge::{BridgeFailure, HttpBridgeClient};
 use crate::home::CapstanHome;
 use crate::manifest::{Platform, ServerDecl};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -67,14 +66,27 @@ impl ServerPolicy {
 pub struct AvailabilityCache {
     servers: Vec<ServerPolicy>,
     home: CapstanHome,
-    /// Per server: its status and when it was probed.
-    cached: Mutex<HashMap<String, (Instant, ServerStatus)>>,
-    installs: Mutex<HashMap<String, (Instant, AppCheck)>>,
+    /// One per server, in the order of `servers`, each behind its own locks: probing one
+    /// app (a `/ping`, a version command, a process scan) never holds up a call to another.
+    slots: Vec<Slot>,
+}
+
+#[derive(Default)]
+struct Slot {
+    /// The server's last status and when it was probed.
+    status: Mutex<Option<(Instant, ServerStatus)>>,
+    /// The app's last install check and when it ran.
+    install: Mutex<Option<(Instant, AppCheck)>>,
 }
 
 impl AvailabilityCache {
     pub fn new(servers: Vec<ServerPolicy>, home: CapstanHome) -> Self {
-        AvailabilityCache { servers, home, cached: Mutex::new(HashMap::new()), installs: Mutex::new(HashMap::new()) }
+        let slots = servers.iter().map(|_| Slot::default()).collect();
+        AvailabilityCache { servers, home, slots }
+    }
+
+    fn slot(&self, server: &str) -> Option<(&ServerPolicy, &Slot)> {
+        self.servers.iter().zip(&self.slots).find(|(policy, _)| policy.name == server)
     }
 
     /// Every declared server with its status.
@@ -84,20 +96,20 @@ impl AvailabilityCache {
 
     /// One declared server's status, with when it was probed: answers with the same
     /// stamp come from the same probe (what was derived from one, such as the add-on
-    /// skew, holds for every answer with its stamp). Only that server is probed: a call
-    /// asks about the app it needs, so a call to one app never waits on another app's
-    /// install check (which may run that app's version command).
+    /// skew, holds for every answer with its stamp). Only that server is probed, under
+    /// its own lock: a call asks about the app it needs, so a call to one app never waits
+    /// on another app's probe (which may run that app's version command).
     pub fn stamped(&self, client: &HttpBridgeClient, server: &str) -> Option<(Instant, ServerStatus)> {
-        let policy = self.servers.iter().find(|s| s.name == server)?;
-        let mut cached = self.cached.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, status)) = cached.get(server)
+        let (policy, slot) = self.slot(server)?;
+        let mut cached = slot.status.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, status)) = cached.as_ref()
             && at.elapsed() < TTL
         {
             return Some((*at, status.clone()));
         }
         let status = self.probe(client, policy);
         let at = Instant::now();
-        cached.insert(server.to_string(), (at, status.clone()));
+        *cached = Some((at, status.clone()));
         Some((at, status))
     }
 
@@ -111,7 +123,9 @@ impl AvailabilityCache {
 
     /// Forget the cached answers (after a call failed on an unavailable server).
     pub fn invalidate(&self) {
-        self.cached.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        for slot in &self.slots {
+            *slot.status.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        }
     }
 
     fn probe(&self, client: &HttpBridgeClient, policy: &ServerPolicy) -> ServerStatus {
@@ -178,14 +192,16 @@ impl AvailabilityCache {
 
     pub fn install_check(&self, policy: &ServerPolicy) -> AppCheck {
         let Some(decl) = &policy.decl else { return AppCheck::NotRequired };
-        let mut installs = self.installs.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, check)) = installs.get(&policy.name)
+        let run = || requirement::check(&policy.name, decl, Platform::current(), &self.home, &crate::apps::expand::Env);
+        let Some((_, slot)) = self.slot(&policy.name) else { return run() };
+        let mut installed = slot.install.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, check)) = installed.as_ref()
             && at.elapsed() < crate::limits::APP_INSTALL_CHECK_TTL
         {
             return check.clone();
         }
-        let check = requirement::check(&policy.name, decl, Platform::current(), &self.home, &crate::apps::expand::Env);
-        installs.insert(policy.name.clone(), (Instant::now(), check.clone()));
+        let check = run();
+        *installed = Some((Instant::now(), check.clone()));
         check
     }
 }
@@ -201,4 +217,60 @@ fn executable_names(policy: &ServerPolicy) -> Vec<String> {
         }
     }
     names
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    /// Two servers, neither running: `counted`'s app is a script whose version command
+    /// counts its runs in `runs`.
+    fn two_servers(dir: &Path) -> (AvailabilityCache, HttpBridgeClient, std::path::PathBuf) {
+        let runs = dir.join("runs");
+        let app = dir.join("countedapp");
+        std::fs::write(&app, format!("#!/bin/sh\necho run >> {}\necho 1.0\n", runs.display())).unwrap();
+        std::fs::set_permissions(&app, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let servers = json!({
+            "counted": { "commands": ["a"], "requires": { "app": true, "min_version": "0.5" },
+                "app": { "linux": { "location": [app.to_str().unwrap()], "presence": "executable", "version": { "kind": "command", "args": [] } } } },
+            "other": { "commands": ["b"] }
+        });
+        let mut errors = crate::manifest::ManifestErrors::default();
+        let decls = crate::manifest::servers::parse_servers(&servers, "servers", &mut errors);
+        assert!(errors.0.is_empty(), "{errors:?}");
+        let policies = decls.into_iter().map(|(name, decl)| ServerPolicy { name, decl: Some(decl) }).collect();
+        let home = CapstanHome::at(dir.join("home"));
+        (AvailabilityCache::new(policies, home.clone()), HttpBridgeClient::for_home(&home), runs)
+    }
+
+    fn runs(path: &Path) -> usize {
+        std::fs::read_to_string(path).map(|t| t.lines().count()).unwrap_or(0)
+    }
+
+    #[test]
+    fn asking_about_one_server_probes_that_server_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (cache, client, counted) = two_servers(tmp.path());
+        let (other_at, other) = cache.stamped(&client, "other").unwrap();
+        assert!(!other.is_available());
+        assert_eq!(runs(&counted), 0, "asking about `other` ran the other app's version command");
+        let (at, _) = cache.stamped(&client, "counted").unwrap();
+        assert_eq!(runs(&counted), 1);
+        assert_eq!(cache.stamped(&client, "counted").unwrap().0, at, "within the TTL the same probe answers");
+        assert_eq!(cache.stamped(&client, "other").unwrap().0, other_at, "probing one server leaves the other's answer alone");
+        assert_eq!(runs(&counted), 1, "the install check is cached longer still");
+        assert!(cache.stamped(&client, "undeclared").is_none());
+    }
+
+    #[test]
+    fn invalidating_forgets_every_answer_but_not_the_install_checks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (cache, client, counted) = two_servers(tmp.path());
+        let (at, _) = cache.stamped(&client, "counted").unwrap();
+        cache.invalidate();
+        assert_ne!(cache.stamped(&client, "counted").unwrap().0, at, "probed afresh");
+        assert_eq!(runs(&counted), 1, "the install check is kept for its own TTL");
+    }
 }

@@ -66,7 +66,7 @@ pub fn run(command: FreecadCommand) -> Result<ExitCode, CliError> {
             let found = locate::find(freecad.as_deref()).map_err(|e| CliError::Usage(e.to_string()))?;
             eprintln!("capstan: starting {}", super::unit::describe(&found));
             let stop = stop_on_signals();
-            let mut running = launch(&home, &found, &LaunchOptions { port, private: false, bridge_output_dir: None, cpus: None }).map_err(|e| CliError::Usage(e.to_string()))?;
+            let mut running = launch(&home, &found, &LaunchOptions { port, private: false, bridge_output_dir: None, cpus: None, disposable: false }).map_err(|e| CliError::Usage(e.to_string()))?;
             println!("FreeCAD {} is up: bridge on 127.0.0.1:{} (pid {})", found.version, running.port, running.pid());
             println!("runtime file: {}", running.published.as_ref().unwrap_or(&running.runtime_file).display());
             println!("output folder: {}", running.ping["output_dir"].as_str().unwrap_or("?"));

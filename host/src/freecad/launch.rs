@@ -42,6 +42,9 @@ pub struct LaunchOptions {
     pub bridge_output_dir: Option<PathBuf>,
     /// The CPUs FreeCAD runs on (`None`: all); a batch worker's share.
     pub cpus: Option<Vec<usize>>,
+    /// Its state is disposable (eval, batch workers): when capstan dies, the kernel
+    /// kills it at once rather than asking it to stop ([`crate::launched::OnParentDeath`]).
+    pub disposable: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -187,7 +190,7 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
-    crate::launched::die_with_parent(&mut cmd);
+    crate::launched::die_with_parent(&mut cmd, if options.disposable { crate::launched::OnParentDeath::Kill } else { crate::launched::OnParentDeath::Term });
     if let Some(cpus) = &options.cpus {
         crate::launched::run_on_cpus(&mut cmd, cpus);
     }

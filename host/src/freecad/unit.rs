@@ -75,7 +75,7 @@ impl AppUnit for Freecad {
     fn start_headless(&self, home: &CapstanHome, options: &HeadlessOptions) -> Result<Box<dyn RunningApp>, String> {
         let install = locate::find(None).map_err(|e| e.to_string())?;
         eprintln!("capstan: FreeCAD {} ({})", install.version, install.path.display());
-        let running = launch(home, &install, &LaunchOptions { private: options.private, cpus: options.cpus.clone(), ..Default::default() }).map_err(|e| e.to_string())?;
+        let running = launch(home, &install, &LaunchOptions { private: options.private, cpus: options.cpus.clone(), disposable: true, ..Default::default() }).map_err(|e| e.to_string())?;
         Ok(Box::new(Headless { running }))
     }
 }

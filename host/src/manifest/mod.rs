@@ -16,7 +16,7 @@ mod error;
 mod liveness;
 mod location;
 mod reader;
-mod servers;
+pub(crate) mod servers;
 
 pub use app::{AppBlock, AppDecl, Presence, VersionSource};
 pub use error::{ManifestError, ManifestErrors};
