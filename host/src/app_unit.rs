@@ -89,7 +89,7 @@ pub struct HeadlessOptions {
     /// live session alone).
     pub private: bool,
     /// The CPUs it runs on (`None`: every CPU capstan may use); see
-    /// [`crate::launched::run_on_cpus`].
+    /// [`crate::launched::tie_to_capstan`].
     pub cpus: Option<Vec<usize>>,
 }
 

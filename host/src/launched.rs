@@ -177,7 +177,7 @@ pub fn cpus_of(pid: u32) -> Option<Vec<usize>> {
 /// the mask when it starts), so apps side by side on their own shares no longer fight
 /// over every core with threads of their own; a share of CPUs that is not there leaves
 /// the child where it is rather than failing its start. Elsewhere: nothing.
-pub fn run_on_cpus(cmd: &mut Command, cpus: &[usize]) {
+fn run_on_cpus(cmd: &mut Command, cpus: &[usize]) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
@@ -197,6 +197,16 @@ pub fn run_on_cpus(cmd: &mut Command, cpus: &[usize]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (cmd, cpus);
+}
+
+/// What the kernel is told about a launched app before it runs, by every app's
+/// launcher alike: it dies with capstan (killed at once when its state is `disposable`,
+/// else asked to stop), and it runs on `cpus` when given.
+pub fn tie_to_capstan(cmd: &mut Command, disposable: bool, cpus: Option<&[usize]>) {
+    die_with_parent(cmd, if disposable { OnParentDeath::Kill } else { OnParentDeath::Term });
+    if let Some(cpus) = cpus {
+        run_on_cpus(cmd, cpus);
+    }
 }
 
 /// The signal the kernel sends a launched child when capstan dies.

@@ -159,17 +159,14 @@ pub fn run(home: &CapstanHome, job: &Job, options: &Options, mut on_event: impl 
     let mut prepared = prepare(home, job, options)?;
     let unit = crate::app_units::by_server(prepared.server).expect("server_of names a unit");
     let tasks: Vec<Task> = prepared.pending.iter().map(|&index| Task { index, attempts: 0, lost: vec![] }).collect();
-    let tasks_count = tasks.len();
     let workers = options.workers.unwrap_or_else(|| pool::default_workers(tasks.len())).clamp(1, tasks.len().max(1));
     let shared = Shared::new(tasks, options.stop.clone());
     let (events, received) = std::sync::mpsc::channel();
     let ctx = PoolContext { home, unit, job, results_dir: &options.out, shared: shared.clone() };
     let mut start_failures = Vec::new();
     let mut write_error = None;
-    let shares = match options.shared_cpus {
-        true => vec![None; workers],
-        false => crate::launched::allowed_cpus().map_or_else(|| vec![None; workers], |allowed| cpus::shares(&cpus::by_core(&allowed, cpus::sysfs_topology), workers, tasks_count)),
-    };
+    let allowed = (!options.shared_cpus).then(crate::launched::allowed_cpus).flatten();
+    let shares = allowed.map_or_else(|| vec![None; workers], |allowed| cpus::shares(&cpus::by_core(&allowed, cpus::sysfs_topology), workers, prepared.pending.len()));
     std::thread::scope(|scope| {
         for (n, share) in (1..=workers).zip(shares) {
             let ctx = &ctx;

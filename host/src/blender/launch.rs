@@ -11,7 +11,7 @@
 //! stderr go to a log file under `CAPSTAN_HOME/logs`, never to capstan's stdout (which
 //! may be an MCP channel).
 
-use crate::launched::{self, Came, OnParentDeath, new_secret, secrets_pipe, tail, write_record};
+use crate::launched::{self, Came, new_secret, secrets_pipe, tail, write_record};
 use super::locate::{BlenderInstall, BlenderKind};
 use super::{addon, process};
 use crate::bridge::HttpBridgeClient;
@@ -299,10 +299,7 @@ fn spawn(respawn: &Respawn, instance: &Instance, log_file: &Path, listener: std:
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(LaunchError::Addon)?)
         .stderr(log);
-    crate::launched::die_with_parent(&mut cmd, if options.disposable { OnParentDeath::Kill } else { OnParentDeath::Term });
-    if let Some(cpus) = &options.cpus {
-        crate::launched::run_on_cpus(&mut cmd, cpus);
-    }
+    launched::tie_to_capstan(&mut cmd, options.disposable, options.cpus.as_deref());
     // The read roots the add-on will use: the environment given for Blender, else capstan's.
     let roots = respawn.env.iter().find(|(k, _)| k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener, LISTEN_FD), (secrets, SECRETS_FD)];

@@ -190,10 +190,7 @@ pub fn launch_with_env(home: &CapstanHome, install: &FreecadInstall, options: &L
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
-    crate::launched::die_with_parent(&mut cmd, if options.disposable { crate::launched::OnParentDeath::Kill } else { crate::launched::OnParentDeath::Term });
-    if let Some(cpus) = &options.cpus {
-        crate::launched::run_on_cpus(&mut cmd, cpus);
-    }
+    launched::tie_to_capstan(&mut cmd, options.disposable, options.cpus.as_deref());
     let roots = env.iter().find(|(k, _)| *k == READ_ROOTS_ENV).map(|(_, v)| std::ffi::OsString::from(v)).or_else(|| std::env::var_os(READ_ROOTS_ENV)).unwrap_or_default();
     let handed = vec![(listener.into(), LISTEN_FD), (secrets, SECRETS_FD)];
     let confinement = launched::confine(&mut cmd, || plan(install, &program, &script, &instance, &roots), handed, "start the FreeCAD bridge yourself (unconfined)").map_err(LaunchError::Containment)?;
