@@ -47,7 +47,7 @@ pub fn run(data: &[u8]) {
     assert!(wire.starts_with(b"HTTP/"), "an answer that is not HTTP was accepted");
     assert!(exchange.response.body.len() as u64 <= MAX_BODY, "a body over the cap was accepted");
     let Ok(doc) = serde_json::from_slice::<Value>(&exchange.response.body) else { return };
-    match interpret_answer(&doc, ID) {
+    match interpret_answer(doc.clone(), ID) {
         Ok(_) => {
             assert_eq!(doc.get("ok"), Some(&Value::Bool(true)));
             assert_eq!(doc.get("id").and_then(Value::as_str), Some(ID));

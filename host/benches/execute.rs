@@ -138,6 +138,9 @@ fn stages(c: &mut Criterion) {
     let request = BridgeRequest { server: "blender", command: "get_scene_info", params: &params, timeout: Duration::from_secs(10) };
     let spec_path = f.client.liveness("blender").unwrap();
     group.bench_function("4a_runtime_file_read", |b| b.iter(|| capstan::bridge::endpoint::read(&spec_path.runtime_file).unwrap()));
+    // What the client does per call: the stamps of the unchanged file, its folder and the
+    // home, and the remembered record (`bridge/endpoint_memo.rs`).
+    group.bench_function("4a2_runtime_file_unchanged", |b| b.iter(|| f.client.endpoint("blender", &spec_path).unwrap()));
     group.bench_function("4b_bridge_client_http_get_scene_info", |b| b.iter(|| f.client.call(request).unwrap()));
     let mut bare = BareHttp::new(f.stub.addr);
     group.bench_function("4c_stub_bare_http_round_trip", |b| b.iter(|| bare.round_trip()));
@@ -181,11 +184,15 @@ fn stages(c: &mut Criterion) {
         })
     });
     group.bench_function("9_serialise_mcp_answer", |b| {
-        b.iter(|| {
-            let doc = capstan::report::output_json(&out);
-            let result = capstan::mcp::results::ok_result(doc);
-            serde_json::to_string(&result).unwrap()
-        })
+        b.iter_batched(
+            || out.clone(),
+            |out| {
+                let doc = capstan::report::output_json(out);
+                let result = capstan::mcp::results::ok_result(doc);
+                serde_json::to_string(&result).unwrap()
+            },
+            criterion::BatchSize::SmallInput,
+        )
     });
     group.bench_function("10_whole_call_path", |b| b.iter(|| path.execute(KEY, "{}", None).unwrap()));
     group.finish();

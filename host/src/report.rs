@@ -129,9 +129,14 @@ pub fn error_json(e: &CallError) -> Value {
 }
 
 /// The success document of a call. A mutating capability's scene delta is the one the
-/// host merged from its bridge calls, at the top level where clients find it.
-pub fn output_json(out: &CallOutput) -> Value {
-    let mut doc = json!({ "key": out.key, "result": out.result, "bridge_calls": out.bridge_calls.len() });
+/// host merged from its bridge calls, at the top level where clients find it. Takes
+/// the output, so the result is moved into the document, not copied.
+pub fn output_json(out: CallOutput) -> Value {
+    let mut doc = Value::Object(serde_json::Map::from_iter([
+        ("key".to_string(), Value::String(out.key)),
+        ("result".to_string(), out.result),
+        ("bridge_calls".to_string(), json!(out.bridge_calls.len())),
+    ]));
     if let Some(delta) = &out.delta {
         doc["delta"] = delta.to_json();
     }

@@ -52,15 +52,57 @@ pub trait Command {
 
 /// Send `C` with `params` and decode its result.
 pub fn send<C: Command>(params: &C::Params) -> Result<C::Result, BridgeError> {
-    let json = serde_json::to_string(params).map_err(|e| BridgeError::new(
+    let raw = transport::call(C::SERVER, C::NAME, &params_json::<C>(params)?)?;
+    decode::<C>(&raw)
+}
+
+fn params_json<C: Command>(params: &C::Params) -> Result<String, BridgeError> {
+    serde_json::to_string(params).map_err(|e| BridgeError::new(
         BridgeErrorCode::InvalidBridgeParams,
         format!("params for {} do not serialise: {e}", C::NAME),
-    ))?;
-    let raw = transport::call(C::SERVER, C::NAME, &json)?;
-    serde_json::from_str(&raw).map_err(|e| BridgeError::new(
+    ))
+}
+
+fn decode<C: Command>(raw: &str) -> Result<C::Result, BridgeError> {
+    serde_json::from_str(raw).map_err(|e| BridgeError::new(
         BridgeErrorCode::Transport,
         format!("bridge command {} answered outside its result type: {e}", C::NAME),
     ))
+}
+
+/// The app's answer to `C`, passed on as the app gave it: [`forward`].
+pub struct Forwarded<C: Command> {
+    raw: Box<serde_json::value::RawValue>,
+    command: std::marker::PhantomData<C>,
+}
+
+impl<C: Command> Serialize for Forwarded<C> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.raw.serialize(serializer)
+    }
+}
+
+impl<C: Command> Forwarded<C> {
+    /// The answer decoded into the command's result type, for a capability that looks
+    /// inside after all.
+    pub fn decode(&self) -> Result<C::Result, BridgeError> {
+        decode::<C>(self.raw.get())
+    }
+}
+
+/// Send `C` with `params` and hand its answer on unchanged, for a capability whose
+/// result *is* the app's answer. Cheaper than [`send`] and serialising the decoded
+/// result again (the answer is checked as JSON, not decoded); nothing is trusted
+/// more for it: the host has already checked the answer against the command's
+/// declared result schema before the pack sees it, and checks the capability's
+/// result against its own output schema after.
+pub fn forward<C: Command>(params: &C::Params) -> Result<Forwarded<C>, BridgeError> {
+    let raw = transport::call(C::SERVER, C::NAME, &params_json::<C>(params)?)?;
+    let raw = serde_json::value::RawValue::from_string(raw).map_err(|e| BridgeError::new(
+        BridgeErrorCode::Transport,
+        format!("bridge command {} answered with malformed JSON: {e}", C::NAME),
+    ))?;
+    Ok(Forwarded { raw, command: std::marker::PhantomData })
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -66,3 +66,23 @@ fn an_application_error_reaches_the_capability_typed() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `scene.info` hands Blender's answer on as it came (`capstan_sdk::bridge::forward`):
+/// the capability's result is the answer, field for field, and decoding it gives the
+/// typed result the typed client would have.
+#[test]
+fn a_pass_through_capability_hands_the_answer_on_unchanged() {
+    let recorded: Value = serde_json::from_str(include_str!("../../../host/tests/data/blender_factory_scene.json")).unwrap();
+    let answer: GetSceneInfoResult = serde_json::from_value(recorded["get_scene_info"]["result"].clone()).unwrap();
+    let bridge = MockBridge::install();
+    let given = answer.clone();
+    bridge.on::<GetSceneInfo, _>(move |p| {
+        assert_eq!((p.limit, p.r#type), (Some(2), Some(GetSceneInfoParamsType::Mesh)));
+        Ok(given.clone())
+    });
+    let cap = capabilities::all().into_iter().find(|c| c.key() == "scene.info").unwrap();
+    let out: Value = serde_json::from_str(&cap.run_json(r#"{"limit": 2, "type": "MESH"}"#).unwrap()).unwrap();
+    assert_eq!(out, recorded["get_scene_info"]["result"]);
+    let forwarded = capstan_sdk::bridge::forward::<GetSceneInfo>(&GetSceneInfoParams { limit: Some(2), r#type: Some(GetSceneInfoParamsType::Mesh), ..Default::default() }).unwrap();
+    assert_eq!(forwarded.decode().unwrap(), answer);
+}

@@ -1,8 +1,9 @@
 //! The host's bridge client: carries gate-checked calls to an app's bridge.
 //!
 //! Per call: re-read the runtime file (never cache an address, never fall back to a
-//! default), register the token with the redactor (inside `endpoint::read`) before the
-//! Authorization header exists, POST to the endpoint path from the *manifest*
+//! default; an unchanged file is recognised by its stamps and not parsed again,
+//! [`super::endpoint_memo`]), register the token with the redactor (inside
+//! `endpoint::read`) before the Authorization header exists, POST to the endpoint path from the *manifest*
 //! (never one from the file) on the loopback address from the file, and turn every
 //! failure into a typed `BridgeFailure`. When the port answers in another add-on's
 //! wire format, or not at all, the peer is probed and named.
@@ -16,6 +17,7 @@
 //! answers every request it reads, errors included).
 
 use super::endpoint::{self, RuntimeFileSpec};
+use super::endpoint_memo::EndpointMemo;
 use super::http::{self, TransportError};
 use super::peer;
 use super::{BridgeClient, BridgeFailure, BridgeRequest};
@@ -60,6 +62,8 @@ pub struct HttpBridgeClient {
     /// Servers whose liveness was set for one instance; the packs' declarations do not
     /// replace it.
     pinned: RwLock<std::collections::BTreeSet<String>>,
+    /// Per server, the runtime file as last read, and what it was read from.
+    endpoints: Mutex<BTreeMap<String, Arc<EndpointMemo>>>,
 }
 
 /// An idle connection, and the token it was opened for.
@@ -71,7 +75,7 @@ struct Kept {
 impl HttpBridgeClient {
     pub fn new(servers: BTreeMap<String, Liveness>) -> Self {
         let servers = servers.into_iter().map(|(name, live)| (name, Arc::new(live))).collect();
-        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()), pinned: RwLock::new(Default::default()) }
+        HttpBridgeClient { servers: RwLock::new(servers), next_id: AtomicU64::new(1), kept: Mutex::new(BTreeMap::new()), pings: Mutex::new(BTreeMap::new()), pinned: RwLock::new(Default::default()), endpoints: Mutex::new(BTreeMap::new()) }
     }
 
     /// The servers capstan knows how to reach, under `home`: every app unit's own bridge.
@@ -93,6 +97,12 @@ impl HttpBridgeClient {
 
     pub fn liveness(&self, server: &str) -> Option<Arc<Liveness>> {
         self.servers.read().unwrap_or_else(|p| p.into_inner()).get(server).cloned()
+    }
+
+    /// What `server`'s runtime file names now ([`EndpointMemo::read`]).
+    pub fn endpoint(&self, server: &str, live: &Liveness) -> Result<endpoint::Endpoint, endpoint::EndpointError> {
+        let memo = self.endpoints.lock().unwrap_or_else(|p| p.into_inner()).entry(server.to_string()).or_default().clone();
+        memo.read(&live.runtime_file)
     }
 
     /// Adopt the `liveness` the loaded packs declare for their servers (the first
@@ -124,7 +134,7 @@ impl HttpBridgeClient {
     /// `GET /ping` on the server's bridge: the bridge's identity, or why it is unavailable.
     pub fn ping(&self, server: &str) -> Result<Value, BridgeFailure> {
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
-        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
+        let ep = self.endpoint(server, &live).map_err(|e| endpoint_failure(server, &e))?;
         let request = http::Request { method: "GET", path: "/ping", bearer: ep.token.expose(), body: b"" };
         let doc = self.round_trip(server, &ep, &request, limits::BRIDGE_PING_TIMEOUT)?;
         if doc.get("bridge").and_then(Value::as_str) != Some("capstan") {
@@ -138,7 +148,7 @@ impl HttpBridgeClient {
     /// changed since), or None when it cannot be reached.
     pub fn live_identity(&self, server: &str) -> Option<Value> {
         let live = self.liveness(server)?;
-        let ep = endpoint::read(&live.runtime_file).ok()?;
+        let ep = self.endpoint(server, &live).ok()?;
         let cached = self.pings.lock().unwrap_or_else(|p| p.into_inner()).get(server).filter(|(t, _)| *t == ep.token_digest()).map(|(_, d)| d.clone());
         cached.or_else(|| self.ping(server).ok())
     }
@@ -254,7 +264,7 @@ impl BridgeClient for HttpBridgeClient {
 
     fn restartable(&self, server: &str) -> Option<super::Restartable> {
         let live = self.liveness(server)?;
-        let ep = endpoint::read(&live.runtime_file).ok()?;
+        let ep = self.endpoint(server, &live).ok()?;
         let id = ep.instance.as_deref()?;
         let supervisor = ep.supervisor?;
         Some(super::Restartable { instance_dir: Instance::dir_of(live.runtime_file.home.as_deref()?, id)?, pid: ep.pid, supervisor })
@@ -262,7 +272,7 @@ impl BridgeClient for HttpBridgeClient {
 
     fn output_folder(&self, server: &str) -> Result<std::path::PathBuf, BridgeFailure> {
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
-        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
+        let ep = self.endpoint(server, &live).map_err(|e| endpoint_failure(server, &e))?;
         // An instance capstan launched: the folder capstan made for it, from capstan's
         // record (the app's own word is not trusted for where the host reads or writes).
         if let Some(id) = &ep.instance {
@@ -287,12 +297,12 @@ impl BridgeClient for HttpBridgeClient {
     fn call(&self, request: BridgeRequest<'_>) -> Result<Value, BridgeFailure> {
         let server = request.server;
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
-        let ep = endpoint::read(&live.runtime_file).map_err(|e| endpoint_failure(server, &e))?;
+        let ep = self.endpoint(server, &live).map_err(|e| endpoint_failure(server, &e))?;
         let id = format!("{}-{}", std::process::id(), self.next_id.fetch_add(1, Ordering::Relaxed));
         let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
         let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
         let doc = self.round_trip(server, &ep, &http_request, request.timeout)?;
-        interpret_answer(&doc, &id).map_err(|e| match e {
+        interpret_answer(doc, &id).map_err(|e| match e {
             Answer::Transport(t) => self.transport(server, ep.addr, t),
             Answer::Failed(failure) => failure,
         })
@@ -310,7 +320,7 @@ pub enum Answer {
 
 /// Make sense of a bridge's answer document to the request `id`: its result, or why
 /// not. An error's code and message are cut to 4096 characters each.
-pub fn interpret_answer(doc: &Value, id: &str) -> Result<Value, Answer> {
+pub fn interpret_answer(mut doc: Value, id: &str) -> Result<Value, Answer> {
     let Some(ok) = doc.get("ok").and_then(Value::as_bool) else {
         return Err(Answer::Transport(TransportError::WrongPeer { peer: peer::Peer::OtherHttp }));
     };
@@ -319,7 +329,7 @@ pub fn interpret_answer(doc: &Value, id: &str) -> Result<Value, Answer> {
         return Err(Answer::Transport(TransportError::IdMismatch { expected: id.to_string(), got: got.chars().take(64).collect() }));
     }
     if ok {
-        return Ok(doc.get("result").cloned().unwrap_or(Value::Null));
+        return Ok(doc.get_mut("result").map(Value::take).unwrap_or(Value::Null));
     }
     let error = doc.get("error");
     let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();

@@ -79,6 +79,16 @@ fn timeout_error(timeout: Duration) -> TransportError {
 pub struct Connection {
     stream: TcpStream,
     addr: SocketAddr,
+    /// The send timeout last set on the socket (set again only when it differs).
+    write_timeout: Option<Duration>,
+}
+
+/// What a non-blocking peek found.
+enum Peeked {
+    Nothing,
+    Data,
+    /// Closed by the peer, or an error: either way not a connection to reuse.
+    Closed,
 }
 
 /// An answer, and whether the connection may carry another request.
@@ -95,7 +105,7 @@ impl Connection {
             _ => TransportError::Io { detail: e.to_string() },
         })?;
         let _ = stream.set_nodelay(true);
-        Ok(Connection { stream, addr })
+        Ok(Connection { stream, addr, write_timeout: None })
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -105,30 +115,51 @@ impl Connection {
     /// True when the peer has neither closed the connection nor sent anything
     /// unasked (a non-blocking peek finds nothing to read).
     pub fn is_idle_and_open(&self) -> bool {
-        if self.stream.set_nonblocking(true).is_err() {
-            return false;
-        }
-        let mut byte = [0u8; 1];
-        let idle = matches!(self.stream.peek(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
-        idle && self.stream.set_nonblocking(false).is_ok()
+        matches!(self.peek_now(), Peeked::Nothing)
     }
 
     /// Poll for the first byte of the answer for up to `spin` before the blocking
     /// read. A quick bridge answers within tens of microseconds; going to sleep and
     /// being woken costs about as much again on a virtual machine, per call.
     fn await_answer(&self, spin: Duration) {
-        if spin.is_zero() || self.stream.set_nonblocking(true).is_err() {
-            return;
-        }
         let start = Instant::now();
-        let mut byte = [0u8; 1];
-        while start.elapsed() < spin {
-            match self.stream.peek(&mut byte) {
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::hint::spin_loop(),
-                _ => break,
-            }
+        while start.elapsed() < spin && matches!(self.peek_now(), Peeked::Nothing) {
+            std::hint::spin_loop();
         }
-        let _ = self.stream.set_nonblocking(false);
+    }
+
+    /// One non-blocking peek at the next byte, without switching the socket to
+    /// non-blocking mode and back (two system calls per peek saved).
+    #[cfg(unix)]
+    fn peek_now(&self) -> Peeked {
+        use std::os::fd::AsRawFd;
+        let mut byte = 0u8;
+        // SAFETY: a one-byte buffer we own; MSG_PEEK leaves the byte in the socket.
+        let n = unsafe { libc::recv(self.stream.as_raw_fd(), (&raw mut byte).cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+        match n {
+            1.. => Peeked::Data,
+            0 => Peeked::Closed,
+            _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock => Peeked::Nothing,
+            _ => Peeked::Closed,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn peek_now(&self) -> Peeked {
+        if self.stream.set_nonblocking(true).is_err() {
+            return Peeked::Closed;
+        }
+        let mut byte = [0u8; 1];
+        let peeked = match self.stream.peek(&mut byte) {
+            Ok(0) => Peeked::Closed,
+            Ok(_) => Peeked::Data,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Peeked::Nothing,
+            Err(_) => Peeked::Closed,
+        };
+        if self.stream.set_nonblocking(false).is_err() {
+            return Peeked::Closed;
+        }
+        peeked
     }
 
     /// Send one request and read one response, all within `timeout`.
@@ -142,7 +173,10 @@ impl Connection {
         )
         .map_err(|e| TransportError::Io { detail: e.to_string() })?;
         message.extend_from_slice(request.body);
-        self.stream.set_write_timeout(Some(timeout)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
+        if self.write_timeout != Some(timeout) {
+            self.stream.set_write_timeout(Some(timeout)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
+            self.write_timeout = Some(timeout);
+        }
         self.stream.write_all(&message).map_err(|e| match e.kind() {
             std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset => TransportError::Truncated { detail: CLOSED_WITHOUT_ANSWER.into() },
             _ => TransportError::Io { detail: e.to_string() },
@@ -276,20 +310,26 @@ struct Socket<'a> {
 
 impl Source for Socket<'_> {
     fn fill(&mut self, buf: &mut Vec<u8>) -> Result<usize, TransportError> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(timeout_error(self.timeout));
-        }
-        self.stream.set_read_timeout(Some(left)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
         let mut chunk = [0u8; 16 * 1024];
-        match self.stream.read(&mut chunk) {
-            Ok(n) => {
-                buf.extend_from_slice(&chunk[..n]);
-                Ok(n)
+        loop {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(timeout_error(self.timeout));
             }
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => Err(timeout_error(self.timeout)),
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => Ok(0),
-            Err(e) => Err(TransportError::Io { detail: e.to_string() }),
+            self.stream.set_read_timeout(Some(left)).map_err(|e| TransportError::Io { detail: e.to_string() })?;
+            match self.stream.read(&mut chunk) {
+                Ok(n) => {
+                    buf.extend_from_slice(&chunk[..n]);
+                    return Ok(n);
+                }
+                // A signal handled by this process (one installed without SA_RESTART)
+                // ended the wait: the answer is still coming, so wait again, within
+                // the same deadline.
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => return Err(timeout_error(self.timeout)),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return Ok(0),
+                Err(e) => return Err(TransportError::Io { detail: e.to_string() }),
+            }
         }
     }
 }
@@ -311,4 +351,52 @@ impl Source for Chunks<'_> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    extern "C" fn do_nothing(_: libc::c_int) {}
+
+    /// A signal this process handles, arriving while the client waits for a slow answer,
+    /// does not end the exchange: with a receive timeout set on the socket the kernel
+    /// never restarts `recv`, even for a handler installed with SA_RESTART (as a child's
+    /// SIGCHLD handler is), so the read sees EINTR and must wait again.
+    #[test]
+    fn a_handled_signal_during_the_wait_does_not_end_the_exchange() {
+        // SAFETY: a handler that does nothing, for a signal nothing else in this test
+        // process uses; the struct is zeroed (an empty mask) before the fields are set.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = do_nothing as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESTART;
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
+        }
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let bridge = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).unwrap();
+            std::thread::sleep(Duration::from_millis(400));
+            socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}").unwrap();
+        });
+        // SAFETY: pthread_self has no preconditions.
+        let waiting = unsafe { libc::pthread_self() };
+        let interrupter = std::thread::spawn(move || {
+            for _ in 0..3 {
+                std::thread::sleep(Duration::from_millis(100));
+                // SAFETY: the waiting thread outlives this one (it joins it below).
+                unsafe { libc::pthread_kill(waiting, libc::SIGUSR2) };
+            }
+        });
+        let request = Request { method: "POST", path: "/bridge", bearer: "not-a-token", body: b"{}" };
+        let answer = send(addr, &request, Duration::from_secs(2), Duration::from_secs(5), 1024);
+        interrupter.join().unwrap();
+        bridge.join().unwrap();
+        let answer = answer.unwrap();
+        assert_eq!((answer.status, answer.body.as_slice()), (200, b"{}".as_slice()));
+    }
 }

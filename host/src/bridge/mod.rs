@@ -11,6 +11,7 @@
 pub mod catalog;
 pub mod client;
 pub mod endpoint;
+pub mod endpoint_memo;
 pub mod gate;
 pub mod http;
 pub mod ownership;

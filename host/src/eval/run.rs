@@ -189,7 +189,7 @@ fn run_call(env: &Env<'_>, call: &Call, last_failed: &mut Option<String>, merged
                             if let Some(d) = &out.delta {
                                 merged.then(d);
                             }
-                            Ok(crate::report::output_json(&out))
+                            Ok(crate::report::output_json(out))
                         }
                         Err(e) if e.app_went_away() => return Err(format!("{} failed during {key}: {e}", crate::app_units::display_name(env.server))),
                         Err(e) => {

@@ -45,6 +45,7 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
         record(error["code"].as_str().unwrap_or("ERROR"), None);
         return error_result(error);
     }
+
     let outcome = if core.runtime.is_quick_read(key) {
         core.path().run_checked(key, &args_text, progress)
     } else {
@@ -57,9 +58,10 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
             }
         }
     };
+
     match outcome {
         Ok(out) => {
-            let mut doc = report::output_json(&out);
+            let mut doc = report::output_json(out);
             record("ok", doc.get("delta").cloned());
             // The structured result as checked (before images are taken out of the
             // text); the text keeps the whole answer.
@@ -75,6 +77,7 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
                 result.structured_content = Some(structured);
             }
             result.content.extend(images);
+
             result
         }
         Err(e) => {

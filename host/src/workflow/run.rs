@@ -181,7 +181,7 @@ pub fn execute(path: &CallPath<'_>, workflow: &Workflow, arguments_json: &str, p
                 if let Some(path) = out.result.get("path").and_then(Value::as_str) {
                     last_path = Some(path.to_string());
                 }
-                let mut doc = report::output_json(&out);
+                let mut doc = report::output_json(out);
                 doc["id"] = json!(step.id);
                 doc["status"] = json!("ok");
                 doc["arguments"] = arguments;

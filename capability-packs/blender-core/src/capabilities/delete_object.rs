@@ -1,4 +1,5 @@
-use capstan_blender::{DeleteObject, DeleteObjectParams, delete_object as bridge_delete};
+use capstan_blender::{DeleteObject, DeleteObjectParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Delete objects by name.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [DeleteObject],
     cases = cases,
 )]
-fn delete_object(args: DeleteObjectParams) -> PackResult<Value> {
-    Ok(json!(bridge_delete(&args)?))
+fn delete_object(args: DeleteObjectParams) -> PackResult<impl Serialize> {
+    Ok(forward::<DeleteObject>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

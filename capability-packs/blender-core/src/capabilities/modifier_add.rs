@@ -1,4 +1,5 @@
-use capstan_blender::{AddModifier, AddModifierParams, add_modifier};
+use capstan_blender::{AddModifier, AddModifierParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Add a non-destructive modifier (subdivision, bevel, mirror, array, solidify, ...) to an object.
@@ -17,8 +18,8 @@ use capstan_sdk::prelude::*;
     uses = [AddModifier],
     cases = cases,
 )]
-fn modifier_add(args: AddModifierParams) -> PackResult<Value> {
-    Ok(json!(add_modifier(&args)?))
+fn modifier_add(args: AddModifierParams) -> PackResult<impl Serialize> {
+    Ok(forward::<AddModifier>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{GetSceneInfo, GetSceneInfoParams, get_scene_info};
+use capstan_blender::{GetSceneInfo, GetSceneInfoParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// The scene at a glance: object counts by type, collections, frame range, render engine, and one page of objects.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [GetSceneInfo],
     cases = cases,
 )]
-fn scene_info(args: GetSceneInfoParams) -> PackResult<Value> {
-    Ok(json!(get_scene_info(&args)?))
+fn scene_info(args: GetSceneInfoParams) -> PackResult<impl Serialize> {
+    Ok(forward::<GetSceneInfo>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{SceneSnapshot, SceneSnapshotParams, scene_snapshot};
+use capstan_blender::{SceneSnapshot, SceneSnapshotParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Save, list, diff or drop hashed snapshots of the whole scene, to see what changed between two moments.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [SceneSnapshot],
     cases = cases,
 )]
-fn snapshot(args: SceneSnapshotParams) -> PackResult<Value> {
-    Ok(json!(scene_snapshot(&args)?))
+fn snapshot(args: SceneSnapshotParams) -> PackResult<impl Serialize> {
+    Ok(forward::<SceneSnapshot>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{AssignMaterial, AssignMaterialParams, assign_material};
+use capstan_blender::{AssignMaterial, AssignMaterialParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Put an existing material in an object's slot, or on some faces of a mesh.
@@ -14,8 +15,8 @@ use capstan_sdk::prelude::*;
     uses = [AssignMaterial],
     cases = cases,
 )]
-fn assign(args: AssignMaterialParams) -> PackResult<Value> {
-    Ok(json!(assign_material(&args)?))
+fn assign(args: AssignMaterialParams) -> PackResult<impl Serialize> {
+    Ok(forward::<AssignMaterial>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{SetCameraDof, SetCameraDofParams, set_camera_dof};
+use capstan_blender::{SetCameraDof, SetCameraDofParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Depth of field: on or off, focus on an object or at a distance, and the f-stop.
@@ -14,8 +15,8 @@ use capstan_sdk::prelude::*;
     uses = [SetCameraDof],
     cases = cases,
 )]
-fn dof(args: SetCameraDofParams) -> PackResult<Value> {
-    Ok(json!(set_camera_dof(&args)?))
+fn dof(args: SetCameraDofParams) -> PackResult<impl Serialize> {
+    Ok(forward::<SetCameraDof>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

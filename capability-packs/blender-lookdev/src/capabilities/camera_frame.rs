@@ -1,4 +1,5 @@
-use capstan_blender::{FrameObjects, FrameObjectsParams, frame_objects};
+use capstan_blender::{FrameObjects, FrameObjectsParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Move a camera so the given objects fill its frame.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [FrameObjects],
     cases = cases,
 )]
-fn frame(args: FrameObjectsParams) -> PackResult<Value> {
-    Ok(json!(frame_objects(&args)?))
+fn frame(args: FrameObjectsParams) -> PackResult<impl Serialize> {
+    Ok(forward::<FrameObjects>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{SetCameraLens, SetCameraLensParams, set_camera_lens};
+use capstan_blender::{SetCameraLens, SetCameraLensParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Lens and sensor: perspective, orthographic or panoramic, focal length, sensor, shift, clipping.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [SetCameraLens],
     cases = cases,
 )]
-fn lens(args: SetCameraLensParams) -> PackResult<Value> {
-    Ok(json!(set_camera_lens(&args)?))
+fn lens(args: SetCameraLensParams) -> PackResult<impl Serialize> {
+    Ok(forward::<SetCameraLens>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{SetColorManagement, SetColorManagementParams, set_color_management};
+use capstan_blender::{SetColorManagement, SetColorManagementParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Colour management of the render: view transform (AgX, Filmic, Standard, Khronos PBR Neutral), look, exposure, gamma.
@@ -14,8 +15,8 @@ use capstan_sdk::prelude::*;
     uses = [SetColorManagement],
     cases = cases,
 )]
-fn color_management(args: SetColorManagementParams) -> PackResult<Value> {
-    Ok(json!(set_color_management(&args)?))
+fn color_management(args: SetColorManagementParams) -> PackResult<impl Serialize> {
+    Ok(forward::<SetColorManagement>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

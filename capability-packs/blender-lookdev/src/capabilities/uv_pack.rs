@@ -1,4 +1,5 @@
-use capstan_blender::{UvPack, UvPackParams, uv_pack};
+use capstan_blender::{UvPack, UvPackParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Pack a mesh's UV islands into the unit square with a margin.
@@ -14,8 +15,8 @@ use capstan_sdk::prelude::*;
     uses = [UvPack],
     cases = cases,
 )]
-fn pack(args: UvPackParams) -> PackResult<Value> {
-    Ok(json!(uv_pack(&args)?))
+fn pack(args: UvPackParams) -> PackResult<impl Serialize> {
+    Ok(forward::<UvPack>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{Cleanup, CleanupParams, cleanup as bridge_cleanup};
+use capstan_blender::{Cleanup, CleanupParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Clean up meshes and the file: merge by distance, purge unused data, shading, normals.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [Cleanup],
     cases = cases,
 )]
-fn cleanup(args: CleanupParams) -> PackResult<Value> {
-    Ok(json!(bridge_cleanup(&args)?))
+fn cleanup(args: CleanupParams) -> PackResult<impl Serialize> {
+    Ok(forward::<Cleanup>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

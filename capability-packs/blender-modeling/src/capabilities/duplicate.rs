@@ -1,4 +1,5 @@
-use capstan_blender::{DuplicateObject, DuplicateObjectParams, duplicate_object};
+use capstan_blender::{DuplicateObject, DuplicateObjectParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Duplicate an object, once or several times, each copy offset from the previous one.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [DuplicateObject],
     cases = cases,
 )]
-fn duplicate(args: DuplicateObjectParams) -> PackResult<Value> {
-    Ok(json!(duplicate_object(&args)?))
+fn duplicate(args: DuplicateObjectParams) -> PackResult<impl Serialize> {
+    Ok(forward::<DuplicateObject>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{JoinObjects, JoinObjectsParams, join_objects};
+use capstan_blender::{JoinObjects, JoinObjectsParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Join mesh objects into one.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [JoinObjects],
     cases = cases,
 )]
-fn join(args: JoinObjectsParams) -> PackResult<Value> {
-    Ok(json!(join_objects(&args)?))
+fn join(args: JoinObjectsParams) -> PackResult<impl Serialize> {
+    Ok(forward::<JoinObjects>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

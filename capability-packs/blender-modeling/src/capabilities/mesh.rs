@@ -1,4 +1,5 @@
-use capstan_blender::{CreateMesh, CreateMeshParams, create_mesh};
+use capstan_blender::{CreateMesh, CreateMeshParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Add a mesh object from explicit vertices, edges and faces.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [CreateMesh],
     cases = cases,
 )]
-fn mesh(args: CreateMeshParams) -> PackResult<Value> {
-    Ok(json!(create_mesh(&args)?))
+fn mesh(args: CreateMeshParams) -> PackResult<impl Serialize> {
+    Ok(forward::<CreateMesh>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{MeshOp, MeshOpParams, mesh_op};
+use capstan_blender::{MeshOp, MeshOpParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Edit a mesh's topology with bmesh: extrude, inset, bevel, subdivide, merge, delete, bisect, spin, ...
@@ -24,8 +25,8 @@ use capstan_sdk::prelude::*;
     uses = [MeshOp],
     cases = cases,
 )]
-fn mesh_edit(args: MeshOpParams) -> PackResult<Value> {
-    Ok(json!(mesh_op(&args)?))
+fn mesh_edit(args: MeshOpParams) -> PackResult<impl Serialize> {
+    Ok(forward::<MeshOp>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

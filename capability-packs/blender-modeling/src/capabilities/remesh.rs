@@ -1,4 +1,5 @@
-use capstan_blender::{RemeshVoxel, RemeshVoxelParams, remesh_voxel};
+use capstan_blender::{RemeshVoxel, RemeshVoxelParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Voxel-remesh a mesh into even, watertight quads.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [RemeshVoxel],
     cases = cases,
 )]
-fn remesh(args: RemeshVoxelParams) -> PackResult<Value> {
-    Ok(json!(remesh_voxel(&args)?))
+fn remesh(args: RemeshVoxelParams) -> PackResult<impl Serialize> {
+    Ok(forward::<RemeshVoxel>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

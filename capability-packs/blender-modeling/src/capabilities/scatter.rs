@@ -1,4 +1,5 @@
-use capstan_blender::{ScatterInstances, ScatterInstancesParams, scatter_instances};
+use capstan_blender::{ScatterInstances, ScatterInstancesParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Scatter instances of an object or collection over a mesh surface (Geometry Nodes).
@@ -19,8 +20,8 @@ use capstan_sdk::prelude::*;
     uses = [ScatterInstances],
     cases = cases,
 )]
-fn scatter(args: ScatterInstancesParams) -> PackResult<Value> {
-    Ok(json!(scatter_instances(&args)?))
+fn scatter(args: ScatterInstancesParams) -> PackResult<impl Serialize> {
+    Ok(forward::<ScatterInstances>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

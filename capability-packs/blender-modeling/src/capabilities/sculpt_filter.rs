@@ -1,4 +1,5 @@
-use capstan_blender::{MeshFilter, MeshFilterParams, mesh_filter};
+use capstan_blender::{MeshFilter, MeshFilterParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Deform a whole mesh deterministically: smooth, inflate, flatten or randomize.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [MeshFilter],
     cases = cases,
 )]
-fn sculpt_filter(args: MeshFilterParams) -> PackResult<Value> {
-    Ok(json!(mesh_filter(&args)?))
+fn sculpt_filter(args: MeshFilterParams) -> PackResult<impl Serialize> {
+    Ok(forward::<MeshFilter>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{SeparateObject, SeparateObjectParams, separate_object};
+use capstan_blender::{SeparateObject, SeparateObjectParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Split a mesh into separate objects, by loose part or by material.
@@ -15,8 +16,8 @@ use capstan_sdk::prelude::*;
     uses = [SeparateObject],
     cases = cases,
 )]
-fn separate(args: SeparateObjectParams) -> PackResult<Value> {
-    Ok(json!(separate_object(&args)?))
+fn separate(args: SeparateObjectParams) -> PackResult<impl Serialize> {
+    Ok(forward::<SeparateObject>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{CreateTerrain, CreateTerrainParams, create_terrain};
+use capstan_blender::{CreateTerrain, CreateTerrainParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Generate a noise terrain: a square grid displaced by seeded fractal noise.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [CreateTerrain],
     cases = cases,
 )]
-fn terrain(args: CreateTerrainParams) -> PackResult<Value> {
-    Ok(json!(create_terrain(&args)?))
+fn terrain(args: CreateTerrainParams) -> PackResult<impl Serialize> {
+    Ok(forward::<CreateTerrain>(&args)?)
 }
 
 fn cases() -> Vec<Case> {

@@ -1,4 +1,5 @@
-use capstan_blender::{CreateText, CreateTextParams, create_text};
+use capstan_blender::{CreateText, CreateTextParams};
+use capstan_sdk::bridge::forward;
 use capstan_sdk::prelude::*;
 
 /// Add a 3D text object in Blender's built-in font.
@@ -16,8 +17,8 @@ use capstan_sdk::prelude::*;
     uses = [CreateText],
     cases = cases,
 )]
-fn text(args: CreateTextParams) -> PackResult<Value> {
-    Ok(json!(create_text(&args)?))
+fn text(args: CreateTextParams) -> PackResult<impl Serialize> {
+    Ok(forward::<CreateText>(&args)?)
 }
 
 fn cases() -> Vec<Case> {
