@@ -1,5 +1,6 @@
 """The runtime file's location is checked before the bridge publishes there: a
-CAPSTAN_HOME, run folder or existing runtime file owned by another user or writable
+CAPSTAN_HOME, a folder on the way (`run/`), the runtime file's folder or an existing
+runtime file owned by another user or writable
 by others is refused with the path and the reason; what the bridge creates is
 owner-only. (Giving files to another user needs root, as in CI.)"""
 
@@ -41,11 +42,11 @@ def test_a_fresh_home_is_created_owner_only_and_the_file_is_private(home):
     assert not os.path.exists(path)
 
 
-@pytest.mark.parametrize("which", ["home", "folder"])
+@pytest.mark.parametrize("which", ["home", "run", "folder"])
 def test_a_location_writable_by_others_is_refused(home, which):
     path = _path(home)
     runtime_file.write(path, 9876, "t" * 40, "5.0.1")
-    target = home if which == "home" else home / "run" / "blender"
+    target = {"home": home, "run": home / "run", "folder": home / "run" / "blender"}[which]
     for mode in (0o777, 0o1777, 0o770):
         os.chmod(target, mode)
         with pytest.raises(runtime_file.UntrustedLocation) as refused:
@@ -66,11 +67,11 @@ def test_the_ancestors_of_capstan_home_are_not_checked(tmp_path, monkeypatch):
 
 
 @needs_root
-@pytest.mark.parametrize("which", ["home", "folder", "file"])
+@pytest.mark.parametrize("which", ["home", "run", "folder", "file"])
 def test_a_location_owned_by_another_user_is_refused(home, which):
     path = _path(home)
     runtime_file.write(path, 9876, "t" * 40, "5.0.1")
-    target = {"home": home, "folder": home / "run" / "blender", "file": path}[which]
+    target = {"home": home, "run": home / "run", "folder": home / "run" / "blender", "file": path}[which]
     os.chown(target, OTHER_UID, OTHER_UID)
     with pytest.raises(runtime_file.UntrustedLocation) as refused:
         runtime_file.write(path, 9877, "u" * 40, "5.0.1")

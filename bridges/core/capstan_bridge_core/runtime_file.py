@@ -93,10 +93,15 @@ def _trusted_folder(folder, create):
     try:
         check_private(os.fstat(fd), "CAPSTAN_HOME", home)
         if rel != os.curdir:
-            for part in rel.split(os.sep):
+            parts = rel.split(os.sep)
+            for i, part in enumerate(parts):
                 child = _open_or_create(part, fd) if create else os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
                 os.close(fd)
                 fd = child
+                # Every folder on the way is checked, not only the last: one that others
+                # could write would let them swap the folders below it.
+                if i + 1 < len(parts):
+                    check_private(os.fstat(fd), "the folder on the way to the runtime file", os.path.join(home, *parts[: i + 1]))
             check_private(os.fstat(fd), "the runtime file's folder", folder)
     except BaseException:
         os.close(fd)

@@ -7,8 +7,9 @@
 //! configured or default address: a stale address is exactly the bug this prevents.
 //! The token is registered with the redactor the moment it is read.
 //!
-//! Before its content is believed, the file, its folder and `CAPSTAN_HOME` must be
-//! owned by this user and writable by nobody else (`ownership`); the file is opened
+//! Before its content is believed, the file, its folder, `CAPSTAN_HOME` and every
+//! folder between them must be owned by this user and writable by nobody else
+//! (`ownership`); the file is opened
 //! through its folder's directory handle (`crate::confined`), so a runtime file that is
 //! a symlink out of its folder is refused, and the ownership checks read the open
 //! handles, so what is checked is what is read.
@@ -191,17 +192,22 @@ enum Refused {
 /// The runtime file's folder, opened and checked; through `CAPSTAN_HOME`'s handle
 /// (checked first) when the folder lies under it.
 fn trusted_folder(home: Option<&Path>, parent: &Path) -> Result<Folder, Refused> {
-    let below_home = home.and_then(|h| parent.strip_prefix(h).ok().map(|rel| (h, rel)));
-    let folder = match below_home {
-        Some((home, rel)) => {
-            let home_folder = Folder::open(home).map_err(Refused::Io)?;
-            ownership::check(Role::Home, home, &home_folder.own_metadata().map_err(Refused::Io)?).map_err(Refused::Untrusted)?;
-            if rel.as_os_str().is_empty() { home_folder } else { home_folder.open_folder(rel).map_err(Refused::Io)? }
-        }
-        None => Folder::open(parent).map_err(Refused::Io)?,
+    let check = |role, path: &Path, folder: &Folder| ownership::check(role, path, &folder.own_metadata().map_err(Refused::Io)?).map_err(Refused::Untrusted);
+    let Some((home, rel)) = home.and_then(|h| parent.strip_prefix(h).ok().map(|rel| (h, rel))) else {
+        let folder = Folder::open(parent).map_err(Refused::Io)?;
+        check(Role::Folder, parent, &folder)?;
+        return Ok(folder);
     };
-    if below_home.is_none_or(|(_, rel)| !rel.as_os_str().is_empty()) {
-        ownership::check(Role::Folder, parent, &folder.own_metadata().map_err(Refused::Io)?).map_err(Refused::Untrusted)?;
+    // From the home down, one folder at a time, each checked as it is opened: a
+    // folder on the way that others could write would let them swap what is below.
+    let mut folder = Folder::open(home).map_err(Refused::Io)?;
+    check(Role::Home, home, &folder)?;
+    let steps: Vec<_> = rel.components().collect();
+    let mut path = home.to_path_buf();
+    for (i, step) in steps.iter().enumerate() {
+        folder = folder.open_folder(step).map_err(Refused::Io)?;
+        path.push(step);
+        check(if i + 1 == steps.len() { Role::Folder } else { Role::Between }, &path, &folder)?;
     }
     Ok(folder)
 }
@@ -457,7 +463,7 @@ mod tests {
         let home = tmp.path().join("home");
         let spec = written(&home);
         assert!(read(&spec).is_ok());
-        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.join("run"), "the folder on the way"), (home.clone(), "CAPSTAN_HOME")] {
             let before = std::fs::metadata(&path).unwrap();
             use std::os::unix::fs::PermissionsExt;
             let original = before.permissions().mode() & 0o777;
@@ -486,7 +492,7 @@ mod tests {
         let home = tmp.path().join("home");
         let spec = written(&home);
         let someone_else = 4242;
-        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.clone(), "CAPSTAN_HOME")] {
+        for (path, what) in [(spec.path.clone(), "the runtime file"), (home.join("run/sculptor"), "the runtime file's folder"), (home.join("run"), "the folder on the way"), (home.clone(), "CAPSTAN_HOME")] {
             std::os::unix::fs::chown(&path, Some(someone_else), None).unwrap();
             let e = read(&spec).unwrap_err();
             assert_eq!(e.state(), "runtime_file_not_owned", "{}: {e}", path.display());
@@ -500,7 +506,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn only_the_three_are_checked_not_their_ancestors() {
+    fn the_homes_ancestors_are_not_checked() {
         // CAPSTAN_HOME inside a world-writable sticky folder, as under /tmp.
         let tmp = tempfile::tempdir().unwrap();
         set_mode(tmp.path(), 0o1777);

@@ -1,12 +1,12 @@
 //! The runtime file, checked on every call and parsed again only when it changed.
 //!
-//! [`endpoint::read`] opens `CAPSTAN_HOME`, the file's folder and the file through
-//! directory handles, checks the owner and mode of each, reads and parses the record:
-//! about a dozen system calls, 10-20 µs, on every bridge call. This memo keeps the last
-//! [`Endpoint`] read for a spec with a **stamp** of what it was read from and the
-//! file's bytes, and on the next call takes one `lstat` of the file, its folder and the
-//! home each and one `pread` of the file it holds open. When all three stamps and the
-//! bytes are what they were, the file is the same file with the same content, in the
+//! [`endpoint::read`] opens `CAPSTAN_HOME`, the folders down to the file's and the file
+//! through directory handles, checks the owner and mode of each, reads and parses the
+//! record: over a dozen system calls, 10-20 µs, on every bridge call. This memo keeps
+//! the last [`Endpoint`] read for a spec with a **stamp** of what it was read from and
+//! the file's bytes, and on the next call takes one `lstat` of each of those paths and
+//! one `pread` of the file it holds open. When the stamps and the bytes are what they
+//! were, the file is the same file with the same content, in the
 //! same folders with the same owners and modes, so reading it again would give the same
 //! record; anything else and it is read in full, every check made afresh.
 //!
@@ -43,9 +43,8 @@
 //!   (the redactor keeps a bounded list).
 //! - The memo never changes where a call goes: the address and token are the file's,
 //!   as of now, on every call ("never cache an address" holds).
-//!
-//! Not covered here (and not by the full read either): the folders between the home
-//! and the file's folder (`run/`) are neither stamped nor checked for their owner.
+//! - The folders between the home and the file's folder (`run/`), which the full read
+//!   checks too, are stamped like the folder.
 
 use super::endpoint::{self, Endpoint, EndpointError, RuntimeFileSpec};
 use std::sync::Mutex;
@@ -66,7 +65,7 @@ struct PathStamp {
     ctime: (i64, i64),
 }
 
-/// The stamps of the file, its folder and the home, in that order.
+/// The stamps of the file, its folder, the home and the folders between, in that order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Stamp(Vec<PathStamp>);
 
@@ -89,12 +88,16 @@ impl PathStamp {
 #[cfg(unix)]
 impl Stamp {
     /// The stamps as the paths stand now, each taken without following a link (None
-    /// when any cannot be taken: the full read says why).
+    /// when any cannot be taken: the full read says why): the file, its folder, the
+    /// home, and the folders between the home and the file's folder.
     fn now(spec: &RuntimeFileSpec) -> Option<Stamp> {
         let folder = spec.path.parent()?;
+        let home = spec.home.as_deref();
+        let between = folder.ancestors().skip(1).take_while(move |a| home.is_some_and(|h| a.starts_with(h) && *a != h));
         std::iter::once(spec.path.as_path())
             .chain(std::iter::once(folder))
-            .chain(spec.home.as_deref())
+            .chain(home)
+            .chain(between)
             .map(|p| std::fs::symlink_metadata(p).ok().map(|m| PathStamp::of(&m)))
             .collect::<Option<Vec<_>>>()
             .map(Stamp)
@@ -343,9 +346,14 @@ mod tests {
         let folder = spec.path.parent().unwrap();
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
         assert!(matches!(memo.read(&spec), Err(EndpointError::Untrusted { .. })));
-        std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700)).unwrap();
-        assert!(matches!(memo.read(&spec), Err(EndpointError::Untrusted { .. })));
+        assert_eq!(port(&memo, &spec), 4001);
+        for path in [home.path().join("run"), home.path().to_path_buf()] {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+            assert!(matches!(memo.read(&spec), Err(EndpointError::Untrusted { .. })), "{}", path.display());
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).unwrap();
+            assert_eq!(port(&memo, &spec), 4001);
+        }
     }
 
     #[test]

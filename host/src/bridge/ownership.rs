@@ -1,16 +1,19 @@
-//! Who could have written a runtime file: it, its folder and `CAPSTAN_HOME` must be
-//! owned by the user capstan runs as and writable by nobody else.
+//! Who could have written a runtime file: it, its folder, `CAPSTAN_HOME` and every
+//! folder between the two must be owned by the user capstan runs as and writable by
+//! nobody else.
 //!
 //! Security reasoning: the runtime file tells capstan where to connect and which
 //! token to send. On a shared machine, or with a `CAPSTAN_HOME` that is writable by
 //! others, another user could write (or swap in, by renaming within a writable
 //! folder) a runtime file that points capstan at their own listener, which would then
 //! receive every command and could answer anything. So before the file is believed:
-//! `CAPSTAN_HOME` (when the file lies under it), the file's folder, and the file
-//! itself must each be owned by this user and carry no group or world write bit.
-//! Exactly these three are checked, not their ancestors: a `CAPSTAN_HOME` under
-//! `/tmp` (sticky and world-writable) is normal in tests, and the home's own owner
-//! and mode are what keep others from replacing the folders below it.
+//! `CAPSTAN_HOME` (when the file lies under it), every folder from it down to the
+//! file's (`run/`, then `run/blender/`), and the file itself must each be owned by
+//! this user and carry no group or world write bit. A folder on the way that another
+//! user could write (or owns) would let them swap the folders below it, the home's
+//! own mode notwithstanding. The home's ancestors are not checked: a `CAPSTAN_HOME`
+//! under `/tmp` (sticky and world-writable, so nobody else can rename it) is normal
+//! in tests.
 //!
 //! The checks read the metadata of the open handles (`fstat`), not of the paths, so
 //! what is checked is what is read. A refusal is an availability state that names
@@ -18,10 +21,12 @@
 
 use std::path::{Path, PathBuf};
 
-/// Which of the three a check is about (for messages).
+/// Which one a check is about (for messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     Home,
+    /// A folder below the home and above the runtime file's folder (`run/`).
+    Between,
     Folder,
     File,
 }
@@ -30,6 +35,7 @@ impl Role {
     fn describe(self) -> &'static str {
         match self {
             Role::Home => "CAPSTAN_HOME",
+            Role::Between => "the folder on the way to the runtime file",
             Role::Folder => "the runtime file's folder",
             Role::File => "the runtime file",
         }
