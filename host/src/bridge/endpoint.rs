@@ -106,7 +106,8 @@ impl EndpointError {
     }
 }
 
-const MAX_RUNTIME_FILE_BYTES: u64 = 64 * 1024;
+/// The largest runtime file believed (the memo keeps no larger one either).
+pub(crate) const MAX_RUNTIME_FILE_BYTES: u64 = 64 * 1024;
 
 pub fn read(spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointError> {
     let text = read_trusted(spec)?;

@@ -50,9 +50,6 @@ use super::endpoint::{self, Endpoint, EndpointError, RuntimeFileSpec};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The largest runtime file the memo keeps the bytes of (the full read refuses larger).
-const MAX_REMEMBERED_BYTES: u64 = 64 * 1024;
-
 /// One path's metadata, as far as it decides what reading it would give.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct PathStamp {
@@ -114,18 +111,18 @@ struct Pinned {
 
 impl Pinned {
     /// None when the record must not be remembered: a symlink on the way, something
-    /// other than a regular file, a path that cannot be opened or stat'ed.
+    /// other than a regular file, a path that cannot be opened or stat'ed. `stamp` is
+    /// the one just taken (the path's part must be the file opened here).
     #[cfg(unix)]
-    fn take(spec: &RuntimeFileSpec) -> Option<Pinned> {
+    fn take(spec: &RuntimeFileSpec, stamp: Stamp) -> Option<Pinned> {
         use std::os::unix::fs::OpenOptionsExt;
         // O_NONBLOCK: a FIFO in the file's place must not hold the call up here (the
         // full read refuses anything but a regular file).
         let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(&spec.path).ok()?;
         let held = PathStamp::of(&file.metadata().ok()?);
-        let stamp = Stamp::now(spec)?;
         // The path's own stamp is the held file's (the same inode), and nothing on the
         // way is a link the stamps would not see behind.
-        if stamp.0.first() != Some(&held) || !held.is_regular_file() || held.size > MAX_REMEMBERED_BYTES || stamp.0.iter().any(PathStamp::is_symlink) {
+        if stamp.0.first() != Some(&held) || !held.is_regular_file() || held.size > endpoint::MAX_RUNTIME_FILE_BYTES || stamp.0.iter().any(PathStamp::is_symlink) {
             return None;
         }
         let bytes = read_all(&file, held.size)?;
@@ -133,7 +130,7 @@ impl Pinned {
     }
 
     #[cfg(not(unix))]
-    fn take(_spec: &RuntimeFileSpec) -> Option<Pinned> {
+    fn take(_spec: &RuntimeFileSpec, _stamp: Stamp) -> Option<Pinned> {
         None
     }
 
@@ -198,12 +195,13 @@ impl EndpointMemo {
 
     /// What [`endpoint::read`] would answer for `spec` now.
     pub fn read(&self, spec: &RuntimeFileSpec) -> Result<Endpoint, EndpointError> {
-        if let Some(stamp) = Stamp::now(spec)
-            && let Some(endpoint) = self.unchanged(spec, &stamp)
+        let stamp = Stamp::now(spec);
+        if let Some(stamp) = &stamp
+            && let Some(endpoint) = self.unchanged(spec, stamp)
         {
             return Ok(endpoint);
         }
-        let pinned = Pinned::take(spec);
+        let pinned = stamp.and_then(|stamp| Pinned::take(spec, stamp));
         self.full_reads.fetch_add(1, Ordering::Relaxed);
         let read = endpoint::read(spec);
         let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
