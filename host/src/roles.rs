@@ -11,8 +11,9 @@
 //!
 //! Security reasoning: a role only names a capability of the same pack, checked at
 //! load; no role may name a destructive capability, and every role but
-//! `renders-picture` must name one that does not mutate, so the critic, which measures through roles, cannot change what it judges
-//! (and the critic checks `mutates` again before each call).
+//! `renders-picture` and `transforms-object` (the planner's plain edits) must name one
+//! that does not mutate, so the critic, which measures only through the reading roles,
+//! cannot change what it judges (and the critic checks `mutates` again before each call).
 
 use serde::Serialize;
 
@@ -26,11 +27,20 @@ pub enum Role {
     PicturesScene,
     AuditsRender,
     RendersPicture,
+    TransformsObject,
 }
 
 impl Role {
-    pub const ALL: [Role; 7] =
-        [Role::ListsObjects, Role::ReadsObject, Role::ReadsMaterials, Role::MeasuresSpatial, Role::PicturesScene, Role::AuditsRender, Role::RendersPicture];
+    pub const ALL: [Role; 8] = [
+        Role::ListsObjects,
+        Role::ReadsObject,
+        Role::ReadsMaterials,
+        Role::MeasuresSpatial,
+        Role::PicturesScene,
+        Role::AuditsRender,
+        Role::RendersPicture,
+        Role::TransformsObject,
+    ];
 
     /// The name `pack.json` uses.
     pub fn name(self) -> &'static str {
@@ -42,6 +52,7 @@ impl Role {
             Role::PicturesScene => "pictures-scene",
             Role::AuditsRender => "audits-render",
             Role::RendersPicture => "renders-picture",
+            Role::TransformsObject => "transforms-object",
         }
     }
 
@@ -49,9 +60,10 @@ impl Role {
         Role::ALL.into_iter().find(|r| r.name() == name)
     }
 
-    /// Whether the role's capability may change the scene (only the final render does).
+    /// Whether the role's capability may change the scene: the final render and the
+    /// planner's plain edits do; the critic never measures through either.
     pub fn may_mutate(self) -> bool {
-        self == Role::RendersPicture
+        matches!(self, Role::RendersPicture | Role::TransformsObject)
     }
 
     /// The arguments the host sends and the answer it reads.
@@ -66,6 +78,9 @@ impl Role {
             Role::PicturesScene => r#"{"width", "height", "samples", "camera"?} -> a small PNG of the scene (an image result)"#,
             Role::AuditsRender => r#"{} -> the render settings, read only, before a final render"#,
             Role::RendersPicture => r#"{} -> {"path"}: the final picture, rendered to the output folder"#,
+            Role::TransformsObject => {
+                r#"{"name", "location"?, "rotation"? (degrees), "scale"?, "visible"?, "new_name"?} -> the object moved, turned, sized, shown or hidden, or renamed: the planner's plain edits of an object the scene has"#
+            }
         }
     }
 }
@@ -87,6 +102,6 @@ mod tests {
             assert_eq!(serde_json::to_value(role).unwrap(), role.name());
         }
         assert_eq!(Role::parse("renders"), None);
-        assert_eq!(Role::ALL.iter().filter(|r| r.may_mutate()).count(), 1);
+        assert_eq!(Role::ALL.iter().filter(|r| r.may_mutate()).count(), 2);
     }
 }

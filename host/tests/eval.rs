@@ -245,7 +245,7 @@ fn the_shipped_suite_passes_for_real() {
 }
 
 /// The planner on the shipped suite (issue 28's acceptance, kept as a gate): it
-/// completes at least 55 of the 85 tasks (55 measured; it completes none of the 12 image
+/// completes at least 56 of the 85 tasks (56 measured; it completes none of the 12 image
 /// goals, which it sees as words only), it never sends a call the
 /// schema refuses (a step it cannot complete needs input and is held), it renders only
 /// when the goal asks for a picture, and a goal that only asks changes nothing.
@@ -260,7 +260,57 @@ fn the_planner_completes_the_shipped_suite_and_keeps_its_promises() {
     let tasks = doc["tasks"].as_array().unwrap();
     let failed: Vec<&str> = tasks.iter().filter(|t| t["status"] != "passed").filter_map(|t| t["id"].as_str()).collect();
     let passed = doc["totals"]["passed"].as_u64().unwrap();
-    assert!(passed >= 55, "the planner completed {passed} of {} (floor 55); not passed: {failed:?}", tasks.len());
+    assert!(passed >= 56, "the planner completed {passed} of {} (floor 56); not passed: {failed:?}", tasks.len());
+    assert_planner_promises(&rt, tasks);
+}
+
+/// The suites written apart from the code: `host/eval/outsider.json` (40 requests
+/// written from the README and the tools' own answers) and `host/eval/heldout.json` (40
+/// more, written the same way by someone who never saw the planner, the router's
+/// phrases, the shipped suite or the outsider suite). Every task's trajectory passes, so
+/// what an outsider could do stays done.
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_suites_written_apart_pass_for_real() {
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["outsider", "heldout"] {
+        let suite = support::workspace().join(format!("host/eval/{name}.json"));
+        let out = capstan(tmp.path(), &blender, &["eval", "--suite", suite.to_str().unwrap(), "--json"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let not_passed: Vec<String> = doc["tasks"].as_array().unwrap().iter().filter(|t| t["status"] != "passed").map(|t| format!("{:#}", t)).collect();
+        assert!(not_passed.is_empty(), "{name}: {}", not_passed.join("\n"));
+        assert_eq!(doc["totals"]["tasks"], 40, "{name}");
+    }
+}
+
+/// The planner on the suites written apart from it (issue 28's acceptance measures an
+/// independent suite): floors at what it completes (outsider 24 of 40, held-out 30 of 40;
+/// the held-out suite's first, blind run was 23), and the same promises as on the
+/// shipped suite: no call the schema refuses, no picture unasked, no change for a goal
+/// that only asks.
+#[test]
+#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
+fn the_planner_completes_the_suites_written_apart_and_keeps_its_promises() {
+    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
+    let tmp = tempfile::tempdir().unwrap();
+    let rt = support::runtime(&capstan::home::CapstanHome::at(tmp.path()), std::sync::Arc::new(capstan::bridge::Offline), &[]);
+    for (name, floor) in [("outsider", 24), ("heldout", 30)] {
+        let suite = support::workspace().join(format!("host/eval/{name}.json"));
+        let out = capstan(tmp.path(), &blender, &["eval", "--planner", "--suite", suite.to_str().unwrap(), "--json"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let tasks = doc["tasks"].as_array().unwrap();
+        let failed: Vec<&str> = tasks.iter().filter(|t| t["status"] != "passed").filter_map(|t| t["id"].as_str()).collect();
+        let passed = doc["totals"]["passed"].as_u64().unwrap();
+        assert!(passed >= floor, "{name}: the planner completed {passed} of {} (floor {floor}); not passed: {failed:?}", tasks.len());
+        assert_planner_promises(&rt, tasks);
+    }
+}
+
+/// What the planner promises on any suite: no call the schema refuses (a step it cannot
+/// complete is held), a picture only when the goal asks for one, and no change for a
+/// goal that only asks.
+fn assert_planner_promises(rt: &capstan::runtime::Runtime, tasks: &[Value]) {
     let pictures = ["scene.render", "render.animation", "inspect.viewport"];
     for t in tasks {
         let goal = t["goal"].as_str().unwrap();
@@ -275,21 +325,6 @@ fn the_planner_completes_the_shipped_suite_and_keeps_its_promises() {
             assert!(keys.iter().all(|k| !rt.capability(k).is_some_and(|c| c.mutates)), "{}: {goal:?} only asks, yet the plan changed the scene: {keys:?}", t["id"]);
         }
     }
-}
-
-/// The outsider suite (`host/eval/outsider.json`): 40 requests written from the README and
-/// the tools' own answers only, kept as a gate so that what an outsider could do stays done.
-#[test]
-#[cfg_attr(not(capstan_blender), ignore = "needs a real Blender: set CAPSTAN_TEST_BLENDER (scripts/test does)")]
-fn the_outsider_suite_passes_for_real() {
-    let blender = std::env::var("CAPSTAN_TEST_BLENDER").expect("CAPSTAN_TEST_BLENDER names Blender");
-    let tmp = tempfile::tempdir().unwrap();
-    let suite = support::workspace().join("host/eval/outsider.json");
-    let out = capstan(tmp.path(), &blender, &["eval", "--suite", suite.to_str().unwrap(), "--json"]);
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    let not_passed: Vec<String> = doc["tasks"].as_array().unwrap().iter().filter(|t| t["status"] != "passed").map(|t| format!("{:#}", t)).collect();
-    assert!(not_passed.is_empty(), "{}", not_passed.join("\n"));
-    assert_eq!(doc["totals"]["tasks"], 40);
 }
 
 #[test]

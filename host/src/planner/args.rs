@@ -95,10 +95,10 @@ struct Mention {
     secondary: bool,
 }
 
-/// The words of a text: letters, digits and `. - _ ' #` (file names, hyphenated
-/// numbers, hex colours); a possessive "cube's" is "cube".
+/// The words of a text: letters, digits and `. - _ ' # %` (file names, hyphenated
+/// numbers, hex colours, percentages); a possessive "cube's" is "cube".
 pub(super) fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '_' || c == '\'' || c == '#'))
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '_' || c == '\'' || c == '#' || c == '%'))
         .map(|w| w.trim_matches(|c: char| c == '.' || c == '\''))
         .map(|w| w.strip_suffix("'s").unwrap_or(w).to_string())
         .filter(|w| !w.is_empty())
@@ -148,7 +148,11 @@ fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
         if parts.is_empty() || parts.len() > lw.len() {
             continue;
         }
-        if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..]) {
+        // A one-word name that is also an instruction verb before what it acts on is the
+        // verb there ("light the cube with three lights": the cube, not the Light).
+        let opens = |i: usize| i == 0 || ["please", "pls", "and", "then", "now", "also", "just", "kindly", "to"].contains(&lw[i - 1].as_str());
+        let verb_here = |i: usize| parts.len() == 1 && opens(i) && super::plan::is_verb(&lw[i]) && lw.get(i + 1).is_some_and(|n| ["the", "a", "an", "it", "this", "that", "my", "everything", "all"].contains(&n.as_str()));
+        if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..] && !verb_here(i)) {
             covered[at..at + parts.len()].iter_mut().for_each(|c| *c = true);
             found.push(mention(at, object));
         }
@@ -264,8 +268,12 @@ fn abbreviates(value: &str, lw: &[String]) -> bool {
 
 /// The enum value the words choose, if any (see the module doc for the rule).
 fn choose_enum(values: &[String], lw: &[String], shared_last_words: &[String]) -> Option<String> {
-    let has = |w: &str| lw.iter().any(|x| x == w || x.strip_suffix('s') == Some(w));
-    let mut best: Option<(usize, &String)> = None;
+    // A hyphenated word counts by its parts too: "three-point" chooses `three_point`.
+    let has = |w: &str| lw.iter().flat_map(|x| std::iter::once(x.as_str()).chain(x.split('-'))).any(|x| x == w || x.strip_suffix('s') == Some(w));
+    // Where a value's first word stands: of two values the words name alike, the one
+    // named first is the thing ("a ground plane and rest the cube on it": a plane).
+    let at = |parts: &[String]| parts.first().and_then(|p| lw.iter().position(|x| x == p || x.strip_suffix('s') == Some(p.as_str()) || x.split('-').any(|y| y == p))).unwrap_or(usize::MAX);
+    let mut best: Option<(usize, usize, &String)> = None;
     for v in values {
         let parts: Vec<String> = v.to_lowercase().split(['_', ' ', '-']).filter(|p| !p.is_empty()).map(String::from).collect();
         let score = if !parts.is_empty() && parts.iter().all(|p| has(p)) {
@@ -281,11 +289,12 @@ fn choose_enum(values: &[String], lw: &[String], shared_last_words: &[String]) -
         } else {
             0
         };
-        if score > 0 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, v));
+        let pos = if score >= 10 { at(&parts) } else { usize::MAX };
+        if score > 0 && best.is_none_or(|(s, p, _)| score > s || (score == s && pos < p)) {
+            best = Some((score, pos, v));
         }
     }
-    best.map(|(_, v)| v.clone())
+    best.map(|(_, _, v)| v.clone())
 }
 
 /// Words that turn a flag the words name off ("without a shadow", "no bevel").
@@ -297,6 +306,16 @@ const NEGATIONS: &[&str] = &["no", "not", "without", "don't", "dont", "never", "
 fn choose_flag(key: &str, lw: &[String]) -> Option<bool> {
     if key == "auto_render" {
         return None;
+    }
+    // Visibility is said with its verbs: "hide the light", "show the cube again".
+    if key == "visible" {
+        let has = |list: &[&str]| lw.iter().any(|w| list.contains(&w.as_str()));
+        if has(&["hide", "hidden", "invisible"]) {
+            return Some(false);
+        }
+        if has(&["unhide", "show", "reveal", "visible"]) && !lw.windows(2).any(|p| p[0] == "show" && p[1] == "me") {
+            return Some(true);
+        }
     }
     let parts: Vec<&str> = key.split('_').filter(|p| !p.is_empty()).collect();
     let first = parts.iter().map(|p| lw.iter().position(|w| w == p || w.strip_suffix('s') == Some(p))).collect::<Option<Vec<usize>>>()?.into_iter().min()?;
@@ -379,6 +398,14 @@ pub fn fill_with_files(schema: &Value, text: &str, scene: &[SceneObject], subjec
     {
         let kind = scene.iter().find(|o| o.name == subject).map(|o| o.kind.clone()).unwrap_or_default();
         found.insert(0, Mention { name: subject.to_string(), kind, secondary: false });
+    } else if let Some(subject) = subject
+        && !found.iter().any(|m| m.name == subject || m.secondary)
+        && lw.iter().enumerate().any(|(i, w)| PRONOUNS.contains(&w.as_str()) && i > 0 && PREPOSITIONS.contains(&lw[i - 1].as_str()))
+    {
+        // ... and in the second role after a preposition when the first is named ("rest
+        // the cube on top of it": the cube, on it).
+        let kind = scene.iter().find(|o| o.name == subject).map(|o| o.kind.clone()).unwrap_or_default();
+        found.push(Mention { name: subject.to_string(), kind, secondary: true });
     }
     let mut filled = Filled::default();
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return filled };

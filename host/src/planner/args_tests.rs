@@ -49,6 +49,43 @@ fn enums_and_new_names_come_from_the_words() {
 }
 
 #[test]
+fn a_hyphenated_word_chooses_a_value_by_its_parts() {
+    let rig = json!({ "properties": { "preset": { "oneOf": [{ "const": "three_point" }, { "const": "studio" }, { "const": "rim" }] } }, "required": ["preset"] });
+    assert_eq!(fill(&rig, "light the cube with a classic three-point setup", &scene(), None).args["preset"], "three_point");
+    assert_eq!(fill(&rig, "a three point rig", &scene(), None).args["preset"], "three_point");
+}
+
+#[test]
+fn a_verb_that_is_also_a_name_is_the_verb_before_what_it_acts_on() {
+    let rig = json!({ "properties": { "target": { "type": "string" }, "preset": { "enum": ["three_point"] } }, "required": ["preset"] });
+    assert_eq!(fill(&rig, "light the cube with a three-point setup", &scene(), None).args["target"], "Cube");
+    let set = json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] });
+    assert_eq!(fill(&set, "make the Light brighter", &scene(), None).args["name"], "Light");
+    let tint = json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] });
+    assert_eq!(fill(&tint, "give the light a warm orange tint", &scene(), None).args["name"], "Light", "not at a clause's start: a name");
+}
+
+#[test]
+fn a_percentage_keeps_its_sign() {
+    let out = json!({ "properties": { "percentage": { "type": ["integer", "null"], "minimum": 1, "maximum": 32767 }, "samples": { "type": ["integer", "null"] } } });
+    assert_eq!(Value::Object(fill(&out, "Switch to Cycles with 128 samples, 1920x1080 but at 50% for now.", &scene(), None).args), json!({ "percentage": 50, "samples": 128 }));
+}
+
+#[test]
+fn visibility_is_said_with_its_verbs() {
+    let vis = json!({ "properties": { "name": { "type": "string" }, "visible": { "type": ["boolean", "null"] } }, "required": ["name"] });
+    assert_eq!(fill(&vis, "hide the light, I don't want it in the render", &scene(), None).args["visible"], false);
+    assert_eq!(fill(&vis, "show the cube again", &scene(), None).args["visible"], true);
+    assert!(fill(&vis, "show me the cube", &scene(), None).args.get("visible").is_none());
+}
+
+#[test]
+fn of_two_values_named_alike_the_one_named_first_is_chosen() {
+    assert_eq!(fill(&create(), "Add a cylinder and rest the cube on top of it", &scene(), None).args["type"], "cylinder");
+    assert_eq!(fill(&create(), "add a cube next to the cylinder", &scene(), None).args["type"], "cube");
+}
+
+#[test]
 fn a_prefix_of_a_long_word_chooses_an_upper_case_value() {
     let lens = json!({ "properties": { "camera": { "type": "string" }, "type": { "enum": ["PERSP", "ORTHO", "PANO"] } }, "required": ["camera"] });
     let f = fill(&lens, "switch the camera to orthographic", &scene(), None);
@@ -75,6 +112,9 @@ fn it_is_the_previous_steps_object_unless_the_words_name_one() {
     assert_eq!(fill(&info, "now move it up", &scene(), Some("Box")).args["name"], "Box");
     assert_eq!(fill(&info, "move the light", &scene(), Some("Box")).args["name"], "Light");
     assert_eq!(fill(&info, "move up", &scene(), Some("Box")).missing, ["name"], "no pronoun, no guess");
+    // "it" after a preposition, with the first role named: the second role.
+    let on = json!({ "properties": { "object": { "type": "string" }, "target": { "type": "string" } }, "required": ["object", "target"] });
+    assert_eq!(Value::Object(fill(&on, "rest the cube on top of it", &scene(), Some("Plane")).args), json!({ "object": "Cube", "target": "Plane" }));
     let created = fill(&create(), "add a cube called Box", &scene(), None);
     assert_eq!(created.subject().as_deref(), Some("Box"));
 }

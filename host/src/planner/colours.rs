@@ -19,11 +19,44 @@ const NAMES: &[&str] = &[
 const ORDER: &[&str] = &["color", "base_color", "colour", "top", "bottom"];
 const LIGHT_WORDS: &[&str] = &["glow", "glows", "glowing", "emit", "emits", "emission", "emissive", "luminous"];
 
-/// The colours the words name, in order: names and `#rgb` / `#rrggbb` hex.
+/// Shades said with "dark" or "light" before a name, as a colour the parser knows.
+const SHADES: &[(&str, &str, &str)] = &[
+    ("dark", "grey", "#262626"),
+    ("dark", "gray", "#262626"),
+    ("light", "grey", "#bfbfbf"),
+    ("light", "gray", "#bfbfbf"),
+    ("dark", "blue", "navy"),
+    ("dark", "red", "maroon"),
+    ("dark", "green", "#0b3d0b"),
+    ("light", "blue", "#9ecbff"),
+];
+
+/// A colour word as written, its hedge taken off: "orange-ish", "(reddish)", "bluish".
+fn bare(word: &str) -> String {
+    let w = word.trim_matches(|c: char| "()[]\"'".contains(c));
+    w.strip_suffix("-ish").or_else(|| w.strip_suffix("ish")).map_or(w.to_string(), |stem| match stem {
+        "redd" => "red".into(),
+        "blu" | "blue" => "blue".into(),
+        "purpl" => "purple".into(),
+        other => other.to_string(),
+    })
+}
+
+/// The colours the words name, in order: names (a shade "dark grey", a hedge
+/// "orange-ish") and `#rgb` / `#rrggbb` hex.
 pub fn colours(lw: &[String]) -> Vec<String> {
-    lw.iter()
-        .filter(|w| NAMES.contains(&w.as_str()) || (w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())))
-        .cloned()
+    let words: Vec<String> = lw.iter().map(|w| bare(w)).collect();
+    words
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| {
+            let shade = i.checked_sub(1).and_then(|p| SHADES.iter().find(|(m, n, _)| *m == words[p] && n == w));
+            match shade {
+                Some((_, _, hex)) => Some(hex.to_string()),
+                None if NAMES.contains(&w.as_str()) || (w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())) => Some(w.clone()),
+                None => None,
+            }
+        })
         .collect()
 }
 
@@ -51,6 +84,17 @@ pub fn fill(root: &Value, props: &Map<String, Value>, lw: &[String], args: &mut 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn hedged_and_shaded_colours_are_colours() {
+        let c = |text: &str| colours(&crate::planner::text::clause_words(text));
+        assert_eq!(c("make the light warmer (orange-ish) and brighter"), ["orange"]);
+        assert_eq!(c("a reddish glow, bluish shadows"), ["red", "blue"]);
+        assert_eq!(c("make the background a dark grey"), ["#262626"]);
+        assert_eq!(c("a dark blue sky and a light grey floor"), ["navy", "#bfbfbf"]);
+        assert_eq!(c("colour it #3366ff"), ["#3366ff"]);
+        assert!(c("a lightweight finish").is_empty());
+    }
 
     fn run(schema: Value, text: &str) -> Value {
         let lw = crate::planner::text::clause_words(text);

@@ -54,7 +54,8 @@ pub(super) fn with_companions(registry: &dyn Registry, pick: &dyn Fn(&str) -> Op
     let coloured = own.args.as_object().is_some_and(|a| a.values().any(|v| v.as_str().is_some_and(|s| colours.iter().any(|c| c == s))));
     let passive = passive_partner(registry, text, &own, context);
     let own_is_create = family(&own.tool_hint) == "create";
-    if own_is_create && !colours.is_empty() && !coloured {
+    // What a step makes is named, so a later step can say which ("it", "the new cylinder").
+    if own_is_create {
         name_what_it_makes(registry, &mut own, context);
     }
     out.push(own);
@@ -89,8 +90,8 @@ fn passive_partner(registry: &dyn Registry, text: &str, own: &PlanStep, context:
 }
 
 /// A step that makes an object without a name in the words gets one, so a later step
-/// can name it ("add a red cube": the red goes on "Cube 2", not on whatever Blender
-/// would have called it): the chosen type's name, numbered past the names the scene
+/// can name it ("add a red cube": the red goes on "Cube 2", not on whatever the app
+/// would have called it; "then make the new cylinder twice as big"): the chosen type's name, numbered past the names the scene
 /// and the plan already have. It becomes the step's subject ("it").
 fn name_what_it_makes(registry: &dyn Registry, made: &mut PlanStep, context: &mut Context) {
     let takes_name = registry.input_schema(&made.tool_hint).is_some_and(|s| s["properties"].get("name").is_some());
@@ -136,6 +137,6 @@ mod tests {
         assert_eq!(steps[1].args["name"], "Cube 2", "numbered past the scene's names");
         let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube", ..Default::default() }).unwrap();
         assert_eq!(steps.len(), 2, "no colour, no second step");
-        assert!(steps[1].args.get("name").is_none(), "and no name the words did not need");
+        assert_eq!(steps[1].args["name"], "Cube", "named all the same, so a later step can say which");
     }
 }

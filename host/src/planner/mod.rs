@@ -24,6 +24,7 @@ pub mod args;
 pub mod colours;
 pub mod companions;
 pub mod critique;
+pub mod edits;
 pub mod files;
 pub mod leftovers;
 pub mod names;
@@ -171,7 +172,16 @@ pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::Search
     let top = hits.first().map(|h| h.score).unwrap_or_default();
     let words = text::plain_words(text, &[]);
     let named = hits.first().is_some_and(|h| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| words.iter().any(|w| w == v)));
-    let doing = hits.iter().find(|h| h.mutates && h.score * 2.0 >= top).filter(|_| route.intent == crate::router::Intent::Change && !named);
+    // An instruction that introduces nothing ("the lamp is too dim, make it 2000 watts")
+    // changes what is there: a capability that adds one gives way to one that changes,
+    // when that one scores at least half as high.
+    let adds = |h: &&crate::router::SearchHit| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| ["add", "create", "new"].contains(&v));
+    let changes_what_is_there = |h: &&crate::router::SearchHit| h.mutates && !adds(h) && h.score * 2.0 >= top;
+    let doing = hits
+        .iter()
+        .find(|h| h.mutates && h.score * 2.0 >= top)
+        .map(|h| if adds(&h) && !edits::introduces(&words) { hits.iter().find(changes_what_is_there).unwrap_or(h) } else { h })
+        .filter(|_| route.intent == crate::router::Intent::Change && !named);
     let hit = doing.or(hits.first());
     (route.family, hit.map(|h| h.key.clone()))
 }

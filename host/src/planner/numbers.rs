@@ -24,6 +24,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("samples", &["samples", "spp"]),
     ("degrees", &["degrees", "deg"]),
     ("segments", &["segments", "sides"]),
+    ("percentage", &["%", "percent"]),
 ];
 
 const NUMBER_WORDS: &[(&str, f64)] = &[
@@ -94,7 +95,8 @@ fn names(key: &str, word: &str) -> u8 {
         return 2;
     }
     let last = key.rsplit('_').next().unwrap_or(key);
-    let synonym = SYNONYMS.iter().any(|(k, ws)| *k == key && ws.iter().any(|s| singular(s) == word));
+    // A synonym of the property's name, or of its last word ("%" for `resolution_percentage`).
+    let synonym = SYNONYMS.iter().any(|(k, ws)| (*k == key || (key.contains('_') && *k == last)) && ws.iter().any(|s| singular(s) == word));
     u8::from(key.contains('_') && singular(last) == word || synonym)
 }
 
@@ -121,9 +123,17 @@ pub fn picture_size(lw: &[String]) -> Option<[u64; 2]> {
 /// The largest coordinate the planner reads off words, in metres.
 const MAX_COORDINATE: f64 = 1e6;
 
-/// A point the words give by axis: "at x=2", "x 2 y -1", "z=3" (axes not named are 0),
-/// or three numbers in brackets "(1, 2, 0)" / "[1, 2, 0]".
+/// A point the words give by axis: "x 2 y -1" (axes not named are 0), or three numbers
+/// after "at" or "to": "(1, 2, 0)", "[1, 2, 0]", "0,0,3".
 pub fn point(lw: &[String]) -> Option<[f64; 3]> {
+    // Three plain numbers after "at" / "to" ("move it to (4, -4, 6)", "at 0,0,3": the
+    // words lose their commas and brackets).
+    let plain = |w: &String| w.parse::<f64>().ok().filter(|v| v.is_finite() && v.abs() <= MAX_COORDINATE);
+    if let Some(p) = lw.windows(4).find_map(|w| {
+        (["at", "to", "location", "position"].contains(&w[0].as_str())).then(|| Some([plain(&w[1])?, plain(&w[2])?, plain(&w[3])?])).flatten()
+    }) {
+        return Some(p);
+    }
     let mut p = [0.0; 3];
     let mut any = false;
     for (i, w) in lw.iter().enumerate() {
@@ -312,6 +322,16 @@ mod tests {
         let dup = json!({ "properties": { "count": { "type": "integer", "minimum": 1 } } });
         assert_eq!(run(dup.clone(), "duplicate the cube three times")["count"], json!(3));
         assert_eq!(Value::Object(run(dup, "duplicate it 2.5 times")), json!({}), "an integer takes whole numbers");
+        let out = json!({ "properties": { "percentage": { "type": ["integer", "null"], "minimum": 1, "maximum": 1000 }, "samples": { "type": ["integer", "null"] } } });
+        assert_eq!(Value::Object(run(out, "Switch to Cycles with 128 samples, 1920x1080 but at 50% for now.")), json!({ "percentage": 50, "samples": 128 }));
+    }
+
+    #[test]
+    fn three_numbers_after_at_or_to_are_a_point() {
+        let w = |t: &str| crate::planner::text::clause_words(t);
+        assert_eq!(point(&w("move it to (4, -4, 6).")), Some([4.0, -4.0, 6.0]));
+        assert_eq!(point(&w("pls add a sphre at 0,0,3")), Some([0.0, 0.0, 3.0]));
+        assert_eq!(point(&w("make 3 copies 2 m apart")), None);
     }
 
     #[test]

@@ -151,11 +151,17 @@ pub struct PlanRequest<'a> {
 /// Words that begin an instruction: a clause boundary is only drawn before one of them,
 /// so "join the cube and a sphere" stays one clause and "add a cube and light it" is two.
 const VERBS: &[&str] = &[
-    "add", "aim", "animate", "apply", "assign", "bake", "bevel", "build", "change", "colour", "color", "create", "delete", "duplicate", "export",
-    "frame", "generate", "give", "import", "join", "key", "keyframe", "label", "light", "make", "mark", "move", "paint", "parent", "place",
-    "point", "put", "remove", "rename", "render", "resize", "rotate", "save", "scale", "scatter", "set", "shade", "smooth", "spin", "subdivide",
-    "switch", "tag", "triangulate", "turn", "unwrap", "use",
+    "add", "aim", "animate", "apply", "assign", "attach", "bake", "bevel", "build", "change", "colour", "color", "create", "delete", "duplicate",
+    "enlarge", "export", "extrude", "frame", "generate", "give", "hide", "import", "join", "key", "keyframe", "label", "lift", "light", "make",
+    "mark", "move", "paint", "parent", "place", "point", "put", "raise", "remove", "rename", "render", "rest", "resize", "rotate", "save", "scale",
+    "scatter", "select", "set", "shade", "shrink", "smooth", "spin", "subdivide", "switch", "tag", "tilt", "triangulate", "turn", "unhide",
+    "unwrap", "use",
 ];
+
+/// Whether a lower-case word is one of the instruction verbs clauses begin with.
+pub(super) fn is_verb(word: &str) -> bool {
+    VERBS.contains(&word)
+}
 
 /// The instructions in a goal, in order: split at `;`, at "then" (after a comma or
 /// "and", or alone), and at "and" or a comma followed by an instruction verb that has
@@ -215,7 +221,8 @@ pub fn wants_render(goal: &str) -> bool {
     let goal = goal.to_lowercase();
     // "image plane", "render settings", "render engine": words about something else.
     let about_else = |w: &str, next: Option<&&str>| match w {
-        "image" => next.is_some_and(|n| ["plane", "planes", "texture", "textures"].contains(n)),
+        // "image plane", "image texture", "every image file this scene uses": the files, not a picture.
+        "image" => next.is_some_and(|n| ["plane", "planes", "texture", "textures", "file", "files", "path", "paths", "node", "nodes", "format"].contains(n)),
         "render" => next.is_some_and(|n| ["settings", "setting", "engine", "samples", "passes", "pass", "config", "configuration", "quality", "resolution", "output", "layers"].contains(n)),
         _ => false,
     };
@@ -263,7 +270,10 @@ pub(super) fn routed(registry: &dyn Registry, text: &str, hint: &str, context: &
         if let Some(file) = super::files::FILE_KEYS.iter().find_map(|k| filled.args.get(*k).and_then(Value::as_str)) {
             context.written = Some(file.to_string());
         }
-        if let Some(subject) = filled.subject() {
+        // A renamed object is known by its new name from here on ("rename the light to
+        // Key, then move it up": Key moves).
+        let renamed = filled.args.get("new_name").and_then(Value::as_str).map(String::from);
+        if let Some(subject) = renamed.or_else(|| filled.subject()) {
             if !context.names.iter().any(|o| o.name == subject) {
                 context.names.push(subject.as_str().into());
             }
@@ -337,7 +347,19 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     let (shielded, quoted) = super::quotes::shield(goal);
     let cut: Vec<String> = clauses(&shielded).iter().map(|c| super::quotes::restore(c, &quoted)).collect();
     for text in cut.iter().chain(request.custom_steps) {
-        let key = match pick(&super::routing_text(text, &context.names)) {
+        // A plain edit of an object the scene has goes where the packs declared such edits.
+        let picked = super::edits::transform_key(registry, text, &context).or_else(|| pick(&super::routing_text(text, &context.names)));
+        // A clause the router cannot place that says more about the step before ("the
+        // lamp is too dim, make it 2000 watts") completes that step.
+        if picked.as_ref().is_none_or(|k| Some(k) == inspect.as_ref())
+            && let Some(last) = steps.last_mut().filter(|s: &&mut PlanStep| Some(&s.tool_hint) != inspect.as_ref() && s.held())
+            && let Ok(more) = routed(registry, &format!("{} {}", last.description, text), &last.tool_hint.clone(), &mut context)
+            && more.needs_input.len() < last.needs_input.len()
+        {
+            *last = more;
+            continue;
+        }
+        let key = match picked {
             Some(key) => key,
             None => need_inspect()?,
         };
@@ -441,6 +463,19 @@ mod tests {
         assert!(!steps[2].held());
     }
 
+    #[test]
+    fn a_clause_the_router_cannot_place_completes_the_held_step_before() {
+        let reg = FakeRegistry::default();
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add something nice, then make it a uv sphere", ..Default::default() }).unwrap();
+        assert_eq!(hints(&steps), ["scene.info", "scene.create_object"], "{steps:#?}");
+        assert_eq!(steps[1].args["type"], "uv_sphere");
+        assert!(!steps[1].held());
+        // A step that needs nothing more is not changed by a clause that routes nowhere.
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add a uv sphere, then something else", ..Default::default() }).unwrap();
+        assert_eq!(steps.len(), 2, "{steps:#?}");
+        assert_eq!(steps[1].description, "add a uv sphere");
+    }
+
     fn plan(goal: &str, profile: Profile, max: Option<usize>, custom: &[String]) -> Result<Vec<PlanStep>, PlanError> {
         build(&FakeRegistry::default(), &pick, &PlanRequest { goal, profile, max_steps: max, custom_steps: custom, scene: &[] })
     }
@@ -497,6 +532,7 @@ mod tests {
         let steps = plan("add a cube and save a picture as cube.png", Profile::Default, None, &[]).unwrap();
         assert_eq!(steps.last().unwrap().tool_hint, "scene.render");
         assert!(!wants_render("check the render settings") && !wants_render("which render engine is set?") && wants_render("render the cube"));
+        assert!(!wants_render("list every image file this scene is using") && wants_render("save an image of the scene"));
     }
 
     #[test]

@@ -69,7 +69,8 @@ pub fn turn(lw: &[String]) -> Option<Turn> {
     let axis_of = |w: &str| match w.trim_end_matches("-axis") {
         "x" => Some(0),
         "y" => Some(1),
-        "z" => Some(2),
+        // "the vertical axis" is Z: up in the front view.
+        "z" | "vertical" => Some(2),
         _ => None,
     };
     // "the x axis", "x-axis", "around z", "about the y".
@@ -128,6 +129,36 @@ pub fn factor(lw: &[String]) -> Option<f64> {
     size_factor(lw).filter(|f| FACTORS.contains(f))
 }
 
+/// The axes a size word is about: "tall" and "high" Z, "wide" X, "long" and "deep" Y;
+/// "big", "size" and the rest every axis.
+fn size_axes(lw: &[String]) -> [bool; 3] {
+    let has = |list: &[&str]| lw.iter().any(|w| list.contains(&w.as_str()));
+    match () {
+        _ if has(&["big", "bigger", "large", "larger", "size", "small", "smaller", "scale", "scaled"]) => [true; 3],
+        _ if has(&["tall", "taller", "high", "higher", "height"]) => [false, false, true],
+        _ if has(&["wide", "wider", "width"]) => [true, false, false],
+        _ if has(&["long", "longer", "deep", "deeper", "depth", "length"]) => [false, true, false],
+        _ => [true; 3],
+    }
+}
+
+/// A size to reach on one axis, in metres: "50cm tall", "make it 3 m wide".
+pub fn size_to(lw: &[String]) -> Option<(usize, f64)> {
+    let axis_words: &[(&str, usize)] = &[("tall", 2), ("high", 2), ("wide", 0), ("long", 1), ("deep", 1)];
+    super::numbers::numbers(lw).into_iter().find_map(|n| {
+        let unit = n.unit.clone().or_else(|| lw.get(n.at + 1).cloned())?;
+        let metres = match unit.as_str() {
+            "m" | "metre" | "metres" | "meter" | "meters" => n.value,
+            "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => n.value / 100.0,
+            "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => n.value / 1000.0,
+            _ => return None,
+        };
+        let next = if n.unit.is_some() { n.at + 1 } else { n.at + 2 };
+        let axis = axis_words.iter().find(|(w, _)| lw.get(next).is_some_and(|x| x == w))?.1;
+        (metres > 0.0 && metres <= 1e6).then_some((axis, metres))
+    })
+}
+
 fn size_factor(lw: &[String]) -> Option<f64> {
     let sized = lw.iter().any(|w| ["big", "bigger", "large", "larger", "size", "small", "smaller", "tall", "taller", "scale", "scaled", "wide"].contains(&w.as_str()));
     if !sized {
@@ -178,11 +209,12 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
     // What the words ask, each read once: the amounts a reading of the object completes.
     let step = offset(lw).filter(|_| !args.contains_key("location") && takes_vec3(schema, "location"));
     let by = factor(lw).filter(|_| !args.contains_key("scale") && takes_vec3(schema, "scale"));
+    let reach = size_to(lw).filter(|_| by.is_none() && !args.contains_key("scale") && takes_vec3(schema, "scale"));
     // Rotation in the capability's default unit (degrees) only: a step that chose radians
     // would read these numbers wrong.
     let in_degrees = args.get("rotation_unit").is_none_or(|u| u == "degrees");
     let spin = turn(lw).filter(|_| !args.contains_key("rotation") && in_degrees && takes_vec3(schema, "rotation"));
-    if step.is_none() && by.is_none() && spin.is_none() {
+    if step.is_none() && by.is_none() && reach.is_none() && spin.is_none() {
         return;
     }
     let Some(reader) = registry.role(crate::roles::Role::ReadsObject) else { return };
@@ -191,7 +223,18 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
         args.insert("location".into(), json!([at[0] + d[0], at[1] + d[1], at[2] + d[2]].map(|c| (c * 1e6).round() / 1e6)));
     }
     if let (Some(f), Some(s)) = (by, vec3(&info["scale"])) {
-        args.insert("scale".into(), json!(s.map(|c| c * f)));
+        let axes = size_axes(lw);
+        args.insert("scale".into(), json!([0, 1, 2].map(|i| if axes[i] { s[i] * f } else { s[i] })));
+    }
+    // A size to reach: that axis's scale times the size wanted over the size it has.
+    if let (Some((axis, metres)), Some(s), Some(d)) = (reach, vec3(&info["scale"]), vec3(&info["dimensions"]))
+        && d[axis] > 0.0
+    {
+        let mut scale = s;
+        scale[axis] = s[axis] * metres / d[axis];
+        if scale.iter().all(|c| c.is_finite() && *c > 0.0) {
+            args.insert("scale".into(), json!(scale.map(|c| (c * 1e9).round() / 1e9)));
+        }
     }
     if let (Some(t), Some(radians)) = (spin, vec3(&info["rotation"])) {
         let mut degrees = radians.map(f64::to_degrees);
@@ -206,6 +249,17 @@ mod tests {
 
     fn lw(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_lowercase).collect()
+    }
+
+    #[test]
+    fn sizes_to_reach_and_the_axes_a_size_word_names() {
+        let w = |text: &str| crate::planner::text::clause_words(text);
+        assert_eq!(size_to(&w("Could you make the cube 50cm tall?")), Some((2, 0.5)));
+        assert_eq!(size_to(&w("make it 3 m wide")), Some((0, 3.0)));
+        assert_eq!(size_to(&w("make it 3 m")), None, "no axis named");
+        assert_eq!(size_axes(&w("make the cube twice as tall")), [false, false, true]);
+        assert_eq!(size_axes(&w("make the cube twice as big")), [true; 3]);
+        assert_eq!(turn(&w("spin the box 45 degrees around the vertical axis")).map(|t| t.axis), Some(2));
     }
 
     #[test]

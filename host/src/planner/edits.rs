@@ -1,0 +1,176 @@
+//! Plain edits of an object the scene already has: move it, turn it, size it, hide or
+//! show it, rename it. Users say these in everyday words ("lift the cube 3 metres",
+//! "make the box twice as tall", "hide the light", "spin it 45 degrees around the
+//! vertical axis"), and the words of the object often belong to another family ("the
+//! light", "the camera"), which sent such clauses to a capability that adds a light or
+//! sets a lens. A clause that is such an edit goes to the capability a pack declared for
+//! the `transforms-object` role ([`crate::roles`]); the planner names no capability.
+//!
+//! A clause is such an edit when all of these hold:
+//! - it asks for a change (not a question: [`crate::router::intent`]);
+//! - it introduces nothing ("add", "create", "another", "duplicate", "make a ..."):
+//!   a new thing is made by its own family;
+//! - it names the edit: an edit verb ("move", "lift", "rotate", "hide", "rename", ...),
+//!   or a turn, a size factor or a size with its unit the words give ([`super::relative`]);
+//! - it says nothing that belongs to another kind of change: time (an animation),
+//!   materials, modifiers, mesh parts, UVs, aiming, or a place beside another object
+//!   ("on top of", "next to", "to the left of": the spatial family places by relation);
+//! - it names an object of the scene, or "it" with an object before it.
+//!
+//! Security reasoning: this only chooses which capability a step hints; the step then
+//! goes through the same checks as any other (its schema, the app gate, the sandbox).
+
+use super::Registry;
+use crate::roles::Role;
+
+/// Verbs that name a transform, visibility or name change on their own.
+const EDIT_VERBS: &[&str] = &[
+    "move", "lift", "raise", "lower", "shift", "nudge", "push", "translate", "reposition", "relocate", "rotate", "tilt", "scale",
+    "rescale", "resize", "shrink", "enlarge", "grow", "hide", "unhide", "rename", "double", "halve",
+];
+
+/// Words that say a new thing is made.
+const INTRODUCING: &[&str] = &["add", "create", "insert", "spawn", "new", "another", "duplicate", "copy", "copies", "clone", "build", "generate"];
+
+/// Words of other kinds of change: these clauses keep the router's choice.
+const OTHER_CHANGES: &[&str] = &[
+    "animate", "animation", "animated", "keyframe", "keyframes", "key", "seconds", "second", "frames", "frame", "loop", "looping", "over", "material",
+    "materials", "colour", "color", "texture", "modifier", "modifiers", "uv", "uvs", "vertex", "vertices", "edge", "edges", "face", "faces",
+    "bone", "bones", "look", "looks", "aim", "facing", "towards", "toward", "track", "follow", "lens", "focal", "origin", "pivot",
+];
+
+/// Relations to another object: "on top of", "next to", "beside", "above the cube".
+const RELATIONS: &[&str] = &["beside", "next", "onto", "between", "above", "below", "under", "underneath", "behind", "atop"];
+
+/// The `transforms-object` capability, when the clause is a plain edit of an object the
+/// scene (or an earlier step) has.
+pub(super) fn transform_key(registry: &dyn Registry, text: &str, context: &super::plan::Context) -> Option<String> {
+    if crate::router::intent::of(text) == crate::router::Intent::Read {
+        return None;
+    }
+    let lw = super::text::clause_words(text);
+    let plain = super::text::plain_words(text, &[]);
+    let has = |list: &[&str]| plain.iter().any(|w| list.contains(&w.as_str()));
+    if introduces(&plain) || has(OTHER_CHANGES) || has(RELATIONS) || related(&plain) {
+        return None;
+    }
+    let names_edit = has(EDIT_VERBS)
+        || plain.iter().any(|w| w == "show") && !plain.windows(2).any(|p| p[0] == "show" && p[1] == "me")
+        || super::relative::turn(&lw).is_some()
+        || super::relative::factor(&lw).is_some()
+        || super::relative::size_to(&lw).is_some();
+    if !names_edit {
+        return None;
+    }
+    let key = registry.role(Role::TransformsObject)?;
+    let schema = registry.input_schema(&key)?;
+    let filled = super::args::fill(&schema, text, &context.names, context.subject.as_deref());
+    filled.subject().map(|_| key)
+}
+
+/// Whether plain words introduce a new thing: a making verb ("add", "another", "make a
+/// ..."); "the new cylinder" is one made before, a reference.
+pub(super) fn introduces(plain: &[String]) -> bool {
+    let makes_one = plain.windows(2).any(|p| p[0] == "make" && ["a", "an"].contains(&p[1].as_str()));
+    makes_one || plain.iter().enumerate().any(|(i, w)| INTRODUCING.contains(&w.as_str()) && !(w == "new" && i > 0 && plain[i - 1] == "the"))
+}
+
+/// "to the left of", "in front of", "on top of", "on the cube": a place given by another object.
+fn related(plain: &[String]) -> bool {
+    plain.windows(3).any(|w| ["left", "right", "front", "top", "side"].contains(&w[1].as_str()) && w[2] == "of")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::args::SceneObject;
+    use crate::planner::plan::Context;
+    use serde_json::json;
+
+    /// A registry whose `transforms-object` capability takes an object's `name`.
+    struct Edits;
+
+    impl Registry for Edits {
+        fn resolve(&self, _key: &str) -> crate::runtime::Resolution {
+            crate::runtime::Resolution::Canonical
+        }
+        fn describe(&self, _key: &str) -> Option<(String, bool)> {
+            Some(("mutate".into(), true))
+        }
+        fn input_schema(&self, _key: &str) -> Option<serde_json::Value> {
+            Some(json!({ "properties": { "name": { "type": "string" }, "location": { "type": ["array", "null"], "maxItems": 3 }, "visible": { "type": ["boolean", "null"] } }, "required": ["name"] }))
+        }
+        fn check(&self, _key: &str, _arguments_json: &str) -> Result<(), crate::runtime::CallError> {
+            Ok(())
+        }
+        fn admit(&self, _key: &str) -> Result<(), crate::runtime::CallError> {
+            Ok(())
+        }
+        fn run_checked(&self, key: &str, _arguments_json: &str) -> Result<crate::runtime::CallOutput, crate::runtime::CallError> {
+            Err(crate::runtime::CallError::NotFound { key: key.into() })
+        }
+        fn role(&self, role: Role) -> Option<String> {
+            (role == Role::TransformsObject).then(|| "edit.object".into())
+        }
+    }
+
+    fn context() -> Context {
+        let names = [("Cube", "MESH"), ("Light", "LIGHT"), ("Camera", "CAMERA")].iter().map(|(n, k)| SceneObject { name: n.to_string(), kind: k.to_string() }).collect();
+        Context { names, ..Context::default() }
+    }
+
+    fn edit(text: &str) -> Option<String> {
+        transform_key(&Edits, text, &context())
+    }
+
+    #[test]
+    fn everyday_edits_of_an_object_the_scene_has_are_transforms() {
+        for text in [
+            "make the cube twice as tall",
+            "Make the cube half as big.",
+            "hide the light, I don't want it in the render",
+            "Hide the camera, I don't want to see it.",
+            "lift the cube 3 metres up off the ground",
+            "spin the box 45 degrees around the vertical axis",
+            "Rotate the cube 45 degrees around Z.",
+            "Could you make the cube 50cm tall? Keep its width and depth as they are, thanks!",
+            "Rename the Light to KeyLight",
+            "move the lamp to 4, -4, 6",
+        ] {
+            assert_eq!(edit(text).as_deref(), Some("edit.object"), "{text}");
+        }
+    }
+
+    #[test]
+    fn new_things_other_changes_questions_and_relations_keep_the_router() {
+        for text in [
+            "add a cube and move it up",
+            "make a sphere twice as big as the cube",
+            "duplicate the cube",
+            "make the monkey spin once around over five seconds",
+            "animate the cube moving up",
+            "turn the cube into gold",
+            "make the cube red",
+            "put the cube to the left of the light",
+            "move the cube on top of the light",
+            "how big is the cube?",
+            "is the light hidden?",
+            "rotate the camera to look at the cube",
+            "make it bigger",
+            "move the wardrobe up 2 m",
+        ] {
+            assert_eq!(edit(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn it_is_the_object_of_the_step_before() {
+        let mut c = context();
+        assert_eq!(transform_key(&Edits, "move it 2 m up", &c), None, "no object before it");
+        c.subject = Some("Cube".into());
+        assert_eq!(transform_key(&Edits, "move it 2 m up", &c).as_deref(), Some("edit.object"));
+        // "the new cylinder": one an earlier step made and named.
+        c.names.push(SceneObject { name: "Cylinder".into(), kind: String::new() });
+        assert_eq!(transform_key(&Edits, "then make the new cylinder twice as big", &c).as_deref(), Some("edit.object"));
+    }
+}
