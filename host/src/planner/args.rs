@@ -307,14 +307,19 @@ fn choose_flag(key: &str, lw: &[String]) -> Option<bool> {
     if key == "auto_render" {
         return None;
     }
-    // Visibility is said with its verbs: "hide the light", "show the cube again".
+    // Visibility is said by the instruction's verb ("hide the light", "show the cube
+    // again") or as what to make it ("make the cube invisible"); "so it isn't hidden"
+    // says nothing.
     if key == "visible" {
-        let has = |list: &[&str]| lw.iter().any(|w| list.contains(&w.as_str()));
-        if has(&["hide", "hidden", "invisible"]) {
-            return Some(false);
-        }
-        if has(&["unhide", "show", "reveal", "visible"]) && !lw.windows(2).any(|p| p[0] == "show" && p[1] == "me") {
-            return Some(true);
+        let head = super::edits::head(lw);
+        let makes = matches!(head, Some("make" | "set" | "turn" | "keep"));
+        match head {
+            Some("hide") => return Some(false),
+            Some("unhide" | "reveal") => return Some(true),
+            Some("show") if lw.iter().skip_while(|w| w.as_str() != "show").nth(1).is_none_or(|n| n != "me" && n != "us") => return Some(true),
+            _ if makes && lw.iter().any(|w| w == "invisible" || w == "hidden") => return Some(false),
+            _ if makes && lw.iter().any(|w| w == "visible") => return Some(true),
+            _ => {}
         }
     }
     let parts: Vec<&str> = key.split('_').filter(|p| !p.is_empty()).collect();

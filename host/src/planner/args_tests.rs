@@ -77,6 +77,9 @@ fn visibility_is_said_with_its_verbs() {
     assert_eq!(fill(&vis, "hide the light, I don't want it in the render", &scene(), None).args["visible"], false);
     assert_eq!(fill(&vis, "show the cube again", &scene(), None).args["visible"], true);
     assert!(fill(&vis, "show me the cube", &scene(), None).args.get("visible").is_none());
+    assert_eq!(fill(&vis, "please make the cube invisible", &scene(), None).args["visible"], false);
+    assert!(fill(&vis, "raise the cube 50 cm so it's not hidden", &scene(), None).args.get("visible").is_none(), "not the instruction");
+    assert!(fill(&vis, "move the cube up 1 m so it isn't hidden by the floor", &scene(), None).args.get("visible").is_none());
 }
 
 #[test]

@@ -50,7 +50,9 @@ pub fn colours(lw: &[String]) -> Vec<String> {
         .iter()
         .enumerate()
         .filter_map(|(i, w)| {
-            let shade = i.checked_sub(1).and_then(|p| SHADES.iter().find(|(m, n, _)| *m == words[p] && n == w));
+            // "make the light blue": the Light, blue; a shade only where "light" is no thing named.
+            let names_thing = |p: usize| p > 0 && ["the", "this", "that", "my", "its", "your"].contains(&words[p - 1].as_str());
+            let shade = i.checked_sub(1).filter(|p| !names_thing(*p)).and_then(|p| SHADES.iter().find(|(m, n, _)| *m == words[p] && n == w));
             match shade {
                 Some((_, _, hex)) => Some(hex.to_string()),
                 None if NAMES.contains(&w.as_str()) || (w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())) => Some(w.clone()),
@@ -94,6 +96,7 @@ mod tests {
         assert_eq!(c("a dark blue sky and a light grey floor"), ["navy", "#bfbfbf"]);
         assert_eq!(c("colour it #3366ff"), ["#3366ff"]);
         assert!(c("a lightweight finish").is_empty());
+        assert_eq!(c("make the light blue"), ["blue"], "the Light, blue");
     }
 
     fn run(schema: Value, text: &str) -> Value {

@@ -54,8 +54,11 @@ pub(super) fn with_companions(registry: &dyn Registry, pick: &dyn Fn(&str) -> Op
     let coloured = own.args.as_object().is_some_and(|a| a.values().any(|v| v.as_str().is_some_and(|s| colours.iter().any(|c| c == s))));
     let passive = passive_partner(registry, text, &own, context);
     let own_is_create = family(&own.tool_hint) == "create";
-    // What a step makes is named, so a later step can say which ("it", "the new cylinder").
-    if own_is_create {
+    // What a step makes is named, so a later step can say which ("it", "the new
+    // cylinder"): when it is to be painted, or when the scene's names are known in full
+    // (read, and under the read's cap of 200), so the name cannot be one the scene has.
+    let names_known = !context.names.is_empty() && context.names.len() < super::SCENE_READ_LIMIT;
+    if own_is_create && ((!colours.is_empty() && !coloured) || names_known) {
         name_what_it_makes(registry, &mut own, context);
     }
     out.push(own);
@@ -135,8 +138,10 @@ mod tests {
         let scene = [crate::planner::args::SceneObject { name: "Cube".into(), kind: "MESH".into() }];
         let steps = build(&reg, &pick, &PlanRequest { goal: "add a blue cube", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(steps[1].args["name"], "Cube 2", "numbered past the scene's names");
-        let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube", ..Default::default() }).unwrap();
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube", scene: &scene, ..Default::default() }).unwrap();
         assert_eq!(steps.len(), 2, "no colour, no second step");
-        assert_eq!(steps[1].args["name"], "Cube", "named all the same, so a later step can say which");
+        assert_eq!(steps[1].args["name"], "Cube 2", "named all the same when the scene's names are known, so a later step can say which");
+        let steps = build(&reg, &pick, &PlanRequest { goal: "add a cube", ..Default::default() }).unwrap();
+        assert!(steps[1].args.get("name").is_none(), "no scene read: no name that might be taken");
     }
 }

@@ -7,13 +7,18 @@
 //! the `transforms-object` role ([`crate::roles`]); the planner names no capability.
 //!
 //! A clause is such an edit when all of these hold:
-//! - it asks for a change (not a question: [`crate::router::intent`]);
-//! - it introduces nothing ("add", "create", "another", "duplicate", "make a ..."):
-//!   a new thing is made by its own family;
+//! - it asks for a change (not a question: [`crate::router::intent`]), in a goal that is
+//!   not a question from its first word ([`wonders`]: "what happens if I hide the light?");
+//! - it is an instruction: its first word after a polite lead-in is an edit verb or
+//!   "make", "set", "spin", "turn", "show" ("the cube is twice as tall as it should be"
+//!   is a statement);
+//! - it introduces nothing ("add", "create", "another", "duplicate", "a box", "a lamp";
+//!   "a bit" and "a quarter turn" are amounts): a new thing is made by its own family;
 //! - it names the edit: an edit verb ("move", "lift", "rotate", "hide", "rename", ...),
 //!   or a turn, a size factor or a size with its unit the words give ([`super::relative`]);
-//! - it says nothing that belongs to another kind of change: time (an animation),
-//!   materials, modifiers, mesh parts, UVs, aiming, or a place beside another object
+//! - it says nothing that belongs to another kind of change or to a property: time (an
+//!   animation), materials, modifiers, mesh parts, UVs, aiming, a light's power, a
+//!   bevel's width, the field of view, a turntable, or a place beside another object
 //!   ("on top of", "next to", "to the left of": the spatial family places by relation);
 //! - it names an object of the scene, or "it" with an object before it.
 //!
@@ -32,12 +37,37 @@ const EDIT_VERBS: &[&str] = &[
 /// Words that say a new thing is made.
 const INTRODUCING: &[&str] = &["add", "create", "insert", "spawn", "new", "another", "duplicate", "copy", "copies", "clone", "build", "generate"];
 
-/// Words of other kinds of change: these clauses keep the router's choice.
+/// Words of other kinds of change, or of a property rather than the object itself
+/// ("the light's power", "the bevel's width", "the field of view"): these clauses keep
+/// the router's choice.
 const OTHER_CHANGES: &[&str] = &[
     "animate", "animation", "animated", "keyframe", "keyframes", "key", "seconds", "second", "frames", "frame", "loop", "looping", "over", "material",
     "materials", "colour", "color", "texture", "modifier", "modifiers", "uv", "uvs", "vertex", "vertices", "edge", "edges", "face", "faces",
     "bone", "bones", "look", "looks", "aim", "facing", "towards", "toward", "track", "follow", "lens", "focal", "origin", "pivot",
+    "power", "energy", "strength", "watt", "watts", "brightness", "radius", "bevel", "subdivision", "level", "levels", "samples", "fov",
+    "field", "shadow", "shadows", "roughness", "turntable", "orbit", "slowly", "gradually", "continuously",
 ];
+
+/// Polite and filler words before a clause's verb ("could you please hide ...").
+const LEAD_INS: &[&str] = &["please", "pls", "kindly", "could", "can", "would", "will", "you", "now", "then", "also", "and", "just", "lets", "let", "us", "i", "want", "need", "to", "id", "like", "ok", "okay", "so"];
+
+/// Verbs that may open a plain edit besides [`EDIT_VERBS`].
+const OTHER_OPENERS: &[&str] = &["make", "set", "spin", "turn", "show", "get"];
+
+/// Words that open a question about what would happen: such a sentence edits nothing.
+const WONDERING: &[&str] = &["what", "why", "how", "which", "where", "who", "whose", "whether", "would", "does", "do", "is", "are", "will", "should"];
+
+/// The clause's first word after its lead-in: the verb of an instruction.
+pub(super) fn head(plain: &[String]) -> Option<&str> {
+    plain.iter().map(String::as_str).find(|w| !LEAD_INS.contains(w))
+}
+
+/// Whether a goal is a question from its first word ("what happens if I hide the
+/// light?"): its clauses make no plain edit even where one reads like an instruction.
+pub(super) fn wonders(goal: &str) -> bool {
+    let plain = super::text::plain_words(goal, &[]);
+    goal.trim_end().ends_with('?') && plain.first().is_some_and(|w| WONDERING.contains(&w.as_str()))
+}
 
 /// Relations to another object: "on top of", "next to", "beside", "above the cube".
 const RELATIONS: &[&str] = &["beside", "next", "onto", "between", "above", "below", "under", "underneath", "behind", "atop"];
@@ -52,6 +82,10 @@ pub(super) fn transform_key(registry: &dyn Registry, text: &str, context: &super
     let plain = super::text::plain_words(text, &[]);
     let has = |list: &[&str]| plain.iter().any(|w| list.contains(&w.as_str()));
     if introduces(&plain) || has(OTHER_CHANGES) || has(RELATIONS) || related(&plain) {
+        return None;
+    }
+    // An instruction: a statement ("the cube is twice as tall as it should be") is no edit.
+    if !head(&plain).is_some_and(|h| EDIT_VERBS.contains(&h) || OTHER_OPENERS.contains(&h)) {
         return None;
     }
     let names_edit = has(EDIT_VERBS)
@@ -71,8 +105,11 @@ pub(super) fn transform_key(registry: &dyn Registry, text: &str, context: &super
 /// Whether plain words introduce a new thing: a making verb ("add", "another", "make a
 /// ..."); "the new cylinder" is one made before, a reference.
 pub(super) fn introduces(plain: &[String]) -> bool {
-    let makes_one = plain.windows(2).any(|p| p[0] == "make" && ["a", "an"].contains(&p[1].as_str()));
-    makes_one || plain.iter().enumerate().any(|(i, w)| INTRODUCING.contains(&w.as_str()) && !(w == "new" && i > 0 && plain[i - 1] == "the"))
+    // "a" / "an" before a thing ("give me a 3 m tall box", "put a lamp above the cube"),
+    // not before an amount ("a bit", "a quarter turn", "a metre").
+    let amount = ["bit", "little", "quarter", "half", "lot", "few", "tad", "touch", "metre", "meter", "centimetre", "centimeter", "degree", "notch", "step", "third"];
+    let article = plain.windows(2).any(|p| ["a", "an"].contains(&p[0].as_str()) && !amount.contains(&p[1].as_str()));
+    article || plain.iter().enumerate().any(|(i, w)| INTRODUCING.contains(&w.as_str()) && !(w == "new" && i > 0 && plain[i - 1] == "the"))
 }
 
 /// "to the left of", "in front of", "on top of", "on the cube": a place given by another object.
@@ -136,6 +173,8 @@ mod tests {
             "Could you make the cube 50cm tall? Keep its width and depth as they are, thanks!",
             "Rename the Light to KeyLight",
             "move the lamp to 4, -4, 6",
+            "rotate the cube a quarter turn around z",
+            "could you please lift the cube a bit",
         ] {
             assert_eq!(edit(text).as_deref(), Some("edit.object"), "{text}");
         }
@@ -158,9 +197,24 @@ mod tests {
             "rotate the camera to look at the cube",
             "make it bigger",
             "move the wardrobe up 2 m",
+            "Give me a 3 m tall box",
+            "I need a box 50 cm tall",
+            "put a lamp above the cube",
+            "The cube is twice as tall as it should be",
+            "make the camera's field of view twice as wide",
+            "make the bevel on the cube twice as wide",
+            "lower the light's power to 500 W",
+            "Spin the cube 360 degrees around Z for a turntable",
         ] {
             assert_eq!(edit(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_question_from_its_first_word_wonders() {
+        assert!(wonders("What happens to the shadows if I move the cube and hide the light?"));
+        assert!(!wonders("Could you hide the light?"), "a polite request");
+        assert!(!wonders("what a mess, hide the light"), "no question mark");
     }
 
     #[test]

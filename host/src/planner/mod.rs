@@ -105,12 +105,15 @@ pub fn read_only(registry: &dyn Registry, key: &str, args: serde_json::Value) ->
     })
 }
 
-/// The scene's objects (up to 200: names and types) for filling references, read with
+/// How many of the scene's objects the planner reads.
+pub(crate) const SCENE_READ_LIMIT: usize = 200;
+
+/// The scene's objects (up to [`SCENE_READ_LIMIT`]: names and types) for filling references, read with
 /// the read-only `lists-objects` capability. A scene that cannot be read gives none: the plan then
 /// fills no references and lists them as missing, it does not guess.
 pub fn scene_objects(registry: &dyn Registry) -> Vec<args::SceneObject> {
     let Some(inspect) = registry.role(crate::roles::Role::ListsObjects) else { return vec![] };
-    let Ok(answer) = read_only(registry, &inspect, serde_json::json!({ "limit": 200 })) else { return vec![] };
+    let Ok(answer) = read_only(registry, &inspect, serde_json::json!({ "limit": SCENE_READ_LIMIT })) else { return vec![] };
     let objects = answer.get("objects").and_then(serde_json::Value::as_array).into_iter().flatten();
     objects
         .filter_map(|o| {

@@ -95,8 +95,8 @@ fn names(key: &str, word: &str) -> u8 {
         return 2;
     }
     let last = key.rsplit('_').next().unwrap_or(key);
-    // A synonym of the property's name, or of its last word ("%" for `resolution_percentage`).
-    let synonym = SYNONYMS.iter().any(|(k, ws)| (*k == key || (key.contains('_') && *k == last)) && ws.iter().any(|s| singular(s) == word));
+    // A synonym of the property's name; "%" also names a property ending in `percentage`.
+    let synonym = SYNONYMS.iter().any(|(k, ws)| (*k == key || (*k == "percentage" && last == "percentage")) && ws.iter().any(|s| singular(s) == word));
     u8::from(key.contains('_') && singular(last) == word || synonym)
 }
 
@@ -129,7 +129,10 @@ pub fn point(lw: &[String]) -> Option<[f64; 3]> {
     // Three plain numbers after "at" / "to" ("move it to (4, -4, 6)", "at 0,0,3": the
     // words lose their commas and brackets).
     let plain = |w: &String| w.parse::<f64>().ok().filter(|v| v.is_finite() && v.abs() <= MAX_COORDINATE);
-    if let Some(p) = lw.windows(4).find_map(|w| {
+    // "rotate the cube to 0, 0, 90", "scale it to 2, 2, 1": angles and factors, not a place.
+    let other = ["rotate", "rotation", "rotated", "turn", "spin", "tilt", "scale", "scaled", "size", "resize", "dimensions", "degrees", "radians"];
+    if !lw.iter().any(|w| other.contains(&w.as_str()))
+        && let Some(p) = lw.windows(4).find_map(|w| {
         (["at", "to", "location", "position"].contains(&w[0].as_str())).then(|| Some([plain(&w[1])?, plain(&w[2])?, plain(&w[3])?])).flatten()
     }) {
         return Some(p);
@@ -332,6 +335,8 @@ mod tests {
         assert_eq!(point(&w("move it to (4, -4, 6).")), Some([4.0, -4.0, 6.0]));
         assert_eq!(point(&w("pls add a sphre at 0,0,3")), Some([0.0, 0.0, 3.0]));
         assert_eq!(point(&w("make 3 copies 2 m apart")), None);
+        assert_eq!(point(&w("rotate the cube to 0, 0, 90")), None, "angles");
+        assert_eq!(point(&w("scale the cube to 2, 2, 1")), None, "factors");
     }
 
     #[test]

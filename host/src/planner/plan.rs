@@ -342,22 +342,32 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         steps.push(step(registry, "Inspect the current scene", &need_inspect()?, serde_json::json!({}))?);
     }
     let mut context = Context { names: request.scene.to_vec(), ..Context::default() };
+    let wonders = super::edits::wonders(goal);
     // Quoted words are written, never followed: the goal is cut with its quotes shielded,
     // and a clause is routed without them ([`super::quotes`]).
     let (shielded, quoted) = super::quotes::shield(goal);
     let cut: Vec<String> = clauses(&shielded).iter().map(|c| super::quotes::restore(c, &quoted)).collect();
     for text in cut.iter().chain(request.custom_steps) {
-        // A plain edit of an object the scene has goes where the packs declared such edits.
-        let picked = super::edits::transform_key(registry, text, &context).or_else(|| pick(&super::routing_text(text, &context.names)));
-        // A clause the router cannot place that says more about the step before ("the
-        // lamp is too dim, make it 2000 watts") completes that step.
+        // A plain edit of an object the scene has goes where the packs declared such edits
+        // (never in a goal that is a question: "what happens if I hide the light?").
+        let edit = if wonders { None } else { super::edits::transform_key(registry, text, &context) };
+        let picked = edit.or_else(|| pick(&super::routing_text(text, &context.names)));
+        // A clause the router cannot place at all that says more about the held step
+        // before it ("the lamp is too dim, make it 2000 watts") completes that step; a
+        // question never does, and a failed try leaves the plan's context as it was.
         if picked.as_ref().is_none_or(|k| Some(k) == inspect.as_ref())
+            && !wonders
+            && crate::router::intent::of(text) != crate::router::Intent::Read
             && let Some(last) = steps.last_mut().filter(|s: &&mut PlanStep| Some(&s.tool_hint) != inspect.as_ref() && s.held())
-            && let Ok(more) = routed(registry, &format!("{} {}", last.description, text), &last.tool_hint.clone(), &mut context)
-            && more.needs_input.len() < last.needs_input.len()
         {
-            *last = more;
-            continue;
+            let mut trial = Context { names: context.names.clone(), subject: context.subject.clone(), written: context.written.clone() };
+            if let Ok(more) = routed(registry, &format!("{} {}", last.description, text), &last.tool_hint.clone(), &mut trial)
+                && more.needs_input.len() < last.needs_input.len()
+            {
+                *last = more;
+                context = trial;
+                continue;
+            }
         }
         let key = match picked {
             Some(key) => key,

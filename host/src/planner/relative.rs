@@ -44,6 +44,8 @@ pub fn offset(lw: &[String]) -> Option<[f64; 3]> {
         .min_by_key(|n| if by.is_some_and(|b| n.at == b + 1) { 0 } else { n.at.abs_diff(at) })?;
     let unit_word = number.unit.clone().or_else(|| lw.get(number.at + 1).cloned()).unwrap_or_default();
     let metres = match unit_word.as_str() {
+        // An angle is a turn, never a distance ("tilt the camera down 15 degrees").
+        "deg" | "°" | "degree" | "degrees" | "rad" | "radian" | "radians" => return None,
         "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => number.value / 100.0,
         "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => number.value / 1000.0,
         _ => number.value,
@@ -209,7 +211,9 @@ pub fn fill(registry: &dyn Registry, schema: &Value, lw: &[String], object: Opti
     // What the words ask, each read once: the amounts a reading of the object completes.
     let step = offset(lw).filter(|_| !args.contains_key("location") && takes_vec3(schema, "location"));
     let by = factor(lw).filter(|_| !args.contains_key("scale") && takes_vec3(schema, "scale"));
-    let reach = size_to(lw).filter(|_| by.is_none() && !args.contains_key("scale") && takes_vec3(schema, "scale"));
+    // "lift the cube 4 m high" is a place, not a size: a size to reach only without a move verb.
+    let moves = lw.iter().any(|w| ["move", "lift", "raise", "lower", "push", "shift", "put", "place", "nudge", "slide"].contains(&w.as_str()));
+    let reach = size_to(lw).filter(|_| !moves && by.is_none() && !args.contains_key("scale") && takes_vec3(schema, "scale"));
     // Rotation in the capability's default unit (degrees) only: a step that chose radians
     // would read these numbers wrong.
     let in_degrees = args.get("rotation_unit").is_none_or(|u| u == "degrees");
@@ -249,6 +253,14 @@ mod tests {
 
     fn lw(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_lowercase).collect()
+    }
+
+    #[test]
+    fn an_angle_is_no_distance() {
+        let w = |text: &str| crate::planner::text::clause_words(text);
+        assert_eq!(offset(&w("tilt the camera down 15 degrees")), None);
+        assert_eq!(offset(&w("rotate the light 30 degrees to the left")), None);
+        assert_eq!(offset(&w("move the light 30 cm to the left")), Some([-0.3, 0.0, 0.0]));
     }
 
     #[test]
