@@ -48,7 +48,7 @@ const PREPOSITIONS: &[&str] = &["of", "to", "on", "onto", "at", "into", "toward"
 pub(super) const FILLERS: &[&str] = &["the", "a", "an", "default", "my", "this", "that"];
 
 /// Words that stand for the object an earlier step acted on.
-const PRONOUNS: &[&str] = &["it", "its", "them"];
+const PRONOUNS: &[&str] = &["it", "its", "them", "her", "him", "his"];
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filled {
@@ -130,6 +130,18 @@ fn app_word(word: &str) -> Option<&'static str> {
     COMMON_NAMES.iter().find(|(common, _)| *common == word).map(|(_, app)| *app)
 }
 
+/// Whether the word at `i` speaks of one not made yet ("a new camera TopCam", "another
+/// cube", "a lamp"): then it names no object of the scene, though its word is one's name.
+/// "The new cylinder" is one an earlier step made: a reference.
+fn new_one(lw: &[String], i: usize) -> bool {
+    let before = |n: usize| i.checked_sub(n).map(|at| lw[at].as_str());
+    match before(1) {
+        Some("new" | "second" | "extra") => !matches!(before(2), Some("the" | "this" | "that" | "my" | "our")),
+        Some("another" | "a" | "an") => true,
+        _ => false,
+    }
+}
+
 /// The scene objects the words name, in the order they appear.
 fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
     let lw = lower(original);
@@ -152,7 +164,7 @@ fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
         // verb there ("light the cube with three lights": the cube, not the Light).
         let opens = |i: usize| i == 0 || ["please", "pls", "and", "then", "now", "also", "just", "kindly", "to"].contains(&lw[i - 1].as_str());
         let verb_here = |i: usize| parts.len() == 1 && opens(i) && super::plan::is_verb(&lw[i]) && lw.get(i + 1).is_some_and(|n| ["the", "a", "an", "it", "this", "that", "my", "everything", "all"].contains(&n.as_str()));
-        if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..] && !verb_here(i)) {
+        if let Some(at) = (0..=lw.len() - parts.len()).find(|&i| lw[i..i + parts.len()] == parts[..] && !verb_here(i) && !new_one(&lw, i)) {
             covered[at..at + parts.len()].iter_mut().for_each(|c| *c = true);
             found.push(mention(at, object));
         }
@@ -164,7 +176,7 @@ fn mentions(original: &[String], scene: &[SceneObject]) -> Vec<Mention> {
         let parts: Vec<String> = lower(&words(&object.name));
         if let [name] = parts.as_slice()
             && !found.iter().any(|(_, m)| m.name == object.name)
-            && let Some(at) = (0..lw.len()).find(|&i| !covered[i] && original[i] == lw[i] && app_word(&lw[i]).is_some_and(|a| a == name))
+            && let Some(at) = (0..lw.len()).find(|&i| !covered[i] && original[i] == lw[i] && app_word(&lw[i]).is_some_and(|a| a == name) && !new_one(&lw, i))
         {
             found.push(mention(at, object));
         }

@@ -248,3 +248,14 @@ fn a_rename_takes_the_word_after_to() {
     let f = fill(&modify, "rename the cube to Box", &scene(), None);
     assert_eq!(Value::Object(f.args), json!({ "name": "Cube", "new_name": "Box" }));
 }
+
+#[test]
+fn a_new_one_is_no_object_of_the_scene() {
+    let aim = json!({ "properties": { "camera": { "type": "string" }, "target": { "type": "string" } }, "required": ["camera", "target"] });
+    let f = fill(&aim, "new camera TopCam 10m straight above the cube looking down", &scene(), None);
+    assert_eq!(f.args.get("camera"), None, "the Camera the scene has is not the new one: {:?}", f.args);
+    assert_eq!(f.args["target"], "Cube");
+    let set = json!({ "properties": { "name": { "type": "string" } }, "required": ["name"] });
+    assert_eq!(fill(&set, "add another cube", &scene(), None).args.get("name"), None);
+    assert_eq!(fill(&set, "point the camera at the cube", &scene(), None).args["name"], "Camera");
+}

@@ -46,7 +46,7 @@ fn bare(word: &str) -> String {
 /// "orange-ish") and `#rgb` / `#rrggbb` hex.
 pub fn colours(lw: &[String]) -> Vec<String> {
     let words: Vec<String> = lw.iter().map(|w| bare(w)).collect();
-    words
+    let found: Vec<(usize, String)> = words
         .iter()
         .enumerate()
         .filter_map(|(i, w)| {
@@ -55,11 +55,24 @@ pub fn colours(lw: &[String]) -> Vec<String> {
             let shade = i.checked_sub(1).filter(|p| !names_thing(*p)).and_then(|p| SHADES.iter().find(|(m, n, _)| *m == words[p] && n == w));
             match shade {
                 Some((_, _, hex)) => Some(hex.to_string()),
-                None if NAMES.contains(&w.as_str()) || (w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())) => Some(w.clone()),
+                None if NAMES.contains(&w.as_str()) || is_hex(w) => Some(w.clone()),
                 None => None,
             }
+            .map(|c| (i, c))
         })
+        .collect();
+    // "a warm orange tint, #ffaa55": the code says precisely which orange; a name with a
+    // code a few words after it, and no other colour between, is that code.
+    found
+        .iter()
+        .enumerate()
+        .filter(|(n, (i, c))| is_hex(c) || !found.get(n + 1).is_some_and(|(j, next)| is_hex(next) && j - i <= 3))
+        .map(|(_, (_, c))| c.clone())
         .collect()
+}
+
+fn is_hex(w: &str) -> bool {
+    w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())
 }
 
 fn describes_colour(root: &Value, prop: &Value) -> bool {
@@ -71,8 +84,14 @@ fn describes_colour(root: &Value, prop: &Value) -> bool {
 
 /// Fill empty colour properties from the colours of the words.
 pub fn fill(root: &Value, props: &Map<String, Value>, lw: &[String], args: &mut Map<String, Value>) {
-    let mut found = colours(lw).into_iter();
+    let named = colours(lw);
     let asks_light = lw.iter().any(|w| LIGHT_WORDS.contains(&w.as_str()));
+    // "make the cube glow cyan": one colour for what glows is its colour and its glow's.
+    let named = match named.as_slice() {
+        [one] if asks_light => vec![one.clone(), one.clone()],
+        _ => named,
+    };
+    let mut found = named.into_iter();
     let mut keys: Vec<&String> = props.keys().filter(|k| !args.contains_key(k.as_str()) && describes_colour(root, &props[k.as_str()])).collect();
     keys.retain(|k| asks_light || !k.contains("emission"));
     keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
@@ -95,6 +114,8 @@ mod tests {
         assert_eq!(c("make the background a dark grey"), ["#262626"]);
         assert_eq!(c("a dark blue sky and a light grey floor"), ["navy", "#bfbfbf"]);
         assert_eq!(c("colour it #3366ff"), ["#3366ff"]);
+        assert_eq!(c("give it a warm orange tint, #ffaa55"), ["#ffaa55"], "the code says which orange");
+        assert_eq!(c("a red cube and a blue sphere, #0000ff"), ["red", "#0000ff"]);
         assert!(c("a lightweight finish").is_empty());
         assert_eq!(c("make the light blue"), ["blue"], "the Light, blue");
     }
@@ -114,7 +135,8 @@ mod tests {
             "material": { "type": "string", "description": "Material name" } } });
         assert_eq!(run(material.clone(), "paint the cube matte blue"), json!({ "color": "blue" }));
         assert_eq!(run(material.clone(), "make it #ff8800"), json!({ "color": "#ff8800" }));
-        assert_eq!(run(material.clone(), "make it glow orange"), json!({ "color": "orange" }), "one colour: the object's own first");
+        assert_eq!(run(material.clone(), "make it glow orange"), json!({ "color": "orange", "emission": "orange" }), "one colour: the object's and its glow's");
+        assert_eq!(run(material.clone(), "make the cube glow cyan (#00ffff), emission strength 5"), json!({ "color": "#00ffff", "emission": "#00ffff" }));
         assert_eq!(run(material.clone(), "a red cube that glows white"), json!({ "color": "red", "emission": "white" }));
         assert_eq!(run(material, "make the cube shiny"), json!({}));
         let gradient = json!({ "properties": {

@@ -31,7 +31,7 @@ use crate::roles::Role;
 /// Verbs that name a transform, visibility or name change on their own.
 const EDIT_VERBS: &[&str] = &[
     "move", "lift", "raise", "lower", "shift", "nudge", "push", "translate", "reposition", "relocate", "rotate", "tilt", "scale",
-    "rescale", "resize", "shrink", "enlarge", "grow", "hide", "unhide", "rename", "double", "halve",
+    "rescale", "resize", "shrink", "enlarge", "grow", "stretch", "squash", "hide", "unhide", "rename", "double", "halve",
 ];
 
 /// Words that say a new thing is made.
@@ -46,6 +46,8 @@ const OTHER_CHANGES: &[&str] = &[
     "bone", "bones", "look", "looks", "aim", "facing", "towards", "toward", "track", "follow", "lens", "focal", "origin", "pivot",
     "power", "energy", "strength", "watt", "watts", "brightness", "radius", "bevel", "subdivision", "level", "levels", "samples", "fov",
     "field", "shadow", "shadows", "roughness", "turntable", "orbit", "slowly", "gradually", "continuously",
+    // Not one object of the scene: the world, a collection, everything but one.
+    "world", "collection", "collections", "everything", "except", "every", "all", "others",
 ];
 
 /// Polite and filler words before a clause's verb ("could you please hide ...").
@@ -72,28 +74,38 @@ pub(super) fn wonders(goal: &str) -> bool {
 /// Relations to another object: "on top of", "next to", "beside", "above the cube".
 const RELATIONS: &[&str] = &["beside", "next", "onto", "between", "above", "below", "under", "underneath", "behind", "atop"];
 
-/// The `transforms-object` capability, when the clause is a plain edit of an object the
-/// scene (or an earlier step) has.
-pub(super) fn transform_key(registry: &dyn Registry, text: &str, context: &super::plan::Context) -> Option<String> {
+/// Whether a clause reads as a plain edit by its words alone (every rule of the module
+/// doc but the last: which object it names is the scene's to say).
+pub fn plain_edit(text: &str) -> bool {
     if crate::router::intent::of(text) == crate::router::Intent::Read {
-        return None;
+        return false;
     }
     let lw = super::text::clause_words(text);
     let plain = super::text::plain_words(text, &[]);
     let has = |list: &[&str]| plain.iter().any(|w| list.contains(&w.as_str()));
     if introduces(&plain) || has(OTHER_CHANGES) || has(RELATIONS) || related(&plain) {
-        return None;
+        return false;
     }
     // An instruction: a statement ("the cube is twice as tall as it should be") is no edit.
     if !head(&plain).is_some_and(|h| EDIT_VERBS.contains(&h) || OTHER_OPENERS.contains(&h)) {
-        return None;
+        return false;
     }
-    let names_edit = has(EDIT_VERBS)
+    // "lower-poly versions" opens with no verb, and "hide_render" is a property's name.
+    let tokens: Vec<String> = text.split_whitespace().map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-').to_lowercase()).collect();
+    if tokens.iter().find(|t| !LEAD_INS.contains(&t.as_str())).is_some_and(|t| t.contains('-')) || tokens.iter().any(|t| t.contains('_')) {
+        return false;
+    }
+    has(EDIT_VERBS)
         || plain.iter().any(|w| w == "show") && !plain.windows(2).any(|p| p[0] == "show" && p[1] == "me")
         || super::relative::turn(&lw).is_some()
         || super::relative::factor(&lw).is_some()
-        || super::relative::size_to(&lw).is_some();
-    if !names_edit {
+        || super::relative::size_to(&lw).is_some()
+}
+
+/// The `transforms-object` capability, when the clause is a plain edit of an object the
+/// scene (or an earlier step) has.
+pub(super) fn transform_key(registry: &dyn Registry, text: &str, context: &super::plan::Context) -> Option<String> {
+    if !plain_edit(text) {
         return None;
     }
     let key = registry.role(Role::TransformsObject)?;
@@ -175,6 +187,7 @@ mod tests {
             "move the lamp to 4, -4, 6",
             "rotate the cube a quarter turn around z",
             "could you please lift the cube a bit",
+            "Stretch the cube 1.5x along X only, keep Y and Z as they are.",
         ] {
             assert_eq!(edit(text).as_deref(), Some("edit.object"), "{text}");
         }
@@ -205,6 +218,10 @@ mod tests {
             "make the bevel on the cube twice as wide",
             "lower the light's power to 500 W",
             "Spin the cube 360 degrees around Z for a turntable",
+            "I need lower-poly versions of the car, say 50% and 25%",
+            "hide everything except the headphones from the render",
+            "rename the world to Studio World",
+            "set hide_render on the helper empty",
         ] {
             assert_eq!(edit(text), None, "{text}");
         }

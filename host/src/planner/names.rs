@@ -54,6 +54,9 @@ pub(crate) fn called(text: &str) -> Option<String> {
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_.- ".contains(c))).then_some(name)
 }
 
+/// Words after which unquoted text no longer says what it reads: a place, a size, a look.
+const TEXT_ENDS: &[&str] = &["above", "below", "under", "over", "on", "onto", "at", "in", "into", "next", "beside", "behind", "with", "then", "half", "extruded", "sized"];
+
 /// Words that introduce what a text says.
 const SAYING: &[&str] = &["saying", "says", "reading", "reads", "text"];
 
@@ -75,7 +78,13 @@ pub(super) fn said(text: &str) -> Option<String> {
     let original = words(text);
     // "text saying hello": the verb, not the noun, introduces what it says.
     let at = SAYING.iter().find_map(|s| original.iter().position(|w| w.to_lowercase() == *s))?;
-    let rest: Vec<&String> = original[at + 1..].iter().skip_while(|w| ["that", "the", "word"].contains(&w.to_lowercase().as_str())).collect();
+    let rest: Vec<&String> = original[at + 1..]
+        .iter()
+        .skip_while(|w| ["that", "the", "word"].contains(&w.to_lowercase().as_str()))
+        // Unquoted, the text ends where the words go on to place or size it ("saying
+        // HELLO above the cube, half a metre tall"): at a word like "above" or "and".
+        .take_while(|w| !TEXT_ENDS.contains(&w.to_lowercase().as_str()))
+        .collect();
     (!rest.is_empty()).then(|| rest.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" "))
 }
 

@@ -19,7 +19,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("frame_end", &["long"]),
     ("width", &["wide"]),
     ("spacing", &["apart"]),
-    ("energy", &["watts", "watt", "w"]),
+    ("energy", &["watts", "watt", "w", "strength", "power", "brightness"]),
     ("lens", &["mm", "millimetre", "millimetres", "millimeter", "millimeters"]),
     ("samples", &["samples", "spp"]),
     ("degrees", &["degrees", "deg"]),

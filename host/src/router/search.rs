@@ -93,8 +93,12 @@ impl SearchIndex {
                     *e = e.max(w);
                 }
             };
-            add(&item.key.replace(['.', '_'], " "), KEY_WEIGHT);
+            // The key's name says what the capability does; its namespace ("scene.",
+            // "render.") is mostly the family again, so it counts as the family does.
+            let (namespace, name) = item.key.split_once('.').unwrap_or(("", item.key));
+            add(namespace, FAMILY_WEIGHT);
             add(item.family, FAMILY_WEIGHT);
+            add(&name.replace('_', " "), KEY_WEIGHT);
             add(item.summary, SUMMARY_WEIGHT);
             item.tags.iter().for_each(|t| add(t, TAG_WEIGHT));
             item.aliases.iter().for_each(|a| add(&a.replace(['.', '_'], " "), ALIAS_WEIGHT));
@@ -131,15 +135,20 @@ impl SearchIndex {
         if term.chars().count() < 5 || self.postings.contains_key(&term) || term.chars().any(|c| c.is_ascii_digit()) {
             return term;
         }
-        let first = term.chars().next();
-        let len = term.chars().count();
-        self.postings
-            .keys()
+        self.nearest(&term, self.postings.keys().map(String::as_str)).map(str::to_string).unwrap_or(term)
+    }
+
+    /// The word of `vocabulary` one edit from `word` (five or more letters, the same first
+    /// letter). A swap or a wrong letter ("camrea", "scael") is the likelier typo, so a
+    /// word of the same length comes before one a letter longer or shorter ("scael" is
+    /// "scale", not the stem "scal"); then the alphabetically first, so the answer is
+    /// deterministic.
+    fn nearest<'a>(&self, word: &str, vocabulary: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+        let (first, len) = (word.chars().next(), word.chars().count());
+        vocabulary
             .filter(|k| k.chars().next() == first && k.chars().count().abs_diff(len) <= 1)
-            .filter(|k| strsim::damerau_levenshtein(&term, k) == 1)
-            .min()
-            .cloned()
-            .unwrap_or(term)
+            .filter(|k| strsim::damerau_levenshtein(word, k) == 1)
+            .min_by_key(|k| (k.chars().count() != len, *k))
     }
 
     /// `goal` with each misspelt word replaced by the word it misspells ("rotaet the
@@ -160,20 +169,18 @@ impl SearchIndex {
             let fixed = if lower.chars().count() < 5 || lower.chars().any(|c| c.is_ascii_digit()) || known(&lower) || known(&text::stem(&lower)) {
                 None
             } else {
-                let (first, len) = (lower.chars().next(), lower.chars().count());
-                self.postings
-                    .keys()
-                    .map(String::as_str)
-                    .chain(self.cue_words.iter().map(String::as_str))
-                    .filter(|k| k.chars().next() == first && k.chars().count().abs_diff(len) <= 1)
-                    .filter(|k| strsim::damerau_levenshtein(&lower, k) == 1)
-                    .min()
+                self.nearest(&lower, self.postings.keys().map(String::as_str).chain(self.cue_words.iter().map(String::as_str)))
             };
             out.push_str(fixed.unwrap_or(word));
             rest = &rest[start + word_len..];
         }
         out.push_str(rest);
         out
+    }
+
+    /// The family of the capability `key`, if the catalog has it.
+    pub fn family_of(&self, key: &str) -> Option<&str> {
+        self.keys.get(key).map(|id| self.entries[*id as usize].family.as_str())
     }
 
     /// Whether `family` has a capability that changes nothing.
@@ -193,6 +200,7 @@ impl SearchIndex {
         let destruction_named = super::intent::names_destruction(query);
         let mut scores = vec![0.0f32; self.entries.len()];
         let mut terms: Vec<String> = text::terms(query).into_iter().map(|t| self.known_term(t)).collect();
+        terms.extend(text::asked_terms(query).into_iter().map(text::stem));
         terms.sort_unstable();
         terms.dedup();
         for term in &terms {

@@ -9,7 +9,7 @@ use capstan_sdk::prelude::*;
 #[capability(
     key = "scene.object_info",
     family = "inspect",
-    tags = ["object", "details", "transform", "inspect", "modifiers", "constraints"],
+    tags = ["object", "details", "transform", "inspect", "modifiers", "constraints", "location", "position", "rotation"],
     aliases = ["blender_get_object_info", "get_object_info"],
     examples = ["tell me about the cube", "where is the camera", "object details"],
     uses = [GetObjectInfo],

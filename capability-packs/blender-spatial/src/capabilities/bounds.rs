@@ -17,7 +17,7 @@ pub struct BoundsArgs {
 #[capability(
     key = "spatial.bounds",
     family = "spatial",
-    tags = ["bounds", "bounding box", "aabb", "extent", "size", "dimensions", "measure"],
+    tags = ["bounds", "bounding box", "aabb", "extent", "size", "dimensions", "measure", "height", "tall", "width", "wide", "depth", "length"],
     aliases = ["bounding_box", "bounds_world", "scene_bounds", "get_bounding_box"],
     examples = ["what is the bounding box of the table", "what is the bounding box of the whole scene", "where does the chair end"],
     uses = [BoundsWorld],
