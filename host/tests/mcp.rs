@@ -66,6 +66,11 @@ async fn the_guided_surface_offers_exactly_five_tools_and_routes_the_floor() {
     }
     let r = call(&c, "router_set_goal", json!({ "goal": "add a cube" })).await;
     assert_eq!(structured(&r)["suggestions"][0]["key"], "scene.create_object");
+    // A plain edit suggests the pack's transforms-object capability first, as the
+    // planner plans it and `capstan eval` scores it; the family stays the router's.
+    let r = call(&c, "router_set_goal", json!({ "goal": "Hide the camera, I don't want to see it." })).await;
+    assert_eq!(structured(&r)["family"], "camera", "{}", structured(&r));
+    assert_eq!(structured(&r)["suggestions"][0]["key"], "scene.modify_object", "{}", structured(&r));
     assert_eq!(structured(&r)["intent"], "change");
     // A goal that only asks: intent read, a reason, and no suggestion that changes anything
     // (this one was once answered with material.assign).

@@ -296,6 +296,15 @@ fn goals_pick_their_capability_first() {
         assert_ne!(pick(goal).1.as_deref(), Some("scene.create_object"), "{goal}");
     }
     assert_eq!(pick("add a cube at the origin").1.as_deref(), Some("scene.create_object"));
+    // No plain edit for a goal that asks, or when another instruction follows; things
+    // that may be new are still made.
+    let changes = |goal: &str| pick(goal).1.is_some_and(|k| rt.capability(&k).is_some_and(|c| c.mutates));
+    assert!(!changes("Move the cube 2 m up? Actually no, don't move anything yet, just tell me where it is."));
+    for goal in ["Hide the light. Add a sun lamp.", "Rotate the camera 90 degrees around Z. Make its lens 85mm."] {
+        assert_ne!(pick(goal).1.as_deref(), Some("scene.modify_object"), "{goal}");
+    }
+    assert!(pick("Put two area lights over the table").1.is_some());
+    assert!(pick("Put the monkey in the middle of the scene").1.is_some());
     let text = std::fs::read_to_string(support::workspace().join("host/tests/data/routing_goals.tsv")).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect()).collect();
     let mut misses = Vec::new();

@@ -92,17 +92,44 @@ fn set_goal(core: &Core, session: &Mutex<SessionState>, args: &Map<String, Value
         return bad_request("goal must be a non-empty string");
     };
     let route = router::route(goal, &core.families, Some(&core.index));
+    let family = route.family.clone();
+    // The one capability the router picks for the whole goal is suggested first (what
+    // `capstan eval` scores and `planner_set_goal` previews): a plain edit of an object
+    // ("hide the camera") is the capability a pack declared for such edits, though the
+    // goal's family (DESIGN §8's floor: "move the camera" is camera) is another.
+    let (picked_family, first) = crate::planner::pick(&core.families, &core.index, core.runtime.role(crate::roles::Role::TransformsObject), goal);
+    let why = match &first {
+        Some(key) if picked_family != family => format!("{}; a plain edit of an object (move, turn, size, hide, rename), so {key} first", route.why),
+        _ => route.why.clone(),
+    };
     {
         let mut s = lock(session);
         s.goal = Some(goal.to_string());
-        s.family = Some(route.family.clone());
+        s.family = Some(family.clone());
     }
     // A goal that only asks gets only suggestions that change nothing.
     let reads_only = route.intent == router::Intent::Read;
-    let suggestions = search_hits(core, session, goal, Some(&route.family), 5, reads_only);
-    let suggestions = if suggestions.is_empty() { search_hits(core, session, goal, None, 5, reads_only) } else { suggestions };
+    let mut suggestions = search_hits(core, session, goal, Some(&family), 5, reads_only);
+    if suggestions.is_empty() {
+        suggestions = search_hits(core, session, goal, None, 5, reads_only);
+    }
+    if let Some(key) = first {
+        match suggestions.iter().position(|h| h.key == key) {
+            Some(at) => {
+                let hit = suggestions.remove(at);
+                suggestions.insert(0, hit);
+            }
+            // Hidden (its app unavailable) or skewed, it is not suggested at all.
+            None => {
+                if let Some(hit) = search_hits(core, session, &key, None, 1, reads_only).into_iter().find(|h| h.key == key) {
+                    suggestions.insert(0, hit);
+                    suggestions.truncate(5);
+                }
+            }
+        }
+    }
     ok_result(json!({
-        "goal": goal, "family": route.family, "basis": route.basis, "intent": route.intent, "why": route.why,
+        "goal": goal, "family": family, "basis": route.basis, "intent": route.intent, "why": why,
         "suggestions": suggestions, "hidden": hidden_lines(core),
     }))
 }

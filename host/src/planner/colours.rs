@@ -61,15 +61,20 @@ pub fn colours(lw: &[String]) -> Vec<String> {
             .map(|c| (i, c))
         })
         .collect();
-    // "a warm orange tint, #ffaa55": the code says precisely which orange; a name with a
-    // code a few words after it, and no other colour between, is that code.
+    // "a warm orange tint, #ffaa55", "cyan (#00ffff)": the code says precisely which
+    // orange. A name is that code when only words for a colour's kind stand between
+    // them ("red with a #ffffff emission" and "red, the sphere #00ff00" are two colours).
+    let glosses = |from: usize, to: usize| words[from + 1..to].iter().all(|w| GLOSS.contains(&w.as_str()));
     found
         .iter()
         .enumerate()
-        .filter(|(n, (i, c))| is_hex(c) || !found.get(n + 1).is_some_and(|(j, next)| is_hex(next) && j - i <= 3))
+        .filter(|(n, (i, c))| is_hex(c) || !found.get(n + 1).is_some_and(|(j, next)| is_hex(next) && glosses(*i, *j)))
         .map(|(_, (_, c))| c.clone())
         .collect()
 }
+
+/// Words between a colour's name and its code that say what kind of colour it is.
+const GLOSS: &[&str] = &["tint", "tone", "shade", "hue", "colour", "color", "i", "e", "ie", "or", "so", "like", "say"];
 
 fn is_hex(w: &str) -> bool {
     w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())
@@ -86,15 +91,17 @@ fn describes_colour(root: &Value, prop: &Value) -> bool {
 pub fn fill(root: &Value, props: &Map<String, Value>, lw: &[String], args: &mut Map<String, Value>) {
     let named = colours(lw);
     let asks_light = lw.iter().any(|w| LIGHT_WORDS.contains(&w.as_str()));
-    // "make the cube glow cyan": one colour for what glows is its colour and its glow's.
+    // "make the cube glow cyan": one colour for what glows is its colour and its glow's,
+    // unless the words name the glow's colour alone ("set the emission colour to blue").
+    let glow_alone = lw.windows(2).any(|p| ["emission", "emissive", "glow"].contains(&p[0].as_str()) && ["colour", "color"].contains(&p[1].as_str()));
     let named = match named.as_slice() {
-        [one] if asks_light => vec![one.clone(), one.clone()],
+        [one] if asks_light && !glow_alone => vec![one.clone(), one.clone()],
         _ => named,
     };
     let mut found = named.into_iter();
     let mut keys: Vec<&String> = props.keys().filter(|k| !args.contains_key(k.as_str()) && describes_colour(root, &props[k.as_str()])).collect();
     keys.retain(|k| asks_light || !k.contains("emission"));
-    keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+    keys.sort_by_key(|k| (!(glow_alone && k.contains("emission")), ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len())));
     for key in keys {
         let Some(colour) = found.next() else { break };
         args.insert(key.clone(), Value::String(colour));
@@ -115,7 +122,9 @@ mod tests {
         assert_eq!(c("a dark blue sky and a light grey floor"), ["navy", "#bfbfbf"]);
         assert_eq!(c("colour it #3366ff"), ["#3366ff"]);
         assert_eq!(c("give it a warm orange tint, #ffaa55"), ["#ffaa55"], "the code says which orange");
-        assert_eq!(c("a red cube and a blue sphere, #0000ff"), ["red", "#0000ff"]);
+        assert_eq!(c("a red cube and a blue sphere, #0000ff"), ["red", "blue", "#0000ff"], "a thing between: no gloss");
+        assert_eq!(c("Make the cube red with a #ffffff emission"), ["red", "#ffffff"]);
+        assert_eq!(c("Paint the cube red, the sphere #00ff00"), ["red", "#00ff00"]);
         assert!(c("a lightweight finish").is_empty());
         assert_eq!(c("make the light blue"), ["blue"], "the Light, blue");
     }
@@ -137,6 +146,7 @@ mod tests {
         assert_eq!(run(material.clone(), "make it #ff8800"), json!({ "color": "#ff8800" }));
         assert_eq!(run(material.clone(), "make it glow orange"), json!({ "color": "orange", "emission": "orange" }), "one colour: the object's and its glow's");
         assert_eq!(run(material.clone(), "make the cube glow cyan (#00ffff), emission strength 5"), json!({ "color": "#00ffff", "emission": "#00ffff" }));
+        assert_eq!(run(material.clone(), "set the emission colour of the screen to blue"), json!({ "emission": "blue" }), "the glow's colour alone");
         assert_eq!(run(material.clone(), "a red cube that glows white"), json!({ "color": "red", "emission": "white" }));
         assert_eq!(run(material, "make the cube shiny"), json!({}));
         let gradient = json!({ "properties": {

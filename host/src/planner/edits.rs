@@ -46,8 +46,11 @@ const OTHER_CHANGES: &[&str] = &[
     "bone", "bones", "look", "looks", "aim", "facing", "towards", "toward", "track", "follow", "lens", "focal", "origin", "pivot",
     "power", "energy", "strength", "watt", "watts", "brightness", "radius", "bevel", "subdivision", "level", "levels", "samples", "fov",
     "field", "shadow", "shadows", "roughness", "turntable", "orbit", "slowly", "gradually", "continuously",
-    // Not one object of the scene: the world, a collection, everything but one.
-    "world", "collection", "collections", "everything", "except", "every", "all", "others",
+    // Not one object of the scene: the world, a collection, everything but one, the
+    // picture's settings ("raise the exposure", "halve the render resolution", "rotate
+    // the HDRI", "hide the overlays").
+    "world", "collection", "collections", "everything", "except", "every", "all", "others", "exposure", "resolution", "hdri",
+    "hdr", "overlay", "overlays", "viewport", "layer", "gamma", "contrast", "timeline", "playback", "fps", "sky", "environment",
 ];
 
 /// Polite and filler words before a clause's verb ("could you please hide ...").
@@ -222,6 +225,10 @@ mod tests {
             "hide everything except the headphones from the render",
             "rename the world to Studio World",
             "set hide_render on the helper empty",
+            "raise the exposure by one stop",
+            "Halve the render resolution",
+            "Rotate the HDRI 90 degrees around Z",
+            "Hide the overlays",
         ] {
             assert_eq!(edit(text), None, "{text}");
         }

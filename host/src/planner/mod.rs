@@ -25,6 +25,7 @@ pub mod colours;
 pub mod companions;
 pub mod critique;
 pub mod edits;
+mod pick;
 pub mod files;
 pub mod leftovers;
 pub mod names;
@@ -35,6 +36,7 @@ pub mod picture;
 pub mod picture_checks;
 pub mod placeholders;
 pub mod plan;
+pub use pick::pick;
 pub mod quotes;
 pub mod relative;
 pub mod session;
@@ -164,101 +166,6 @@ impl Router {
         pick(&self.families, &self.index, self.edit.as_deref(), text)
     }
 }
-
-/// [`Router::pick`] over a table and an index someone else owns (the MCP core's).
-/// `edit` is the capability a pack declared for plain edits ([`edits`]): "hide the
-/// camera", "shift the chair left by 2 metres" go to it, whatever family the object's
-/// own words point to.
-pub fn pick(families: &crate::router::FamilyTable, index: &crate::router::SearchIndex, edit: Option<&str>, text: &str) -> (String, Option<String>) {
-    let spelled = index.spelled(text);
-    let edit_of = |clause: &str| {
-        edit.filter(|_| !edits::wonders(&spelled) && edits::plain_edit(clause)).and_then(|key| Some((index.family_of(key)?.to_string(), Some(key.to_string()))))
-    };
-    if let Some(picked) = edit_of(&spelled) {
-        return picked;
-    }
-    // Several instructions: the first one decides whether this is a plain edit, after
-    // any question or statement before it ("The cube is half under the ground. Raise
-    // it so its bottom sits at z = 0."). Routing the first instruction alone otherwise
-    // was measured and picked worse (`routing_goals.tsv`: 79.6% against 81.1%).
-    let parts: Vec<String> = sentences(&spelled).iter().flat_map(|s| plan::clauses(s)).collect();
-    if parts.len() > 1
-        && let Some(first) = parts.iter().find(|c| crate::router::intent::of(c) == crate::router::Intent::Change && !states(c))
-        && let Some(picked) = edit_of(first)
-    {
-        return picked;
-    }
-    pick_among(families, index, text)
-}
-
-/// The sentences of a goal: cut after a full stop, a question or an exclamation mark
-/// followed by a space ("2.5" and "out.png" stay whole).
-fn sentences(goal: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut chars = goal.chars().peekable();
-    while let Some(c) = chars.next() {
-        current.push(c);
-        if matches!(c, '.' | '?' | '!') && chars.peek().is_none_or(|n| n.is_whitespace()) {
-            out.push(std::mem::take(&mut current).trim().to_string());
-        }
-    }
-    out.push(current.trim().to_string());
-    out.retain(|s| !s.is_empty());
-    out
-}
-
-/// Whether a clause states rather than instructs: it opens (after polite words) on
-/// what it is about ("the cube is half under the ground", "it's too dark").
-fn states(clause: &str) -> bool {
-    let plain = text::plain_words(clause, &[]);
-    edits::head(&plain).is_some_and(|h| h == "there" || WHAT_IS_THERE.contains(&h))
-}
-
-/// Words that speak of something already there: "the cube", "it", "my lamp".
-const WHAT_IS_THERE: &[&str] = &["the", "it", "its", "this", "that", "them", "these", "those", "my", "our"];
-
-/// [`pick`] by the router's family and the catalog, for text that is no plain edit.
-fn pick_among(families: &crate::router::FamilyTable, index: &crate::router::SearchIndex, text: &str) -> (String, Option<String>) {
-    let route = crate::router::route(text, families, Some(index));
-    // A step that only asks is served by a capability that changes nothing.
-    let reads_only = route.intent == crate::router::Intent::Read;
-    let hits = index.search_as(text, Some(&route.family), Some(&route.family), PICK_AMONG, reads_only);
-    // An instruction is served by a capability that does it: a read-only hit on top
-    // ("put the mug on the table" finding the check `spatial.assert`) gives way to the
-    // best capability that changes the scene, when that one scores at least half as high.
-    // A top hit whose own verb the words say ("export the cube": `io.export`) stays.
-    let top = hits.first().map(|h| h.score).unwrap_or_default();
-    let words = text::plain_words(text, &[]);
-    let named = hits.first().is_some_and(|h| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| words.iter().any(|w| w == v)));
-    // An instruction that introduces nothing ("the lamp is too dim, make it 2000 watts")
-    // changes what is there: a capability that adds one gives way to one that changes,
-    // when that one scores at least half as high.
-    // It adds an object when its name is a making verb, alone or with "object"
-    // (`lighting.add`, `scene.create_object`); adding a modifier changes what is there.
-    let adds = |h: &&crate::router::SearchHit| {
-        let name: Vec<&str> = h.key.rsplit('.').next().unwrap_or_default().split('_').collect();
-        name.iter().any(|v| ["add", "create", "new"].contains(v)) && name.iter().all(|v| ["add", "create", "new", "object"].contains(v))
-    };
-    let changes_what_is_there = |h: &&crate::router::SearchHit| h.mutates && !adds(h) && h.score * 2.0 >= top;
-    let doing = hits
-        .iter()
-        .find(|h| h.mutates && h.score * 2.0 >= top)
-        .map(|h| if adds(&h) && !edits::introduces(&words) { hits.iter().find(changes_what_is_there).unwrap_or(h) } else { h })
-        .filter(|_| route.intent == crate::router::Intent::Change && !named);
-    let hit = doing.or(hits.first());
-    // A clause that speaks of what is there ("aim it at the cube", "the cube should be
-    // 50 cm wide") and introduces nothing never adds one: no capability is better than
-    // a new object nobody asked for.
-    let refers = words.iter().any(|w| WHAT_IS_THERE.contains(&w.as_str()));
-    if hit.is_some_and(|h| adds(&h) && refers && !edits::introduces(&words)) {
-        return (route.family, None);
-    }
-    (route.family, hit.map(|h| h.key.clone()))
-}
-
-/// How many of a family's best hits an instruction looks through for one that acts.
-const PICK_AMONG: usize = 5;
 
 #[cfg(test)]
 pub(crate) mod fake {

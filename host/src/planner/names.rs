@@ -54,8 +54,10 @@ pub(crate) fn called(text: &str) -> Option<String> {
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_.- ".contains(c))).then_some(name)
 }
 
-/// Words after which unquoted text no longer says what it reads: a place, a size, a look.
-const TEXT_ENDS: &[&str] = &["above", "below", "under", "over", "on", "onto", "at", "in", "into", "next", "beside", "behind", "with", "then", "half", "extruded", "sized"];
+/// Words that place what a text is on or near ("above the cube"), after its words.
+const PLACE_WORDS: &[&str] = &["above", "below", "under", "over", "on", "onto", "at", "in", "into", "next", "beside", "behind", "with", "then"];
+/// Words that size a text, after its words ("half a metre tall", "extruded 5cm").
+const SIZE_WORDS: &[&str] = &["half", "extruded", "sized"];
 
 /// Words that introduce what a text says.
 const SAYING: &[&str] = &["saying", "says", "reading", "reads", "text"];
@@ -81,10 +83,16 @@ pub(super) fn said(text: &str) -> Option<String> {
     let rest: Vec<&String> = original[at + 1..]
         .iter()
         .skip_while(|w| ["that", "the", "word"].contains(&w.to_lowercase().as_str()))
-        // Unquoted, the text ends where the words go on to place or size it ("saying
-        // HELLO above the cube, half a metre tall"): at a word like "above" or "and".
-        .take_while(|w| !TEXT_ENDS.contains(&w.to_lowercase().as_str()))
         .collect();
+    // Unquoted, the text ends where the words go on to place or size it ("saying HELLO
+    // above the cube, half a metre tall"): at a place word before "the", "a" or "it", or
+    // at a size word; "Made in Italy" and "ON SALE" stay whole.
+    let ends = |i: usize| {
+        let w = rest[i].to_lowercase();
+        let next = rest.get(i + 1).map(|n| n.to_lowercase());
+        SIZE_WORDS.contains(&w.as_str()) || PLACE_WORDS.contains(&w.as_str()) && next.is_some_and(|n| ["the", "a", "an", "it", "its", "this", "that"].contains(&n.as_str()))
+    };
+    let rest: Vec<&String> = rest.iter().enumerate().take_while(|(i, _)| !ends(*i)).map(|(_, w)| *w).collect();
     (!rest.is_empty()).then(|| rest.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" "))
 }
 
@@ -97,4 +105,18 @@ pub(super) fn is_new_name(key: &str, prop: &Value) -> bool {
 pub(super) fn names_what_it_makes(key: &str, prop: &Value, text: &str) -> bool {
     let description = prop.get("description").and_then(Value::as_str).unwrap_or_default().to_lowercase();
     key == "name" && !["exact", "existing", "to change", "to act on"].iter().any(|w| description.contains(w)) && called(text).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unquoted_text_ends_where_the_words_place_or_size_it() {
+        assert_eq!(said("Add 3D text saying HELLO above the cube, half a metre tall and extruded 5cm").as_deref(), Some("HELLO"));
+        assert_eq!(said("Add text saying Made in Italy under the logo").as_deref(), Some("Made in Italy"));
+        assert_eq!(said("a sign saying ON SALE").as_deref(), Some("ON SALE"));
+        assert_eq!(said("text saying hello and welcome").as_deref(), Some("hello and welcome"));
+        assert_eq!(said("add text that says 'Open at 9' on the wall").as_deref(), Some("Open at 9"));
+    }
 }

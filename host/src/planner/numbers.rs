@@ -19,7 +19,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("frame_end", &["long"]),
     ("width", &["wide"]),
     ("spacing", &["apart"]),
-    ("energy", &["watts", "watt", "w", "strength", "power", "brightness"]),
+    // Not "power": "power to 2 kW" is a unit this does not read (asked, not 2 W).
+    ("energy", &["watts", "watt", "w", "strength", "brightness"]),
     ("lens", &["mm", "millimetre", "millimetres", "millimeter", "millimeters"]),
     ("samples", &["samples", "spp"]),
     ("degrees", &["degrees", "deg"]),

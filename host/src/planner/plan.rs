@@ -350,8 +350,11 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     for text in cut.iter().chain(request.custom_steps) {
         // A plain edit of an object the scene has goes where the packs declared such edits
         // (never in a goal that is a question: "what happens if I hide the light?").
+        // The router sees one clause at a time, which may have lost the question mark
+        // that made the goal a question: a plain edit it suggests there is dropped too.
         let edit = if wonders { None } else { super::edits::transform_key(registry, text, &context) };
-        let picked = edit.or_else(|| pick(&super::routing_text(text, &context.names)));
+        let transforms = registry.role(Role::TransformsObject);
+        let picked = edit.or_else(|| pick(&super::routing_text(text, &context.names)).filter(|k| !(wonders && Some(k) == transforms.as_ref())));
         // A clause the router cannot place at all that says more about the held step
         // before it ("the lamp is too dim, make it 2000 watts") completes that step; a
         // question never does, and a failed try leaves the plan's context as it was.
