@@ -262,8 +262,13 @@ fn misbehave_with_deadline(deadline_ms: u64) -> PackSource {
 fn the_whole_call_has_a_deadline_that_bridge_waits_cannot_stretch() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
-    // 300 ms per answer: the flood's 64-call budget alone would wait 19 s.
-    let bridge = Arc::new(SlowBridge { delay: std::time::Duration::from_millis(300), timeouts: Default::default() });
+    // 400 ms per answer: the flood's 64-call budget alone would wait 26 s. Two answers
+    // leave about 200 ms of the 1000 ms deadline, less the guest's own time between
+    // calls, so the third wait is cut short unless each call's overhead passes 100 ms
+    // (with 300 ms the margin was 33 ms, and a loaded machine ended the call in the
+    // guest between waits instead).
+    let delay = std::time::Duration::from_millis(400);
+    let bridge = Arc::new(SlowBridge { delay, timeouts: Default::default() });
     let mut rt = Runtime::new(&home, capstan::engine::AllocationPreference::PoolingIfAvailable, bridge.clone()).unwrap();
     rt.add(misbehave_with_deadline(1000)).unwrap();
 
@@ -274,13 +279,13 @@ fn the_whole_call_has_a_deadline_that_bridge_waits_cannot_stretch() {
     assert_eq!(fault.limit(), Some("deadline_ms"));
     assert!(fault.to_string().contains("1000 ms") && fault.to_string().contains("bridge waits included"), "{fault}");
     let timeouts = bridge.timeouts.lock().unwrap().clone();
-    // Each wait may last only what is left of the call (not the command's 30 s): about
-    // three answered, the next was cut short of its answer, none was sent after it.
+    // Each wait may last only what is left of the call (not the command's 30 s): two
+    // answered, the next was cut short of its answer, none was sent after it.
     let last = *timeouts.last().expect("the flood reached the bridge");
     assert!(timeouts.len() <= 4, "no call reached the bridge after the deadline: {timeouts:?}");
     assert!(timeouts.iter().all(|t| *t <= std::time::Duration::from_millis(1000)), "waits are cut to the time left: {timeouts:?}");
     assert!(timeouts.windows(2).all(|w| w[1] < w[0]), "the time left only shrinks: {timeouts:?}");
-    assert!(last < std::time::Duration::from_millis(300), "the last wait ended at the deadline, before its answer: {timeouts:?}");
+    assert!(last < delay, "the last wait ended at the deadline, before its answer: {timeouts:?}");
 
     // A guest that computes past the deadline (shorter than its guest-time limit here)
     // is interrupted at it, with the deadline named, not the guest-time limit.
