@@ -42,6 +42,12 @@ impl Core {
         Core { runtime, index, families, gate, guided_tools: tools::guided(), expert_tools, expert_keys }
     }
 
+    /// The one capability the router picks for `text`, with the plain-edit capability
+    /// the packs declared ([`crate::planner::pick`]).
+    pub fn pick(&self, text: &str) -> (String, Option<String>) {
+        crate::planner::pick(&self.families, &self.index, self.runtime.role(crate::roles::Role::TransformsObject), text)
+    }
+
     /// The one call path, through this core's app gate.
     pub fn path(&self) -> CallPath<'_> {
         CallPath::new(&self.runtime, &self.gate)

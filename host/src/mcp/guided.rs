@@ -97,7 +97,7 @@ fn set_goal(core: &Core, session: &Mutex<SessionState>, args: &Map<String, Value
     // `capstan eval` scores and `planner_set_goal` previews): a plain edit of an object
     // ("hide the camera") is the capability a pack declared for such edits, though the
     // goal's family (DESIGN §8's floor: "move the camera" is camera) is another.
-    let (picked_family, first) = crate::planner::pick(&core.families, &core.index, core.runtime.role(crate::roles::Role::TransformsObject), goal);
+    let (picked_family, first) = core.pick(goal);
     let why = match &first {
         Some(key) if picked_family != family => format!("{}; a plain edit of an object (move, turn, size, hide, rename), so {key} first", route.why),
         _ => route.why.clone(),

@@ -200,7 +200,7 @@ async fn dispatch_result(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &s
                 Ok(Err(e)) => return Some(bad(e.to_string())),
                 Err(r) => return Some(r),
             }
-            let (family, key) = crate::planner::pick(&core.families, &core.index, core.runtime.role(crate::roles::Role::TransformsObject), &goal);
+            let (family, key) = core.pick(&goal);
             ok_result(json!({ "goal": goal.trim(), "profile": profile, "routing_preview": { "family": family, "key": key }, "next": "Call planner_plan." }))
         }
         PLAN => {
@@ -208,7 +208,7 @@ async fn dispatch_result(core: Arc<Core>, session: Arc<Mutex<Session>>, name: &s
             let custom: Vec<String> = args.get("custom_steps").and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default();
             // Planning reads the scene's names (one read-only bridge call).
             let run = move || {
-                let pick = |t: &str| crate::planner::pick(&core.families, &core.index, core.runtime.role(crate::roles::Role::TransformsObject), t).1;
+                let pick = |t: &str| core.pick(t).1;
                 let mut s = lock(&session);
                 let steps = s.plan(&core.path(), &pick, max_steps, &custom)?.to_vec();
                 Ok::<_, SessionError>(json!({ "goal": s.goal(), "plan": steps, "step_count": steps.len() }))

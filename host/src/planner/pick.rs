@@ -32,8 +32,7 @@ const PRONOUNS: &[&str] = &["it", "its", "them"];
 pub fn pick(families: &FamilyTable, index: &SearchIndex, edit: Option<&str>, text: &str) -> (String, Option<String>) {
     // As written, or with its typos mended ("shfit the cube"): mending also turns a word
     // the catalog lacks into one it has ("later" into "layer"), so either reading counts.
-    let spelled = index.spelled(text);
-    if let Some(picked) = edit.and_then(|key| plain_edit_of(index, key, text).or_else(|| plain_edit_of(index, key, &spelled))) {
+    if let Some(picked) = edit.and_then(|key| plain_edit_of(index, key, text).or_else(|| plain_edit_of(index, key, &index.spelled(text)))) {
         return picked;
     }
     pick_among(families, index, text)
@@ -87,8 +86,13 @@ fn states(clause: &str) -> bool {
 /// A capability that adds an object: its name is a making verb, alone or with "object"
 /// (`lighting.add`, `scene.create_object`); adding a modifier changes what is there.
 fn adds(hit: &SearchHit) -> bool {
-    let name: Vec<&str> = hit.key.rsplit('.').next().unwrap_or_default().split('_').collect();
+    let name: Vec<&str> = name_words(&hit.key).collect();
     name.iter().any(|v| ["add", "create", "new"].contains(v)) && name.iter().all(|v| ["add", "create", "new", "object"].contains(v))
+}
+
+/// The words of a key's name, after its namespace: `scene.create_object` -> create, object.
+fn name_words(key: &str) -> impl Iterator<Item = &str> {
+    key.rsplit('.').next().unwrap_or_default().split('_')
 }
 
 /// [`pick`] by the router's family and the catalog, for text that is no plain edit.
@@ -103,7 +107,7 @@ fn pick_among(families: &FamilyTable, index: &SearchIndex, text: &str) -> (Strin
     // A top hit whose own verb the words say ("export the cube": `io.export`) stays.
     let top = hits.first().map(|h| h.score).unwrap_or_default();
     let words = text::plain_words(text, &[]);
-    let named = hits.first().is_some_and(|h| h.key.rsplit('.').next().unwrap_or_default().split('_').any(|v| words.iter().any(|w| w == v)));
+    let named = hits.first().is_some_and(|h| name_words(&h.key).any(|v| words.iter().any(|w| w == v)));
     // An instruction that introduces nothing ("the lamp is too dim, make it 2000 watts")
     // changes what is there: a capability that adds one gives way to one that changes,
     // when that one scores at least half as high.

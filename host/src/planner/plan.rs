@@ -343,6 +343,7 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
     }
     let mut context = Context { names: request.scene.to_vec(), ..Context::default() };
     let wonders = super::edits::wonders(goal);
+    let transforms = registry.role(Role::TransformsObject);
     // Quoted words are written, never followed: the goal is cut with its quotes shielded,
     // and a clause is routed without them ([`super::quotes`]).
     let (shielded, quoted) = super::quotes::shield(goal);
@@ -353,7 +354,6 @@ pub fn build(registry: &dyn Registry, pick: &dyn Fn(&str) -> Option<String>, req
         // The router sees one clause at a time, which may have lost the question mark
         // that made the goal a question: a plain edit it suggests there is dropped too.
         let edit = if wonders { None } else { super::edits::transform_key(registry, text, &context) };
-        let transforms = registry.role(Role::TransformsObject);
         let picked = edit.or_else(|| pick(&super::routing_text(text, &context.names)).filter(|k| !(wonders && Some(k) == transforms.as_ref())));
         // A clause the router cannot place at all that says more about the held step
         // before it ("the lamp is too dim, make it 2000 watts") completes that step; a
