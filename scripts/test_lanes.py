@@ -1,6 +1,6 @@
 """Run every test binary of the workspace, built once, in parallel lanes.
 
-    python3 scripts/test_lanes.py [--lanes N]
+    python3 scripts/test_lanes.py [--lanes N] [--command NAME=SHELL ...]
 
 Most of the suite waits: on a headless Blender, on a child process, on a socket. One
 binary after another leaves the machine idle, so the binaries run in N lanes (default
@@ -9,6 +9,10 @@ taken as long). Each binary keeps what `cargo test` gives it: its own process, i
 package folder as the working directory, its tests in parallel threads, and the state
 it shares between its own tests (one Blender per binary). Output is printed per binary
 when it ends, so lanes do not interleave. Doctests are not here (`cargo test --doc`).
+
+`--command NAME=SHELL` adds a job that is no test binary (a pytest suite under
+Blender's Python, say), run by `bash -c SHELL` from the repository's root in a lane of
+its own turn; its last lines are printed when it passes, everything when it fails.
 
 Exit status: 0 when every binary passed, 1 otherwise (every binary still runs).
 """
@@ -25,10 +29,12 @@ import time
 # Seconds each binary took in two lanes on the 2-core machine (scripts/test); a
 # binary not listed is scheduled as if it took UNKNOWN.
 MEASURED = {
-    "python_exec": 174, "packs_new": 164, "blender": 120, "mcp": 102, "store": 86, "hostile": 76, "mcp_http": 74,
-    "conformance": 71, "eval": 70, "runtime": 55, "foreign_packs": 43, "contracts": 34, "routing": 30, "workflows": 30,
-    "capstan (lib)": 30, "cli": 26, "planner": 25, "soak": 20, "concurrency": 18, "runtime_file_trust": 15, "fuzz_corpus": 11,
-    "batch": 150, "freecad_conformance": 4, "cad_packshot": 25, "bridge_faults": 3, "freecad_unit": 2, "setup_clients": 1, "pack_copies": 1, "app_neutral": 1,
+    "conformance": 500, "eval": 450, "MCP with the official Python SDK": 330, "packs_new": 280, "python_exec": 190,
+    "blender": 190, "mcp": 190, "add-on tests, Blender 5.2 LTS": 150, "mcp_http": 150, "batch": 145, "store": 140,
+    "hostile": 110, "foreign_packs": 108, "containment": 97, "routing": 97, "runtime": 92, "contracts": 91,
+    "workflows": 62, "capstan (lib)": 31, "cad_packshot": 30, "planner": 26, "runtime_file_trust": 27, "concurrency": 24,
+    "soak": 22, "fuzz_corpus": 21, "cli": 17, "freecad_conformance": 4, "bridge_faults": 3, "freecad_unit": 2,
+    "setup_clients": 1, "pack_copies": 1, "app_neutral": 1,
 }
 UNKNOWN = 120
 # One binary that runs longer than this is stopped and fails (the whole run has 90 min).
@@ -78,10 +84,12 @@ def run_lanes(binaries, lanes):
             with lock:
                 if not queue:
                     return
-                name, exe, cwd = queue.pop(0)
+                name, exe, cwd_or_shell = queue.pop(0)
             started = time.monotonic()
+            command = exe is None
+            argv, cwd = (["bash", "-c", cwd_or_shell], None) if command else ([exe], cwd_or_shell)
             try:
-                proc = subprocess.run([exe], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                       errors="replace", timeout=TIMEOUT_S)
             except subprocess.TimeoutExpired as e:
                 out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -93,6 +101,9 @@ def run_lanes(binaries, lanes):
                 if proc.returncode != 0:
                     failed.append(name)
                     print(proc.stdout, flush=True)
+                elif command:
+                    for line in proc.stdout.rstrip().splitlines()[-2:]:
+                        print("   " + line, flush=True)
                 else:
                     # The summary lines only: the full output of a passing binary is noise.
                     for line in proc.stdout.splitlines():
@@ -110,14 +121,23 @@ def run_lanes(binaries, lanes):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lanes", type=int, default=2)
+    parser.add_argument("--command", action="append", default=[], metavar="NAME=SHELL",
+                        help="a job that is no test binary, run by bash from the repository's root")
     args = parser.parse_args()
     binaries = test_binaries()
     if not binaries:
         print("no test binaries found", file=sys.stderr)
         return 1
+    for job in args.command:
+        name, sep, shell = job.partition("=")
+        if not sep or not name or not shell:
+            print("--command wants NAME=SHELL, got %r" % job, file=sys.stderr)
+            return 2
+        # (name, None, shell): a command, run in the repository's root.
+        binaries.append((name, None, shell))
     started = time.monotonic()
     failed = run_lanes(binaries, args.lanes)
-    print("== %d test binaries in %.0f s, %d failed%s" % (len(binaries), time.monotonic() - started, len(failed),
+    print("== %d jobs in %.0f s, %d failed%s" % (len(binaries), time.monotonic() - started, len(failed),
                                                           (": " + ", ".join(failed)) if failed else ""))
     return 1 if failed else 0
 

@@ -88,6 +88,38 @@ fn survives_one_crash(run: impl Fn() -> Result<(), Failed> + Send + 'static) -> 
     }
 }
 
+/// How long each case took, for the slowest-cases list printed at the end (the test
+/// command's time budget is spent here more than anywhere else).
+static TIMES: Mutex<Vec<(String, std::time::Duration)>> = Mutex::new(Vec::new());
+
+/// A trial against the suite's Blender: it survives one crash ([`survives_one_crash`]),
+/// is timed into [`TIMES`], and is ignored where no Blender is given.
+pub(crate) fn blender_trial(name: String, have_blender: bool, run: impl Fn() -> Result<(), Failed> + Send + 'static) -> Trial {
+    let run = survives_one_crash(run);
+    let timed_name = name.clone();
+    Trial::test(name, move || {
+        let started = std::time::Instant::now();
+        let outcome = run();
+        TIMES.lock().unwrap_or_else(|p| p.into_inner()).push((timed_name, started.elapsed()));
+        outcome
+    })
+    .with_ignored_flag(!have_blender)
+}
+
+/// The slowest cases and the suite's total, on stderr.
+fn print_slowest(count: usize) {
+    let mut times = TIMES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if times.is_empty() {
+        return;
+    }
+    let total: std::time::Duration = times.iter().map(|(_, d)| *d).sum();
+    times.sort_by_key(|t| std::cmp::Reverse(t.1));
+    eprintln!("conformance: {} trials in {:.0} s; the slowest:", times.len(), total.as_secs_f64());
+    for (name, d) in times.iter().take(count) {
+        eprintln!("  {:>6.1} s  {name}", d.as_secs_f64());
+    }
+}
+
 fn log_tail(path: &std::path::Path, lines: usize) -> String {
     let log = std::fs::read_to_string(path).unwrap_or_default();
     let all: Vec<&str> = log.lines().collect();
@@ -197,12 +229,18 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
 
 /// The cases, read from the packs without Blender: building the list needs only the
 /// packs, so it also works where Blender is missing (and the cases are ignored).
-fn offline_runtime() -> (tempfile::TempDir, Runtime) {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = CapstanHome::at(tmp.path());
-    let extra: Vec<_> = EXTRA_PACKS.iter().map(|d| support::built_pack(d)).collect();
-    let rt = support::runtime(&home, Arc::new(capstan::bridge::Offline), &extra);
-    (tmp, rt)
+/// One per process: the listing, the sweeps' subjects and the meta check all read it.
+fn offline_runtime() -> &'static Runtime {
+    static OFFLINE: OnceLock<(tempfile::TempDir, Runtime)> = OnceLock::new();
+    &OFFLINE
+        .get_or_init(|| {
+            let tmp = tempfile::tempdir().unwrap();
+            let home = CapstanHome::at(tmp.path());
+            let extra: Vec<_> = EXTRA_PACKS.iter().map(|d| support::built_pack(d)).collect();
+            let rt = support::runtime(&home, Arc::new(capstan::bridge::Offline), &extra);
+            (tmp, rt)
+        })
+        .1
 }
 
 /// Does this suite (one real Blender) run the pack's cases? Packs that declare the
@@ -221,7 +259,7 @@ pub(crate) fn workflow_in_this_suite(rt: &Runtime, workflow: &capstan::workflow:
 }
 
 fn trials() -> Vec<(String, String, Case)> {
-    let (_tmp, rt) = offline_runtime();
+    let rt = offline_runtime();
     let mut out = Vec::new();
     for cap in rt.capabilities().filter(|(p, _)| in_this_suite(p)).map(|(_, c)| c).chain(rt.workflows().map(|w| &w.spec)) {
         for case in &cap.conformance {
@@ -250,7 +288,7 @@ fn main() {
     let count = cases.len();
     let mut list: Vec<Trial> = cases
         .into_iter()
-        .map(|(key, name, case)| Trial::test(name, survives_one_crash(move || run_case(&key, &case))).with_ignored_flag(!have_blender))
+        .map(|(key, name, case)| blender_trial(name, have_blender, move || run_case(&key, &case)))
         .collect();
     eprintln!("conformance: {count} cases of {} capabilities", {
         let mut keys: Vec<&str> = list.iter().map(|t| t.name().split(" :: ").next().unwrap_or("")).collect();
@@ -259,17 +297,18 @@ fn main() {
     });
     for key in sweep_keys() {
         let name = format!("sweep :: {{}} :: {key}");
-        list.push(Trial::test(name, survives_one_crash(move || empty_arguments(&key))).with_ignored_flag(!have_blender));
+        list.push(blender_trial(name, have_blender, move || empty_arguments(&key)));
     }
     for (key, aim, case) in wrong_target_cases() {
         let name = format!("sweep :: wrong target :: {key}");
-        list.push(Trial::test(name, survives_one_crash(move || wrong_targets(&key, &aim, &case))).with_ignored_flag(!have_blender));
+        list.push(blender_trial(name, have_blender, move || wrong_targets(&key, &aim, &case)));
     }
     required_args::add_trials(&mut list, have_blender);
-    list.push(Trial::test("settings :: 200 RNA properties set and read back", survives_one_crash(settings_sample::sample_settings)).with_ignored_flag(!have_blender));
-    list.push(Trial::test("meta :: every read capability has a change-then-read case", || every_read_has_a_change_then_read_case(&offline_runtime().1)));
-    list.push(Trial::test("meta :: change-then-read cases measure the change", survives_one_crash(change_then_read_cases_measure_the_change)).with_ignored_flag(!have_blender));
+    list.push(blender_trial("settings :: 200 RNA properties set and read back".into(), have_blender, settings_sample::sample_settings));
+    list.push(Trial::test("meta :: every read capability has a change-then-read case", || every_read_has_a_change_then_read_case(offline_runtime())));
+    list.push(blender_trial("meta :: change-then-read cases measure the change".into(), have_blender, change_then_read_cases_measure_the_change));
     let conclusion = libtest_mimic::run(&args, list);
+    print_slowest(25);
     let crashes = CRASHES.lock().unwrap_or_else(|p| p.into_inner()).clone();
     if !crashes.is_empty() {
         eprintln!("conformance: Blender crashed {} time(s) during the suite; each crashed case ran once more in a new Blender:", crashes.len());

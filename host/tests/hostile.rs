@@ -173,7 +173,7 @@ fn truncated_and_garbage_components_are_refused_and_the_host_keeps_serving() {
 fn a_component_that_does_not_match_its_manifest_digest_is_refused_before_compiling() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path().join("home"));
-    let mut rt = runtime(&home, Arc::new(RecordingBridge::default()), &[]);
+    let mut rt = support::runtime_with_own_cache(&home, Arc::new(RecordingBridge::default()), &[]);
     let dir = tmp.path().join("swapped");
     let mut source = sealed_folder(&dir, b"original bytes");
     source.component = Arc::from(&b"swapped bytes"[..]);

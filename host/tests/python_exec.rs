@@ -269,42 +269,58 @@ fn corpus(kind: &str) -> Vec<PathBuf> {
 #[test]
 fn check_python_agrees_with_the_corpus_through_the_component() {
     let home = tempfile::tempdir().unwrap();
-    let run = |path: &Path| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home.path()).args(["check-python", "--json"]).arg(path).output().unwrap();
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        (out.status.code(), doc)
+    // Each folder of the corpus in one `check-python` run (the checker loaded once): one
+    // JSON line per file, in the order given, and the run's exit code.
+    let run = |paths: &[PathBuf]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home.path()).args(["check-python", "--json"]).args(paths).output().unwrap();
+        let docs: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+        assert_eq!(docs.len(), paths.len(), "one verdict per file: {}", String::from_utf8_lossy(&out.stderr));
+        for (doc, path) in docs.iter().zip(paths) {
+            assert_eq!(doc["file"], path.display().to_string(), "verdicts come in the order given");
+        }
+        (out.status.code(), docs)
     };
-    for path in corpus("benign") {
-        let (code, doc) = run(&path);
-        assert_eq!(code, Some(0), "{}: {doc}", path.display());
-        assert_eq!(doc, json!({ "allowed": true, "findings": [] }));
+    let benign = corpus("benign");
+    let (code, docs) = run(&benign);
+    for (path, doc) in benign.iter().zip(&docs) {
+        assert_eq!((&doc["allowed"], &doc["findings"]), (&json!(true), &json!([])), "{}: {doc}", path.display());
     }
-    for path in corpus("hostile") {
-        let (code, doc) = run(&path);
-        assert_eq!(code, Some(1), "{}: {doc}", path.display());
-        assert_eq!(doc["allowed"], false);
+    assert_eq!(code, Some(0), "every benign script is allowed");
+    let hostile = corpus("hostile");
+    let (code, hostile_docs) = run(&hostile);
+    assert_eq!(code, Some(1));
+    for (path, doc) in hostile.iter().zip(&hostile_docs) {
+        assert_eq!(doc["allowed"], false, "{}: {doc}", path.display());
         let f = &doc["findings"][0];
         assert!(f["rule"].is_string() && f["message"].is_string() && f["line"].as_u64() >= Some(1) && f["column"].as_u64() >= Some(1), "{f}");
         // The component names the rule the snippet's first line expects, as the native
         // corpus test does (`# expect: rule[,rule]`: any one of them).
-        let source = std::fs::read_to_string(&path).unwrap();
+        let source = std::fs::read_to_string(path).unwrap();
         let expected: Vec<&str> = source.lines().next().and_then(|l| l.strip_prefix("# expect: ")).unwrap_or_else(|| panic!("{} has no `# expect:` line", path.display())).split(',').map(str::trim).collect();
         let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().filter_map(|f| f["rule"].as_str()).collect();
         assert!(expected.iter().any(|r| rules.contains(r)), "{}: expected one of {expected:?}, got {rules:?}", path.display());
     }
     // The independent red-team set is rejected through the component too.
-    for path in corpus("hostile-redteam") {
-        let (code, doc) = run(&path);
-        assert_eq!((code, &doc["allowed"]), (Some(1), &json!(false)), "{}: {doc}", path.display());
+    let redteam = corpus("hostile-redteam");
+    let (code, docs) = run(&redteam);
+    assert_eq!(code, Some(1));
+    for (path, doc) in redteam.iter().zip(&docs) {
+        assert_eq!(doc["allowed"], false, "{}: {doc}", path.display());
     }
     // The deepest inputs the nesting pre-scan admits: the parser's recursion at the
     // limit fits the guest's stack, so each ends in a verdict, not a checker fault.
-    for path in corpus("deep") {
-        let (code, doc) = run(&path);
-        assert!(matches!(code, Some(0 | 1)), "{}: {doc}", path.display());
+    let deep = corpus("deep");
+    let (code, docs) = run(&deep);
+    assert!(matches!(code, Some(0 | 1)), "{docs:?}");
+    for (path, doc) in deep.iter().zip(&docs) {
         let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().filter_map(|f| f["rule"].as_str()).collect();
         assert!(!rules.contains(&"checker-fault") && !rules.contains(&"nesting-too-deep"), "{}: {doc}", path.display());
     }
+    // One verdict of a run of several is the verdict of that file checked alone.
+    let alone = std::process::Command::new(env!("CARGO_BIN_EXE_capstan")).env("CAPSTAN_HOME", home.path()).args(["check-python", "--json"]).arg(&hostile[0]).output().unwrap();
+    let mut alone: Value = serde_json::from_slice(&alone.stdout).unwrap();
+    alone["file"] = hostile[0].display().to_string().into();
+    assert_eq!(alone, hostile_docs[0]);
 }
 
 #[test]
@@ -357,4 +373,19 @@ fn check_python_exit_codes_and_pathological_input() {
     std::fs::write(&policy, r#"{"modules": []}"#).unwrap();
     assert_eq!(run(&["-", "--policy", policy.to_str().unwrap()], Some(b"x = 1\n")).0, Some(2));
     assert_eq!(run(&["-"], Some(&[0xff, 0xfe, 0x00])).0, Some(2), "non-UTF-8 input is an error, not a verdict");
+    // Several files: an unreadable one is named and exits 2, the others still get their
+    // verdicts; standard input can be read once.
+    let good = home.path().join("good.py");
+    std::fs::write(&good, "import bpy\n").unwrap();
+    let (code, _, err) = run(&[good.to_str().unwrap(), "/nonexistent/script.py", good.to_str().unwrap()], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("/nonexistent/script.py"), "{err}");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"));
+    let out = cmd.env("CAPSTAN_HOME", home.path()).args(["check-python", "--json"]).arg(&good).arg("/nonexistent/script.py").arg(&good).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2, "the readable files are still checked");
+    let (code, _, err) = run(&[good.to_str().unwrap(), "x.py"], None);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, _, err) = run(&["-", "-"], Some(b"x = 1\n"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("once"), "{err}");
 }

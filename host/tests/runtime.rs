@@ -89,12 +89,12 @@ fn a_warm_start_never_recompiles_and_a_tampered_artifact_is_replaced() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path());
     let bridge: Arc<RecordingBridge> = Arc::new(RecordingBridge::default());
-    let cold = runtime(&home, bridge.clone(), &[]);
+    let cold = support::runtime_with_own_cache(&home, bridge.clone(), &[]);
     assert_eq!(cold.cache().stats.compiled_total(), support::official_pack_count());
     assert_eq!(cold.cache().stats.hits(), 0);
     drop(cold);
 
-    let warm = runtime(&home, bridge.clone(), &[]);
+    let warm = support::runtime_with_own_cache(&home, bridge.clone(), &[]);
     assert_eq!(warm.cache().stats.compiled_total(), 0, "warm start compiled nothing");
     assert_eq!(warm.cache().stats.hits(), support::official_pack_count());
     warm.call("scene.info", "{}").unwrap();
@@ -110,7 +110,7 @@ fn a_warm_start_never_recompiles_and_a_tampered_artifact_is_replaced() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0xff;
     std::fs::write(&artifact, bytes).unwrap();
-    let healed = runtime(&home, bridge.clone(), &[]);
+    let healed = support::runtime_with_own_cache(&home, bridge.clone(), &[]);
     assert_eq!(healed.cache().stats.replaced.load(std::sync::atomic::Ordering::Relaxed), 1);
     healed.call("scene.info", "{}").unwrap();
     #[cfg(unix)]
@@ -129,7 +129,7 @@ fn a_cached_artifact_that_links_out_of_the_cache_is_never_loaded() {
     let tmp = tempfile::tempdir().unwrap();
     let home = CapstanHome::at(tmp.path().join("home"));
     let bridge: Arc<RecordingBridge> = Arc::new(RecordingBridge::default());
-    drop(runtime(&home, bridge.clone(), &[]));
+    drop(support::runtime_with_own_cache(&home, bridge.clone(), &[]));
     let artifact = std::fs::read_dir(home.cache_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -140,7 +140,7 @@ fn a_cached_artifact_that_links_out_of_the_cache_is_never_loaded() {
     std::os::unix::fs::symlink(&outside, &artifact).unwrap();
     let planted = std::fs::read(&outside).unwrap();
 
-    let rt = runtime(&home, bridge.clone(), &[]);
+    let rt = support::runtime_with_own_cache(&home, bridge.clone(), &[]);
     // Every other official pack's artifact is a hit; the planted one is not.
     assert_eq!(rt.cache().stats.hits(), support::official_pack_count() - 1, "the planted artifact was loaded");
     assert_eq!(rt.cache().stats.replaced.load(std::sync::atomic::Ordering::Relaxed), 1);

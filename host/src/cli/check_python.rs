@@ -1,22 +1,26 @@
-//! `capstan check-python FILE|- [--json] [--policy FILE]`: the safety checker's
-//! verdict on one script. Exit 0 allowed, 1 rejected, 2 usage or I/O error.
-//! JSON: `{"allowed": bool, "findings": [{"rule", "message", "line", "column"}]}`.
+//! `capstan check-python FILE|- [FILE...] [--json] [--policy FILE]`: the safety
+//! checker's verdict on each script. Exit 0 all allowed, 1 any rejected, 2 usage or I/O
+//! error (a file that cannot be read is named on stderr; the others are still checked).
+//! JSON for one file: `{"allowed": bool, "findings": [{"rule", "message", "line",
+//! "column"}]}`; for several, one such object per line with its `"file"` added, in the
+//! order given. The checker is loaded once for all of them.
 
 use super::{CliError, print_json};
-use crate::checker::CheckerPolicy;
+use crate::checker::{CheckVerdict, CheckerPolicy};
 use crate::engine::AllocationPreference;
 use crate::home::CapstanHome;
 use crate::runtime::Runtime;
 use clap::Args;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 #[derive(Args)]
 pub struct CheckPythonArgs {
-    /// The script to check, or `-` to read it from standard input.
-    file: PathBuf,
+    /// The scripts to check, or `-` to read one from standard input.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     #[arg(long)]
     json: bool,
     /// A policy file (`{"allowed_modules": [...], "denied_names": [...]}`) instead of
@@ -26,31 +30,60 @@ pub struct CheckPythonArgs {
 }
 
 pub fn run(args: CheckPythonArgs) -> Result<ExitCode, CliError> {
-    let source = read_source(&args.file)?;
+    if args.files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        return Err(CliError::Usage("standard input (`-`) can be read once".into()));
+    }
     let policy = match &args.policy {
         Some(path) => CheckerPolicy::load(path).map_err(|e| CliError::Usage(e.to_string()))?,
         None => CheckerPolicy::default(),
     };
     let home = CapstanHome::from_env()?;
     let runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, Arc::new(crate::bridge::Offline))?;
-    let verdict = runtime.check_python(&source, &policy).map_err(CliError::Usage)?;
-    if args.json {
-        print_json(&serde_json::to_value(&verdict).expect("a verdict serialises"));
+    if let [file] = args.files.as_slice() {
+        let verdict = runtime.check_python(&read_source(file)?, &policy).map_err(CliError::Usage)?;
+        show(file, &verdict, args.json, false);
+        return Ok(if verdict.allowed { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    let (mut rejected, mut unreadable) = (false, false);
+    for file in &args.files {
+        let verdict = match read_source(file) {
+            Ok(source) => runtime.check_python(&source, &policy).map_err(CliError::Usage)?,
+            Err(e) => {
+                eprintln!("capstan: {e}");
+                unreadable = true;
+                continue;
+            }
+        };
+        rejected |= !verdict.allowed;
+        show(file, &verdict, args.json, true);
+    }
+    Ok(if unreadable { ExitCode::from(2) } else if rejected { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// One script's verdict: pretty JSON alone, one JSON line with its file among several,
+/// or the findings as `FILE:LINE:COLUMN: rule message` lines.
+fn show(file: &Path, verdict: &CheckVerdict, json: bool, among_several: bool) {
+    let shown = file.display();
+    if json && among_several {
+        let mut doc = serde_json::to_value(verdict).expect("a verdict serialises");
+        doc["file"] = shown.to_string().into();
+        println!("{}", crate::redact::redact(&doc.to_string()));
+    } else if json {
+        print_json(&serde_json::to_value(verdict).expect("a verdict serialises"));
     } else if verdict.allowed {
-        println!("allowed");
+        println!("{}allowed", if among_several { format!("{shown}: ") } else { String::new() });
     } else {
-        let shown = args.file.display();
         for f in &verdict.findings {
             println!("{shown}:{}:{}: {} {}", f.line, f.column, f.rule, f.message);
         }
-        println!("rejected ({} finding{})", verdict.findings.len(), if verdict.findings.len() == 1 { "" } else { "s" });
+        let count = verdict.findings.len();
+        println!("{}rejected ({count} finding{})", if among_several { format!("{shown}: ") } else { String::new() }, if count == 1 { "" } else { "s" });
     }
-    Ok(if verdict.allowed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// The script as text, read with a cap one byte past the checker's limit (so an
 /// oversized script is still rejected as such, not cut short and passed).
-fn read_source(file: &PathBuf) -> Result<String, CliError> {
+fn read_source(file: &Path) -> Result<String, CliError> {
     let cap = crate::limits::MAX_PYTHON_SOURCE_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     let result = if file.as_os_str() == "-" {

@@ -71,8 +71,15 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new(home: &CapstanHome, allocation: AllocationPreference, client: Arc<dyn BridgeClient>) -> Result<Self, RuntimeError> {
+        Self::with_cache_dir(allocation, client, crate::engine::cache_location(home))
+    }
+
+    /// As [`Runtime::new`], with compiled components kept in `cache_dir`, whatever
+    /// `CAPSTAN_COMPONENT_CACHE` says: for a caller that must know the cache is its own
+    /// (one that counts what was compiled, or plants artifacts to see them refused).
+    pub fn with_cache_dir(allocation: AllocationPreference, client: Arc<dyn BridgeClient>, cache_dir: std::path::PathBuf) -> Result<Self, RuntimeError> {
         let engine = SandboxEngine::new(allocation).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-        let cache = ComponentCache::new(engine.engine(), crate::engine::cache_location(home));
+        let cache = ComponentCache::new(engine.engine(), cache_dir);
         let sandbox = Sandbox::new(engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         Ok(Runtime {
             sandbox,

@@ -66,11 +66,11 @@ pub(crate) fn wrong_targets(key: &str, aim: &str, case: &Case) -> Result<(), Fai
 
 /// Every capability and workflow, for the `{}` sweep.
 pub(crate) fn sweep_keys() -> Vec<String> {
-    let (_tmp, rt) = offline_runtime();
+    let rt = offline_runtime();
     rt.capabilities()
         .filter(|(p, _)| crate::in_this_suite(p))
         .map(|(_, c)| c.key.clone())
-        .chain(rt.workflows().filter(|w| crate::workflow_in_this_suite(&rt, w)).map(|w| w.spec.key.clone()))
+        .chain(rt.workflows().filter(|w| crate::workflow_in_this_suite(rt, w)).map(|w| w.spec.key.clone()))
         .collect()
 }
 
@@ -84,7 +84,7 @@ pub(crate) fn aimed_at(case: &Case) -> Option<String> {
 /// Each capability's first case that expects success and aims at an object, for the
 /// wrong-target sweep.
 pub(crate) fn wrong_target_cases() -> Vec<(String, String, Case)> {
-    let (_tmp, rt) = offline_runtime();
+    let rt = offline_runtime();
     rt.capabilities()
         .filter(|(p, _)| crate::in_this_suite(p))
         .map(|(_, c)| c)

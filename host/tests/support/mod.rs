@@ -102,7 +102,17 @@ impl BridgeClient for RecordingBridge {
 
 /// A runtime over a fresh `CAPSTAN_HOME` with the official packs plus `extra` folders.
 pub fn runtime(home: &CapstanHome, bridge: Arc<dyn BridgeClient>, extra: &[PathBuf]) -> Runtime {
-    let mut rt = Runtime::new(home, AllocationPreference::PoolingIfAvailable, bridge).expect("runtime starts");
+    loaded(Runtime::new(home, AllocationPreference::PoolingIfAvailable, bridge).expect("runtime starts"), home, extra)
+}
+
+/// As [`runtime`], with the compiled components in the home's own cache even when the
+/// test command shares one (`CAPSTAN_COMPONENT_CACHE`): for tests that count what was
+/// compiled or tamper with the cache.
+pub fn runtime_with_own_cache(home: &CapstanHome, bridge: Arc<dyn BridgeClient>, extra: &[PathBuf]) -> Runtime {
+    loaded(Runtime::with_cache_dir(AllocationPreference::PoolingIfAvailable, bridge, home.cache_dir()).expect("runtime starts"), home, extra)
+}
+
+fn loaded(mut rt: Runtime, home: &CapstanHome, extra: &[PathBuf]) -> Runtime {
     rt.load_all(home);
     assert!(rt.refused().is_empty(), "official packs refused: {:?}", rt.refused());
     for dir in extra {
