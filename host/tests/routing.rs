@@ -321,7 +321,9 @@ fn goals_pick_their_capability_first() {
     assert!(rate >= 0.80, "first pick right for {:.1}% (< 80%)", rate * 100.0);
     // (suite, families right at least, capabilities right at least): what was measured;
     // the shipped suite's labelled goals too (73 with a family, 72 with a capability).
-    for (name, family_floor, key_floor) in [("heldout", 37, 34), ("heldout2", 33, 31), ("heldout3", 36, 31), ("suite", 67, 61)] {
+    // heldout4 is measured blind (written 2026-12-07 after the last router change; not
+    // tuned on): 37 and 36 of 40.
+    for (name, family_floor, key_floor) in [("heldout", 37, 34), ("heldout2", 33, 31), ("heldout3", 36, 31), ("heldout4", 37, 36), ("suite", 67, 61)] {
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(support::workspace().join(format!("host/eval/{name}.json"))).unwrap()).unwrap();
         let (mut families_right, mut keys_right, mut misses) = (0, 0, Vec::new());
         for t in doc["tasks"].as_array().unwrap().iter().filter(|t| t.get("family").is_some()) {

@@ -226,8 +226,28 @@ pub fn wants_render(goal: &str) -> bool {
         "render" => next.is_some_and(|n| ["settings", "setting", "engine", "samples", "passes", "pass", "config", "configuration", "quality", "resolution", "output", "layers"].contains(n)),
         _ => false,
     };
-    let word_asks = words.iter().enumerate().any(|(i, w)| RENDER_WORDS.contains(w) && !about_else(w, words.get(i + 1)));
-    word_asks || RENDER_PHRASES.iter().any(|p| goal.contains(p))
+    let word_asks = words.iter().enumerate().any(|(i, w)| RENDER_WORDS.contains(w) && !about_else(w, words.get(i + 1)) && !purpose(&words[..i]));
+    let phrase_asks = RENDER_PHRASES.iter().any(|p| {
+        goal.match_indices(p).any(|(at, _)| !purpose(&super::text::plain_words(&goal[..at], &[]).iter().map(String::as_str).collect::<Vec<_>>()))
+    });
+    word_asks || phrase_asks
+}
+
+/// Whether a picture word after `before` names what something is for, not a picture
+/// asked for now: "set it up to render in Cycles", "a backdrop for a product shot", "ready
+/// for rendering". "I want to render it", "I'd like to render" still ask.
+fn purpose(before: &[&str]) -> bool {
+    const WANTING: &[&str] = &["want", "wanna", "like", "need", "wish", "please", "going", "able", "try"];
+    let mut back = before.iter().rev().copied();
+    let mut last = back.next();
+    if last.is_some_and(|w| ["a", "an", "the", "my", "our", "some"].contains(&w)) {
+        last = back.next();
+    }
+    match last {
+        Some("for") => true,
+        Some("to") => !back.next().is_some_and(|w| WANTING.contains(&w)),
+        _ => false,
+    }
 }
 
 /// A hint made canonical (an alias mapped), or the error naming it.
@@ -576,6 +596,12 @@ mod tests {
         assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "render.audit", "scene.render"]);
         assert!(!wants_render("add an image plane of the logo") && !wants_render("keep it still") && !wants_render("make it photoreal"));
         assert!(wants_render("an image of the bottle") && wants_render("a product shot") && wants_render("Render it"));
+        // A picture word that names a purpose asks for no picture now.
+        assert!(!wants_render("set it up to render in cycles at 1280x720, 64 samples"));
+        assert!(!wants_render("Set up a seamless studio backdrop (the curved sweep kind) under the cube for a product shot."));
+        assert!(!wants_render("get the scene ready for rendering"));
+        assert!(wants_render("I want to render the cube") && wants_render("I'd like to render it at 640x480") && wants_render("a product shot of the bottle, for the client"));
+        assert!(wants_render("a product shot for the catalogue") && wants_render("add a backdrop, then render a product shot"));
     }
 
     #[test]
