@@ -382,7 +382,15 @@ fn check_python_exit_codes_and_pathological_input() {
     assert!(err.contains("/nonexistent/script.py"), "{err}");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capstan"));
     let out = cmd.env("CAPSTAN_HOME", home.path()).args(["check-python", "--json"]).arg(&good).arg("/nonexistent/script.py").arg(&good).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2, "the readable files are still checked");
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "one line per file, in the order given: {lines:?}");
+    assert_eq!((&lines[0]["allowed"], &lines[2]["allowed"]), (&json!(true), &json!(true)), "the readable files are still checked");
+    assert!(lines[1]["error"].as_str().is_some_and(|e| e.contains("cannot read")) && lines[1]["file"] == "/nonexistent/script.py", "{}", lines[1]);
+    // A rejected file among allowed ones: exit 1, and each its own verdict.
+    let bad = home.path().join("bad.py");
+    std::fs::write(&bad, "import os\n").unwrap();
+    let (code, _, err) = run(&[good.to_str().unwrap(), bad.to_str().unwrap()], None);
+    assert_eq!(code, Some(1), "{err}");
     let (code, _, err) = run(&[good.to_str().unwrap(), "x.py"], None);
     assert_eq!(code, Some(2), "{err}");
     let (code, _, err) = run(&["-", "-"], Some(b"x = 1\n"));

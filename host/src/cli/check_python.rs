@@ -1,9 +1,11 @@
 //! `capstan check-python FILE|- [FILE...] [--json] [--policy FILE]`: the safety
 //! checker's verdict on each script. Exit 0 all allowed, 1 any rejected, 2 usage or I/O
-//! error (a file that cannot be read is named on stderr; the others are still checked).
+//! error (with several files: 2 when any could not be checked, whatever the others'
+//! verdicts; each such file is named on stderr and the others are still checked).
 //! JSON for one file: `{"allowed": bool, "findings": [{"rule", "message", "line",
 //! "column"}]}`; for several, one such object per line with its `"file"` added, in the
-//! order given. The checker is loaded once for all of them.
+//! order given, and `{"file", "error"}` for a file that could not be checked. The
+//! checker is loaded once for all of them.
 
 use super::{CliError, print_json};
 use crate::checker::{CheckVerdict, CheckerPolicy};
@@ -46,10 +48,17 @@ pub fn run(args: CheckPythonArgs) -> Result<ExitCode, CliError> {
     }
     let (mut rejected, mut unreadable) = (false, false);
     for file in &args.files {
-        let verdict = match read_source(file) {
-            Ok(source) => runtime.check_python(&source, &policy).map_err(CliError::Usage)?,
+        let checked = read_source(file).and_then(|source| runtime.check_python(&source, &policy).map_err(CliError::Usage));
+        let verdict = match checked {
+            Ok(verdict) => verdict,
             Err(e) => {
+                // Named on stderr, and in its place among the JSON lines, so that the
+                // lines stay one per file in the order given.
                 eprintln!("capstan: {e}");
+                if args.json {
+                    let line = serde_json::json!({ "file": file.display().to_string(), "error": e.to_string() });
+                    println!("{}", crate::redact::redact(&line.to_string()));
+                }
                 unreadable = true;
                 continue;
             }

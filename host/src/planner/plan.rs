@@ -234,20 +234,28 @@ pub fn wants_render(goal: &str) -> bool {
 }
 
 /// Whether a picture word after `before` names what something is for, not a picture
-/// asked for now: "set it up to render in Cycles", "a backdrop for a product shot", "ready
-/// for rendering". "I want to render it", "I'd like to render" still ask.
+/// asked for now: "a backdrop for a (clean) product shot", "ready for rendering", "set it
+/// up to render in Cycles", "get it ready to render". Only these two shapes: "save the
+/// scene to a PNG", "I'd like you to render it", "use Cycles to render the scene" ask.
 fn purpose(before: &[&str]) -> bool {
-    const WANTING: &[&str] = &["want", "wanna", "like", "need", "wish", "please", "going", "able", "try"];
-    let mut back = before.iter().rev().copied();
-    let mut last = back.next();
-    if last.is_some_and(|w| ["a", "an", "the", "my", "our", "some"].contains(&w)) {
-        last = back.next();
+    const ARTICLES: &[&str] = &["a", "an", "the", "my", "our", "some", "final"];
+    // Setting up, not picturing: the word before "to render".
+    const SETTING_UP: &[&str] = &["up", "ready", "prepared", "set", "configured"];
+    let mut back = before.iter().rev().copied().peekable();
+    let Some(last) = back.next() else { return false };
+    if last == "to" {
+        return back.next().is_some_and(|w| SETTING_UP.contains(&w));
     }
-    match last {
-        Some("for") => true,
-        Some("to") => !back.next().is_some_and(|w| WANTING.contains(&w)),
-        _ => false,
+    // "for [a|the] [one word] <picture word>".
+    let mut at = Some(last);
+    for _ in 0..2 {
+        match at {
+            Some("for") => return true,
+            Some(w) if ARTICLES.contains(&w) || at == Some(last) => at = back.next(),
+            _ => return false,
+        }
     }
+    at == Some("for")
 }
 
 /// A hint made canonical (an alias mapped), or the error naming it.
@@ -601,6 +609,10 @@ mod tests {
         assert!(!wants_render("Set up a seamless studio backdrop (the curved sweep kind) under the cube for a product shot."));
         assert!(!wants_render("get the scene ready for rendering"));
         assert!(wants_render("I want to render the cube") && wants_render("I'd like to render it at 640x480") && wants_render("a product shot of the bottle, for the client"));
+        for asks in ["Save the scene to a PNG", "I'd like you to render the scene", "I need you to render it", "Make sure to render it at 1920x1080", "Use Cycles to render the scene", "I'm trying to render the cube", "I wanted to render it"] {
+            assert!(wants_render(asks), "{asks}");
+        }
+        assert!(!wants_render("a backdrop for a clean product shot") && !wants_render("ready for final rendering") && !wants_render("get it ready to render"));
         assert!(wants_render("a product shot for the catalogue") && wants_render("add a backdrop, then render a product shot"));
     }
 

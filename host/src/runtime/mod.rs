@@ -77,6 +77,11 @@ impl Runtime {
     /// As [`Runtime::new`], with compiled components kept in `cache_dir`, whatever
     /// `CAPSTAN_COMPONENT_CACHE` says: for a caller that must know the cache is its own
     /// (one that counts what was compiled, or plants artifacts to see them refused).
+    ///
+    /// Security reasoning: artifacts in the folder are native code this process runs.
+    /// [`crate::engine::cache_location`] vouches for a shared folder's privacy; here the
+    /// caller does, so pass a home's own cache (`CapstanHome::cache_dir`, created 0700)
+    /// or a folder as private.
     pub fn with_cache_dir(allocation: AllocationPreference, client: Arc<dyn BridgeClient>, cache_dir: std::path::PathBuf) -> Result<Self, RuntimeError> {
         let engine = SandboxEngine::new(allocation).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         let cache = ComponentCache::new(engine.engine(), cache_dir);

@@ -339,8 +339,8 @@ fn cut_cost(schema: &Value, args: &mut serde_json::Map<String, Value>) {
         let Some(prop) = props.and_then(|p| p.get(name)) else { continue };
         let in_pixels = prop.get("description").and_then(Value::as_str).is_some_and(|d| d.to_ascii_lowercase().contains("pixel"));
         if in_pixels && !args.contains_key(name) {
-            let least = prop.get("minimum").and_then(Value::as_u64).unwrap_or(16).max(16);
-            args.insert(name.into(), json!(least));
+            let least = prop.get("minimum").and_then(Value::as_f64).map_or(16.0, f64::ceil).max(16.0);
+            args.insert(name.into(), json!(least as u64));
         }
     }
 }
