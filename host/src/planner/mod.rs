@@ -21,6 +21,7 @@
 
 pub mod act;
 pub mod args;
+pub mod asks_picture;
 pub mod colours;
 pub mod companions;
 pub mod critique;

@@ -13,6 +13,7 @@
 //! The keys of those steps are the ones the packs declared for the roles
 //! ([`crate::roles`]); the planner names no capability itself.
 
+pub use super::asks_picture::wants_render;
 use super::Registry;
 use crate::roles::Role;
 use crate::runtime::Resolution;
@@ -21,10 +22,6 @@ use serde_json::Value;
 
 pub const MAX_STEPS: usize = 16;
 pub const DEFAULT_MAX_STEPS: usize = 8;
-/// Words (whole) and phrases that ask for a picture. "image" counts unless it names an
-/// image plane or texture; "still" is left out ("keep it still").
-const RENDER_WORDS: &[&str] = &["render", "rendered", "rendering", "image", "picture", "photo", "photograph", "packshot", "preview", "screenshot", "thumbnail", "png", "jpg", "jpeg"];
-const RENDER_PHRASES: &[&str] = &["product shot", "hero shot", "beauty shot"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -212,50 +209,6 @@ fn flush(current: &mut Vec<&str>, out: &mut Vec<String>) {
         out.push(text.to_string());
     }
     current.clear();
-}
-
-/// Whether the goal asks for a picture.
-pub fn wants_render(goal: &str) -> bool {
-    let words = super::text::plain_words(goal, &[]);
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let goal = goal.to_lowercase();
-    // "image plane", "render settings", "render engine": words about something else.
-    let about_else = |w: &str, next: Option<&&str>| match w {
-        // "image plane", "image texture", "every image file this scene uses": the files, not a picture.
-        "image" => next.is_some_and(|n| ["plane", "planes", "texture", "textures", "file", "files", "path", "paths", "node", "nodes", "format"].contains(n)),
-        "render" => next.is_some_and(|n| ["settings", "setting", "engine", "samples", "passes", "pass", "config", "configuration", "quality", "resolution", "output", "layers"].contains(n)),
-        _ => false,
-    };
-    let word_asks = words.iter().enumerate().any(|(i, w)| RENDER_WORDS.contains(w) && !about_else(w, words.get(i + 1)) && !purpose(&words[..i]));
-    let phrase_asks = RENDER_PHRASES.iter().any(|p| {
-        goal.match_indices(p).any(|(at, _)| !purpose(&super::text::plain_words(&goal[..at], &[]).iter().map(String::as_str).collect::<Vec<_>>()))
-    });
-    word_asks || phrase_asks
-}
-
-/// Whether a picture word after `before` names what something is for, not a picture
-/// asked for now: "a backdrop for a (clean) product shot", "ready for rendering", "set it
-/// up to render in Cycles", "get it ready to render". Only these two shapes: "save the
-/// scene to a PNG", "I'd like you to render it", "use Cycles to render the scene" ask.
-fn purpose(before: &[&str]) -> bool {
-    const ARTICLES: &[&str] = &["a", "an", "the", "my", "our", "some", "final"];
-    // Setting up, not picturing: the word before "to render".
-    const SETTING_UP: &[&str] = &["up", "ready", "prepared", "set", "configured"];
-    let mut back = before.iter().rev().copied().peekable();
-    let Some(last) = back.next() else { return false };
-    if last == "to" {
-        return back.next().is_some_and(|w| SETTING_UP.contains(&w));
-    }
-    // "for [a|the] [one word] <picture word>".
-    let mut at = Some(last);
-    for _ in 0..2 {
-        match at {
-            Some("for") => return true,
-            Some(w) if ARTICLES.contains(&w) || at == Some(last) => at = back.next(),
-            _ => return false,
-        }
-    }
-    at == Some("for")
 }
 
 /// A hint made canonical (an alias mapped), or the error naming it.
@@ -572,8 +525,6 @@ mod tests {
         // Asked for: the render finishes the plan; checking the render settings is not asking.
         let steps = plan("add a cube and save a picture as cube.png", Profile::Default, None, &[]).unwrap();
         assert_eq!(steps.last().unwrap().tool_hint, "scene.render");
-        assert!(!wants_render("check the render settings") && !wants_render("which render engine is set?") && wants_render("render the cube"));
-        assert!(!wants_render("list every image file this scene is using") && wants_render("save an image of the scene"));
     }
 
     #[test]
@@ -602,18 +553,6 @@ mod tests {
         let custom: Vec<String> = vec!["render it".into(), "render it again".into()];
         let steps = plan("add a cube", Profile::Default, None, &custom).unwrap();
         assert_eq!(hints(&steps), ["scene.info", "scene.create_object", "render.audit", "scene.render"]);
-        assert!(!wants_render("add an image plane of the logo") && !wants_render("keep it still") && !wants_render("make it photoreal"));
-        assert!(wants_render("an image of the bottle") && wants_render("a product shot") && wants_render("Render it"));
-        // A picture word that names a purpose asks for no picture now.
-        assert!(!wants_render("set it up to render in cycles at 1280x720, 64 samples"));
-        assert!(!wants_render("Set up a seamless studio backdrop (the curved sweep kind) under the cube for a product shot."));
-        assert!(!wants_render("get the scene ready for rendering"));
-        assert!(wants_render("I want to render the cube") && wants_render("I'd like to render it at 640x480") && wants_render("a product shot of the bottle, for the client"));
-        for asks in ["Save the scene to a PNG", "I'd like you to render the scene", "I need you to render it", "Make sure to render it at 1920x1080", "Use Cycles to render the scene", "I'm trying to render the cube", "I wanted to render it"] {
-            assert!(wants_render(asks), "{asks}");
-        }
-        assert!(!wants_render("a backdrop for a clean product shot") && !wants_render("ready for final rendering") && !wants_render("get it ready to render"));
-        assert!(wants_render("a product shot for the catalogue") && wants_render("add a backdrop, then render a product shot"));
     }
 
     #[test]
