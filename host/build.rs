@@ -103,8 +103,26 @@ fn main() {
     if env::var_os("CAPSTAN_TEST_BLENDER").is_some_and(|v| !v.is_empty()) {
         println!("cargo:rustc-cfg=capstan_blender");
     }
-    embed_bridge(&workspace.join("bridges").join("blender"), &out_dir, "addon_files.rs", "ADDON_FILES");
-    embed_bridge(&workspace.join("bridges").join("freecad"), &out_dir, "freecad_bridge_files.rs", "FREECAD_BRIDGE_FILES");
+    embed_bridges(&workspace.join("bridges"), &out_dir);
+}
+
+/// Every application's bridge: each folder of `bridges/` but the shared `core/` is
+/// embedded as `OUT_DIR/bridge_files_<folder>.rs` defining `BRIDGE_FILES`, which that
+/// app's unit includes. No app is named here, so adding one is a folder in `bridges/`
+/// and its unit (`scripts/app_unit_diff.py` shows it).
+fn embed_bridges(bridges: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-changed={}", bridges.display());
+    let mut apps: Vec<PathBuf> = std::fs::read_dir(bridges)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n != "core" && !n.to_string_lossy().starts_with('.')))
+        .collect();
+    apps.sort();
+    for app in apps {
+        let name = app.file_name().unwrap().to_string_lossy().to_string();
+        embed_bridge(&app, out_dir, &format!("bridge_files_{name}.rs"), "BRIDGE_FILES");
+    }
 }
 
 /// The Python safety checker component (`capability-packs/python-safety`, world

@@ -106,6 +106,27 @@ def test_overlapping_and_touching_and_contained_cubes(client):
         assert client.ok("check_overlap", a="SpResting", b="SpFloor", method=method)["intersects"] is False
 
 
+def test_objects_without_a_surface_are_measured_from_their_origin(client):
+    cube(client, "SpHull", (140, 0, 1))
+    lamp = "SpLamp"
+    client.ok("create_object", type="light_point", name=lamp, location=[140, 0, 5])
+    r = client.ok("min_distance", a=lamp, b="SpHull")
+    assert r["distance"] == pytest.approx(3.0, abs=1e-6) and r["intersects"] is False and r["contained"] is None
+    assert r["measured"] == {"a": "origin", "b": "surface"}
+    assert r["point_a"] == pytest.approx([140, 0, 5], abs=1e-6) and r["point_b"] == pytest.approx([140, 0, 2], abs=1e-6)
+    # An origin inside a closed surface, on the plane y=z through the cube's centre: a
+    # single ray in that plane runs along a face's diagonal and counted it outside.
+    client.ok("create_object", type="empty", name="SpInside", location=[140.5, 0, 1])
+    r = client.ok("min_distance", a="SpHull", b="SpInside")
+    assert r["distance"] == pytest.approx(0.5, abs=1e-6) and r["contained"] == "b_inside_a"
+    assert r["measured"] == {"a": "surface", "b": "origin"}
+    client.ok("create_object", type="empty", name="SpFar", location=[143, 4, 1])
+    r = client.ok("min_distance", a="SpInside", b="SpFar")
+    assert r["distance"] == pytest.approx(math.hypot(2.5, 4), abs=1e-6) and r["measured"] == {"a": "origin", "b": "origin"}
+    doc = client.call("min_distance", a="SpInside", b="SpInside")
+    assert doc["error"]["code"] == "invalid_params"
+
+
 def test_place_on_rests_on_the_surface_found_by_raycast(client):
     empty(client)
     plane(client, "SpGround", (140, 0, 0))

@@ -3,12 +3,12 @@
 use std::path::{Path, PathBuf};
 
 mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/addon_files.rs"));
+    include!(concat!(env!("OUT_DIR"), "/bridge_files_blender.rs"));
 }
 
 /// Every add-on file, as (path relative to `bridges/blender/`, bytes).
 pub fn files() -> &'static [(&'static str, &'static [u8])] {
-    embedded::ADDON_FILES
+    embedded::BRIDGE_FILES
 }
 
 /// The add-on's version, from its extension manifest.
@@ -32,7 +32,7 @@ pub fn materialize(addon_root: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The add-on as an embedded bridge.
-const BRIDGE: crate::bridge_code::EmbeddedBridge = crate::bridge_code::EmbeddedBridge { files: embedded::ADDON_FILES, entry: "run_bridge.py" };
+const BRIDGE: crate::bridge_code::EmbeddedBridge = crate::bridge_code::EmbeddedBridge { files: embedded::BRIDGE_FILES, entry: "run_bridge.py" };
 
 /// The sha256 of every add-on file's path and bytes.
 pub fn digest() -> String {

@@ -6,11 +6,11 @@ use crate::bridge_code::EmbeddedBridge;
 use std::path::{Path, PathBuf};
 
 mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/freecad_bridge_files.rs"));
+    include!(concat!(env!("OUT_DIR"), "/bridge_files_freecad.rs"));
 }
 
 /// The bridge as embedded at build time.
-pub const BRIDGE: EmbeddedBridge = EmbeddedBridge { files: embedded::FREECAD_BRIDGE_FILES, entry: "run_bridge.py" };
+pub const BRIDGE: EmbeddedBridge = EmbeddedBridge { files: embedded::BRIDGE_FILES, entry: "run_bridge.py" };
 
 /// The bridge's version: it declares none, so the first 16 hex digits of its files'
 /// digest (also the name of its materialised folder) identify it.

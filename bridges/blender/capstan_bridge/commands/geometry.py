@@ -28,6 +28,9 @@ def depsgraph():
 class WorldMesh:
     """One object's evaluated triangles in world space."""
 
+    surface = True
+    measured = "surface"
+
     def __init__(self, obj, dg, need_triangles=True):
         if obj.type not in GEOMETRY_TYPES:
             raise invalid_target("%s is a %s, which has no surface to measure" % (obj.name, obj.type))
@@ -90,6 +93,40 @@ def world_mesh(name, dg=None, need_triangles=True):
     return WorldMesh(get_object(name), dg or depsgraph(), need_triangles)
 
 
+class WorldPoint:
+    """An object with no surface (light, camera, empty, armature...), measured from its
+    evaluated world origin."""
+
+    surface = False
+    measured = "origin"
+    triangles = ()
+
+    def __init__(self, obj, dg):
+        self.name = obj.name
+        self.point = Vector(obj.evaluated_get(dg).matrix_world.translation)
+
+
+def measurable(name, dg):
+    """The object as something a distance can be measured from: its surface when its
+    type has one, else its origin."""
+    obj = get_object(name)
+    return WorldMesh(obj, dg) if obj.type in GEOMETRY_TYPES else WorldPoint(obj, dg)
+
+
+def point_distance(a, b):
+    """(distance, point on a, point on b, contained) when at least one side is a
+    WorldPoint: origin to origin, or origin to the nearest point of the other's surface
+    (contained names the origin as inside when that surface is closed and encloses it)."""
+    if not a.surface and not b.surface:
+        return (a.point - b.point).length, a.point, b.point, None
+    point, mesh, inside = (a, b, "a_inside_b") if not a.surface else (b, a, "b_inside_a")
+    near, _normal, _index, dist = mesh.tree.find_nearest(point.point)
+    how = inside if mesh.closed() and ray_parity_inside(point.point, mesh) else None
+    if point is a:
+        return dist, point.point, near, how
+    return dist, near, point.point, how
+
+
 def object_bounds(obj, dg):
     """(min, max) of the evaluated object in world space; a point for objects without
     geometry (empties, lights, cameras), None for a mesh without vertices."""
@@ -104,19 +141,36 @@ def box_doc(lo, hi):
             "dimensions": rounded(hi - lo, 6)}
 
 
-def ray_parity_inside(point, mesh):
-    """Is `point` inside the closed surface `mesh`? Counts crossings along a fixed,
-    axis-skewed ray (odd = inside)."""
-    direction = Vector((0.5773, 0.5774, 0.5774)).normalized()
-    origin = Vector(point)
+# Three unrelated directions, none in a plane a modelled shape is likely to be split
+# along: a ray in the plane y=z (the old single direction was) runs along the diagonal of
+# a triangulated cube face from its centre line, crosses both triangles there and counts
+# an inside point as outside.
+PARITY_RAYS = (Vector((0.5773, 0.6193, 0.5327)).normalized(),
+               Vector((-0.4112, 0.7291, -0.5469)).normalized(),
+               Vector((0.6872, -0.3313, -0.6464)).normalized())
+
+
+def _crossings(origin, direction, mesh):
     crossings = 0
     for _ in range(4096):
         hit, _normal, _index, dist = mesh.tree.ray_cast(origin, direction)
         if hit is None:
             break
         crossings += 1
-        origin = hit + direction * max(1e-7, 1e-7 * dist)
-    return crossings % 2 == 1
+        # Step past the hit by more than the tree's float32 rounding at that distance
+        # from the world origin (~1e-5 m at x=140), or the next cast finds it again.
+        scale = max(1.0, abs(hit.x), abs(hit.y), abs(hit.z))
+        origin = hit + direction * max(1e-5 * scale, 1e-7 * dist)
+    return crossings
+
+
+def ray_parity_inside(point, mesh):
+    """Is `point` inside the closed surface `mesh`? Counts crossings along three skewed
+    rays (odd = inside) and takes the majority, so one ray grazing an edge or a vertex,
+    where two triangles both count, does not decide."""
+    origin = Vector(point)
+    votes = sum(_crossings(origin, d, mesh) % 2 for d in PARITY_RAYS)
+    return votes >= 2
 
 
 def _plane(t):

@@ -136,15 +136,20 @@ def check_overlap(ctx, params):
     return {"a": a.name, "b": b.name, "method": method, "tolerance": tol, "intersects": hit, "aabb_intersects": aabb, "how": how}
 
 
+MEASURED_FROM = s.enum(("surface", "origin"), description="surface: its evaluated triangles; origin: its world location (an object with no surface: light, camera, empty)")
+
+
 @command(
     effect="read",
-    summary="Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.",
+    summary="Minimum distance between two evaluated objects, metres: surface to surface (exact over BVH triangles; 0 when they cross), "
+            "or from the origin of one with no surface (light, camera, empty).",
     params=s.obj({"a": OBJECT, "b": OBJECT}, required=("a", "b")),
     result=s.obj({
         "a": s.string(), "b": s.string(), "distance": s.number(0), "intersects": s.boolean(),
-        "contained": s.nullable(s.string(description="a_inside_b or b_inside_a when one surface encloses the other")),
+        "contained": s.nullable(s.string(description="a_inside_b or b_inside_a when one surface (or origin) is enclosed by the other's surface")),
         "point_a": NULL_VEC3, "point_b": NULL_VEC3,
-    }, required=("a", "b", "distance", "intersects", "contained", "point_a", "point_b")),
+        "measured": s.obj({"a": MEASURED_FROM, "b": MEASURED_FROM}, required=("a", "b")),
+    }, required=("a", "b", "distance", "intersects", "contained", "point_a", "point_b", "measured")),
     errors=("invalid_params", "not_found", "invalid_target", "limit_exceeded"),
     timeout_s=60,
 )
@@ -152,10 +157,14 @@ def min_distance(ctx, params):
     if params["a"] == params["b"]:
         raise CommandError("invalid_params", "a and b are the same object")
     dg = g.depsgraph()
-    a, b = g.world_mesh(params["a"], dg), g.world_mesh(params["b"], dg)
-    if not a.triangles or not b.triangles:
-        raise invalid_target("both objects need faces to measure a surface distance")
-    out = {"a": a.name, "b": b.name}
+    a, b = g.measurable(params["a"], dg), g.measurable(params["b"], dg)
+    if (a.surface and not a.triangles) or (b.surface and not b.triangles):
+        empty = a if a.surface and not a.triangles else b
+        raise invalid_target("%s has no faces to measure a surface distance from" % empty.name)
+    out = {"a": a.name, "b": b.name, "measured": {"a": a.measured, "b": b.measured}}
+    if not a.surface or not b.surface:
+        dist, pa, pb, how = g.point_distance(a, b)
+        return dict(out, distance=round(float(dist), 6), intersects=False, contained=how, point_a=rounded(pa, 6), point_b=rounded(pb, 6))
     how = g.intersection(a, b, 0.0)
     if how == "surfaces_cross":
         return dict(out, distance=0.0, intersects=True, contained=None, point_a=None, point_b=None)

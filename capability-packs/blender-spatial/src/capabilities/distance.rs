@@ -12,11 +12,14 @@ pub struct DistanceArgs {
     pub b: String,
 }
 
-/// Minimum distance between the surfaces of two objects (exact, over their triangles).
+/// Minimum distance between two objects: between their surfaces (exact, over their
+/// triangles), or from the origin of an object that has no surface (a light, a camera,
+/// an empty).
 ///
-/// Answers the gap in metres and the two closest points (world space); 0 with
-/// intersects=true when the objects interpenetrate. Vertex-to-face and edge-to-edge
-/// pairs are both measured, so rotated objects are not overestimated.
+/// Answers the gap in metres, the two closest points (world space) and what was measured
+/// on each side (`measured.a` / `measured.b`: surface or origin); 0 with intersects=true
+/// when two surfaces interpenetrate. Vertex-to-face and edge-to-edge pairs are both
+/// measured, so rotated objects are not overestimated.
 #[capability(
     key = "spatial.distance",
     family = "spatial",
@@ -49,6 +52,20 @@ fn cases() -> Vec<Case> {
             .setup("scene.create_object", json!({ "type": "cube", "name": "Near", "location": [1, 0.5, 0.2] }))
             .args(json!({ "a": "Cube", "b": "Near" }))
             .result(json!({ "distance": 0.0, "intersects": true, "point_a": null })),
+        Case::new("a light is measured from its origin, to the cube's nearest face")
+            .setup("scene.create_object", json!({ "type": "light_point", "name": "Lamp", "location": [0, 0, 4] }))
+            .args(json!({ "a": "Lamp", "b": "Cube" }))
+            .result(json!({ "distance": 3.0, "intersects": false, "point_a": [0, 0, 4], "point_b": [0, 0, 1],
+                           "measured": { "a": "origin", "b": "surface" } })),
+        Case::new("an empty inside the cube is contained, 0.5 m from its nearest face")
+            .setup("scene.create_object", json!({ "type": "empty", "name": "Inner", "location": [0.5, 0, 0] }))
+            .args(json!({ "a": "Cube", "b": "Inner" }))
+            .result(json!({ "distance": 0.5, "contained": "b_inside_a", "measured": { "a": "surface", "b": "origin" } })),
+        Case::new("two origins: an empty and a camera")
+            .setup("scene.create_object", json!({ "type": "empty", "name": "Mark", "location": [3, 4, 0] }))
+            .setup("scene.create_object", json!({ "type": "camera", "name": "Cam", "location": [0, 0, 0] }))
+            .args(json!({ "a": "Mark", "b": "Cam" }))
+            .result(json!({ "distance": 5.0, "measured": { "a": "origin", "b": "origin" } })),
         Case::new("a missing object").args(json!({ "a": "Cube", "b": "Ghost" })).error("not_found"),
     ]
 }

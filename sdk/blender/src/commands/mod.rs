@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "e082e5ea89a9c179566701b6026cc6617fca8eb9e157fef884b969a210ce5ac8";
+pub const CATALOG_SHA256: &str = "0d4f0313b0aa04c52b23bb763ba630d23761876a8091f58e955f5ed866bdad75";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

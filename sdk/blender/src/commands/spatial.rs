@@ -68,7 +68,7 @@ pub fn mesh_stats(params: &MeshStatsParams) -> Result<MeshStatsResult, BridgeErr
     capstan_sdk::bridge::send::<MeshStats>(params)
 }
 
-/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+/// Minimum distance between two evaluated objects, metres: surface to surface (exact over BVH triangles; 0 when they cross), or from the origin of one with no surface (light, camera, empty).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MinDistance;
 
@@ -82,7 +82,7 @@ impl Command for MinDistance {
     type Result = MinDistanceResult;
 }
 
-/// Minimum distance between the surfaces of two evaluated objects (exact over BVH triangles), metres; 0 when they cross.
+/// Minimum distance between two evaluated objects, metres: surface to surface (exact over BVH triangles; 0 when they cross), or from the origin of one with no surface (light, camera, empty).
 pub fn min_distance(params: &MinDistanceParams) -> Result<MinDistanceResult, BridgeError> {
     capstan_sdk::bridge::send::<MinDistance>(params)
 }
@@ -285,16 +285,43 @@ impl JsonSchema for MinDistanceParams {
     }
 }
 
+/// surface: its evaluated triangles; origin: its world location (an object with no surface: light, camera, empty)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MinDistanceResultMeasuredA {
+    #[serde(rename = "surface")]
+    Surface,
+    #[serde(rename = "origin")]
+    Origin,
+}
+
+/// surface: its evaluated triangles; origin: its world location (an object with no surface: light, camera, empty)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum MinDistanceResultMeasuredB {
+    #[serde(rename = "surface")]
+    Surface,
+    #[serde(rename = "origin")]
+    Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MinDistanceResultMeasured {
+    /// surface: its evaluated triangles; origin: its world location (an object with no surface: light, camera, empty)
+    pub a: MinDistanceResultMeasuredA,
+    /// surface: its evaluated triangles; origin: its world location (an object with no surface: light, camera, empty)
+    pub b: MinDistanceResultMeasuredB,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MinDistanceResult {
     pub a: String,
     pub b: String,
     pub distance: f64,
     pub intersects: bool,
-    /// a_inside_b or b_inside_a when one surface encloses the other
+    /// a_inside_b or b_inside_a when one surface (or origin) is enclosed by the other's surface
     pub contained: Option<String>,
     pub point_a: Option<[f64; 3]>,
     pub point_b: Option<[f64; 3]>,
+    pub measured: MinDistanceResultMeasured,
 }
 
 /// center: over the support's centre (default); keep_xy: where it is

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""What adding an app unit touches, shown by taking it out (issue 31's acceptance:
+"adding FreeCAD touched no generic host file outside the registration list, as the
+diff by folder shows").
+
+    python3 scripts/app_unit_diff.py [--unit freecad] [--keep]
+
+The commit that added FreeCAD also carried app-neutral changes to the generic host and
+unrelated work, so its own diff cannot show the claim. This script shows it for the
+code as it is now:
+
+1. Two copies of the committed tree (`git archive HEAD`): "with" is the tree as it is;
+   "without" has the unit taken out: its folder under `host/src`, its lines in the
+   registration list (`host/src/app_units.rs`), its bridge (`bridges/<unit>`), its
+   generated client (`sdk/<unit>`), its packs (`capability-packs/<unit>-*`, and their
+   workspace members) and its own tests (`host/tests/<unit>_*.rs`).
+2. The "without" tree must build (`cargo build -p capstan --lib --bins`, official packs
+   skipped: they are data the host embeds, not code it links) and pass the app-neutral
+   test there. A generic host file that used the unit's code, or named it, would fail
+   one of the two.
+3. The difference between the two trees, by folder: that is what adding the unit is.
+   Under `host/src` it must be the unit's folder and the registration list only.
+
+Exit 0 when the claim holds, 1 when it does not, 2 on a usage or environment error.
+Takes a few minutes: the host is compiled once more, in a target folder of its own
+under the temporary folder (removed at the end unless --keep).
+"""
+
+import argparse
+import filecmp
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+REGISTRATION_LIST = Path("host/src/app_units.rs")
+
+
+def run(cmd, cwd, env=None):
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    return subprocess.run(cmd, cwd=cwd, env=env).returncode
+
+
+def export_tree(dest):
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
+def camel(unit):
+    return unit[:1].upper() + unit[1:]
+
+
+def strip_registration(text, unit):
+    """The registration list without the unit: its module lines, its entries in the two
+    lists and its subcommand (the variant with its doc comment, and its match arm)."""
+    variant = camel(unit)
+    out, doc, skipping = [], [], False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if skipping:
+            if stripped == "},":
+                skipping = False
+            continue
+        if stripped in (f'#[path = "{unit}/mod.rs"]', f"pub mod {unit};"):
+            continue
+        if stripped.startswith("///"):
+            doc.append(line)
+            continue
+        if re.match(rf"{variant}\s*(\{{|\()", stripped):
+            doc, skipping = [], not stripped.endswith("),")
+            continue
+        if f"AppCommand::{variant} " in line or f"AppCommand::{variant}(" in line:
+            continue
+        line = re.sub(rf',\s*"{unit}"', "", line)
+        line = re.sub(rf",\s*&{unit}::[A-Za-z_:]+", "", line)
+        out.extend(doc)
+        doc = []
+        out.append(line)
+    out.extend(doc)
+    return "".join(out)
+
+
+def take_out(tree, unit):
+    shutil.rmtree(tree / "host/src" / unit)
+    for folder in [tree / "bridges" / unit, tree / "sdk" / unit]:
+        if folder.exists():
+            shutil.rmtree(folder)
+    packs = sorted((tree / "capability-packs").glob(f"{unit}-*"))
+    for pack in packs:
+        shutil.rmtree(pack)
+    for test in (tree / "host/tests").glob(f"{unit}_*.rs"):
+        test.unlink()
+    reg = tree / REGISTRATION_LIST
+    before = reg.read_text()
+    after = strip_registration(before, unit)
+    if re.search(rf"\b{unit}\b", after, re.IGNORECASE):
+        left = [l for l in after.splitlines() if re.search(rf"\b{unit}\b", l, re.IGNORECASE) and not l.strip().startswith("//")]
+        if left:
+            sys.exit(f"app_unit_diff: could not take {unit} out of {REGISTRATION_LIST}; still there: {left}")
+    reg.write_text(after)
+    manifest = tree / "Cargo.toml"
+    members = [f'"sdk/{unit}"'] + [f'"capability-packs/{p.name}"' for p in packs]
+    lines = [l for l in manifest.read_text().splitlines(keepends=True) if l.strip().rstrip(",") not in members]
+    manifest.write_text("".join(lines))
+
+
+def files(root):
+    return {p.relative_to(root) for p in root.rglob("*") if p.is_file() and "target" not in p.relative_to(root).parts[:1]}
+
+
+def folder_of(path):
+    parts = path.parts
+    if parts[:2] == ("host", "src") and len(parts) == 3:
+        return str(path)
+    if parts[:2] == ("host", "src") and len(parts) > 3:
+        return "/".join(parts[:3]) + "/"
+    if len(parts) > 2:
+        return "/".join(parts[:2]) + "/"
+    return str(path)
+
+
+def differing(with_tree, without_tree):
+    """(path, how) for every file the two trees do not share byte for byte."""
+    ours, theirs = files(with_tree), files(without_tree)
+    out = [(p, "added") for p in ours - theirs] + [(p, "removed") for p in theirs - ours]
+    out += [(p, "changed") for p in ours & theirs if not filecmp.cmp(with_tree / p, without_tree / p, shallow=False)]
+    return sorted(out)
+
+
+def by_folder(diffs):
+    rows = defaultdict(lambda: {"added": 0, "changed": 0, "removed": 0})
+    for path, how in diffs:
+        rows[folder_of(path)][how] += 1
+    return dict(rows)
+
+
+def generic_host_files(diffs, unit):
+    """Differing files of the host crate that are neither the unit's folder, the
+    registration list nor the unit's own tests."""
+    def own(p):
+        return (p.parts[:3] == ("host", "src", unit) or p == REGISTRATION_LIST
+                or (p.parts[:2] == ("host", "tests") and p.name.startswith(unit + "_")))
+    return [str(p) for p, _ in diffs if p.parts[:1] == ("host",) and not own(p)]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--unit", default="freecad", help="the app unit to take out (a folder under host/src)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    args = ap.parse_args(argv)
+    if not (REPO / "host/src" / args.unit).is_dir() or args.unit == "blender":
+        print(f"app_unit_diff: {args.unit} is not an app unit that can be taken out (host/src/{args.unit})", file=sys.stderr)
+        return 2
+    tmp = Path(tempfile.mkdtemp(prefix="capstan-unit-diff."))
+    try:
+        with_tree, without_tree = tmp / "with", tmp / "without"
+        export_tree(with_tree)
+        export_tree(without_tree)
+        take_out(without_tree, args.unit)
+        env = dict(os.environ, CAPSTAN_SKIP_OFFICIAL_PACKS="1", CARGO_TARGET_DIR=str(tmp / "target"))
+        env.pop("CAPSTAN_TEST_BLENDER", None)
+        built = run(["cargo", "build", "-q", "-p", "capstan", "--lib", "--bins"], without_tree, env) == 0
+        neutral = built and run(["cargo", "test", "-q", "-p", "capstan", "--test", "app_neutral"], without_tree, env) == 0
+        diffs = differing(with_tree, without_tree)
+        print(f"What adding the {args.unit} unit is, by folder (files in the tree with it against the tree without it):")
+        print(f"  {'folder':<36} {'added':>6} {'changed':>8}")
+        for folder, n in sorted(by_folder(diffs).items()):
+            print(f"  {folder:<36} {n['added']:>6} {n['changed']:>8}")
+        generic = generic_host_files(diffs, args.unit)
+        print(f"the host without {args.unit}: {'builds' if built else 'DOES NOT BUILD'}; app-neutral test: {'passes' if neutral else 'FAILS' if built else 'not run'}")
+        if generic:
+            print("generic host files the unit touches: " + ", ".join(generic))
+        ok = built and neutral and not generic
+        print(("holds: adding " if ok else "does NOT hold: adding ") + f"{args.unit} touches no generic host file outside the registration list")
+        return 0 if ok else 1
+    finally:
+        if args.keep:
+            print(f"kept: {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
