@@ -27,6 +27,7 @@ under the temporary folder (removed at the end unless --keep).
 """
 
 import argparse
+import difflib
 import filecmp
 import os
 import re
@@ -172,6 +173,10 @@ def main(argv):
         print(f"  {'folder':<36} {'added':>6} {'changed':>8}")
         for folder, n in sorted(by_folder(diffs).items()):
             print(f"  {folder:<36} {n['added']:>6} {n['changed']:>8}")
+        print(f"the registration list ({REGISTRATION_LIST}), without against with:")
+        lines = difflib.unified_diff((without_tree / REGISTRATION_LIST).read_text().splitlines(), (with_tree / REGISTRATION_LIST).read_text().splitlines(), lineterm="", n=0)
+        for line in list(lines)[2:]:
+            print("  " + line)
         generic = generic_host_files(diffs, args.unit)
         print(f"the host without {args.unit}: {'builds' if built else 'DOES NOT BUILD'}; app-neutral test: {'passes' if neutral else 'FAILS' if built else 'not run'}")
         if generic:
