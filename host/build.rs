@@ -104,9 +104,30 @@ fn main() {
         println!("cargo:rustc-cfg=capstan_blender");
     }
     embed_bridges(&workspace.join("bridges"), &out_dir);
+    embed_workflows(&manifest_dir.join("workflows"), &out_dir);
 }
 
-/// Every application's bridge: each folder of `bridges/` but the shared `core/` is
+/// Every official workflow (`host/workflows/*.json`), in file-name order, as the slice
+/// expression `src/workflow/mod.rs` includes: `&[(file name, text), ...]`.
+fn embed_workflows(folder: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-changed={}", folder.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut generated = String::from("&[\n");
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        writeln!(generated, "    ({name:?}, include_str!({f:?})),").unwrap();
+    }
+    generated.push_str("]\n");
+    std::fs::write(out_dir.join("official_workflows.rs"), generated).unwrap();
+}
+
+/// Every application's bridge: each folder of `bridges/` holding a `run_bridge.py` is
 /// embedded as `OUT_DIR/bridge_files_<folder>.rs` defining `BRIDGE_FILES`, which that
 /// app's unit includes. No app is named here, so adding one is a folder in `bridges/`
 /// and its unit (`scripts/app_unit_diff.py` shows it).
@@ -116,7 +137,9 @@ fn embed_bridges(bridges: &Path, out_dir: &Path) {
         .unwrap()
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n != "core" && !n.to_string_lossy().starts_with('.')))
+        // An app's bridge is a folder with its entry point; the shared core and anything
+        // else (a cache, a stray folder) is not one.
+        .filter(|p| p.is_dir() && p.join("run_bridge.py").is_file())
         .collect();
     apps.sort();
     for app in apps {

@@ -7,23 +7,30 @@ diff by folder shows").
 
 The commit that added FreeCAD also carried app-neutral changes to the generic host and
 unrelated work, so its own diff cannot show the claim. This script shows it for the
-code as it is now:
+code as it is now (the committed tree, HEAD; uncommitted changes are not in it):
 
 1. Two copies of the committed tree (`git archive HEAD`): "with" is the tree as it is;
    "without" has the unit taken out: its folder under `host/src`, its lines in the
    registration list (`host/src/app_units.rs`), its bridge (`bridges/<unit>`), its
    generated client (`sdk/<unit>`), its packs (`capability-packs/<unit>-*`, and their
-   workspace members) and its own tests (`host/tests/<unit>_*.rs`).
-2. The "without" tree must build (`cargo build -p capstan --lib --bins`, official packs
-   skipped: they are data the host embeds, not code it links) and pass the app-neutral
-   test there. A generic host file that used the unit's code, or named it, would fail
-   one of the two.
-3. The difference between the two trees, by folder: that is what adding the unit is.
-   Under `host/src` it must be the unit's folder and the registration list only.
+   workspace members), its own tests (`host/tests/<unit>_*.rs`) and the official
+   workflows that use it (`host/workflows/*.json` naming it, and `host/tests/<stem>.rs`
+   of each). The table printed is that list, by folder: by itself it proves nothing.
+2. What does prove it, in the "without" tree:
+   - the host builds (`cargo build -p capstan --lib --bins`, official packs skipped:
+     they are data the host embeds, not code it links), so no generic file uses the
+     unit's code;
+   - the app-neutral test passes there (no `.rs` file under `host/src` outside the
+     units' folders and the registration list names an app outside a comment);
+   - the host's code and data (`host/src`, `host/workflows`, `host/build.rs`,
+     `host/build/`, `host/Cargo.toml`; documentation aside) do not name the unit at
+     all outside `//` comments.
+   A generic host file that needed the unit would fail one of the three.
 
 Exit 0 when the claim holds, 1 when it does not, 2 on a usage or environment error.
 Takes a few minutes: the host is compiled once more, in a target folder of its own
-under the temporary folder (removed at the end unless --keep).
+under the temporary folder (removed at the end unless --keep). The other host tests
+are not compiled in the "without" tree.
 """
 
 import argparse
@@ -97,18 +104,50 @@ def take_out(tree, unit):
         shutil.rmtree(pack)
     for test in (tree / "host/tests").glob(f"{unit}_*.rs"):
         test.unlink()
+    # A workflow that uses the unit goes with it, and its test (named for the file).
+    for workflow in sorted((tree / "host/workflows").glob("*.json")):
+        if unit in workflow.read_text().lower():
+            workflow.unlink()
+            (tree / "host/tests" / (workflow.stem + ".rs")).unlink(missing_ok=True)
     reg = tree / REGISTRATION_LIST
     before = reg.read_text()
     after = strip_registration(before, unit)
     if re.search(rf"\b{unit}\b", after, re.IGNORECASE):
         left = [l for l in after.splitlines() if re.search(rf"\b{unit}\b", l, re.IGNORECASE) and not l.strip().startswith("//")]
         if left:
-            sys.exit(f"app_unit_diff: could not take {unit} out of {REGISTRATION_LIST}; still there: {left}")
+            print(f"app_unit_diff: could not take {unit} out of {REGISTRATION_LIST}; still there: {left}", file=sys.stderr)
+            raise SystemExit(2)
     reg.write_text(after)
     manifest = tree / "Cargo.toml"
     members = [f'"sdk/{unit}"'] + [f'"capability-packs/{p.name}"' for p in packs]
     lines = [l for l in manifest.read_text().splitlines(keepends=True) if l.strip().rstrip(",") not in members]
     manifest.write_text("".join(lines))
+
+
+HOST_CODE_AND_DATA = ("host/src", "host/workflows", "host/build.rs", "host/build", "host/Cargo.toml")
+
+
+def names_left(tree, unit):
+    """`file:line: text` for every line of the host's code and data in `tree` that
+    names the unit outside a `//` comment (a line's text after `//` is not read; the
+    app-neutral test reads `host/src` more carefully, strings and block comments too)."""
+    pattern = re.compile(re.escape(unit), re.IGNORECASE)
+    out = []
+    for root in HOST_CODE_AND_DATA:
+        base = tree / root
+        paths = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file()) if base.exists() else []
+        for path in paths:
+            if path.suffix == ".md":  # documentation may name any application
+                continue
+            try:
+                text = path.read_text()
+            except (UnicodeDecodeError, OSError):
+                continue
+            for n, line in enumerate(text.splitlines(), 1):
+                code = line.split("//", 1)[0] if path.suffix == ".rs" else line
+                if pattern.search(code):
+                    out.append(f"{path.relative_to(tree)}:{n}: {line.strip()}")
+    return out
 
 
 def files(root):
@@ -142,12 +181,11 @@ def by_folder(diffs):
 
 
 def generic_host_files(diffs, unit):
-    """Differing files of the host crate that are neither the unit's folder, the
-    registration list nor the unit's own tests."""
-    def own(p):
-        return (p.parts[:3] == ("host", "src", unit) or p == REGISTRATION_LIST
-                or (p.parts[:2] == ("host", "tests") and p.name.startswith(unit + "_")))
-    return [str(p) for p, _ in diffs if p.parts[:1] == ("host",) and not own(p)]
+    """Differing files of the host's code (`host/src`, `host/build.rs`, `host/build/`,
+    `host/Cargo.toml`) other than the unit's folder and the registration list."""
+    def code(p):
+        return p.parts[:2] in (("host", "src"), ("host", "build")) or p in (Path("host/build.rs"), Path("host/Cargo.toml"))
+    return [str(p) for p, _ in diffs if code(p) and p.parts[:3] != ("host", "src", unit) and p != REGISTRATION_LIST]
 
 
 def main(argv):
@@ -158,6 +196,9 @@ def main(argv):
     if not (REPO / "host/src" / args.unit).is_dir() or args.unit == "blender":
         print(f"app_unit_diff: {args.unit} is not an app unit that can be taken out (host/src/{args.unit})", file=sys.stderr)
         return 2
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    print(f"the committed tree at {head or '?'}" + (" (uncommitted changes in the working tree are not part of it)" if dirty else ""))
     tmp = Path(tempfile.mkdtemp(prefix="capstan-unit-diff."))
     try:
         with_tree, without_tree = tmp / "with", tmp / "without"
@@ -169,7 +210,7 @@ def main(argv):
         built = run(["cargo", "build", "-q", "-p", "capstan", "--lib", "--bins"], without_tree, env) == 0
         neutral = built and run(["cargo", "test", "-q", "-p", "capstan", "--test", "app_neutral"], without_tree, env) == 0
         diffs = differing(with_tree, without_tree)
-        print(f"What adding the {args.unit} unit is, by folder (files in the tree with it against the tree without it):")
+        print(f"What was taken out to remove the {args.unit} unit, by folder (the tree with it against the tree without it):")
         print(f"  {'folder':<36} {'added':>6} {'changed':>8}")
         for folder, n in sorted(by_folder(diffs).items()):
             print(f"  {folder:<36} {n['added']:>6} {n['changed']:>8}")
@@ -178,10 +219,14 @@ def main(argv):
         for line in list(lines)[2:]:
             print("  " + line)
         generic = generic_host_files(diffs, args.unit)
-        print(f"the host without {args.unit}: {'builds' if built else 'DOES NOT BUILD'}; app-neutral test: {'passes' if neutral else 'FAILS' if built else 'not run'}")
+        left = names_left(without_tree, args.unit)
+        print(f"the host without {args.unit}: {'builds' if built else 'DOES NOT BUILD'}; app-neutral test: {'passes' if neutral else 'FAILS' if built else 'not run'}; "
+              f"its code and data name {args.unit} {'nowhere outside comments' if not left else f'in {len(left)} line(s)'}")
+        for line in left:
+            print("  " + line)
         if generic:
-            print("generic host files the unit touches: " + ", ".join(generic))
-        ok = built and neutral and not generic
+            print("generic host files taken out with the unit: " + ", ".join(generic))
+        ok = built and neutral and not generic and not left
         print(("holds: adding " if ok else "does NOT hold: adding ") + f"{args.unit} touches no generic host file outside the registration list")
         return 0 if ok else 1
     finally:

@@ -230,8 +230,9 @@ fn run_case(key: &str, case: &Case) -> Result<(), Failed> {
 /// The cases, read from the packs without Blender: building the list needs only the
 /// packs, so it also works where Blender is missing (and the cases are ignored).
 /// One per process: the listing, the sweeps' subjects and the meta check all read it.
+static OFFLINE: OnceLock<(tempfile::TempDir, Runtime)> = OnceLock::new();
+
 fn offline_runtime() -> &'static Runtime {
-    static OFFLINE: OnceLock<(tempfile::TempDir, Runtime)> = OnceLock::new();
     &OFFLINE
         .get_or_init(|| {
             let tmp = tempfile::tempdir().unwrap();
@@ -320,7 +321,23 @@ fn main() {
         blender_log_tail();
     }
     contact_sheet();
+    clean_up();
     conclusion.exit();
+}
+
+/// `conclusion.exit()` ends the process without dropping statics, so nothing the two
+/// fixtures hold would be cleaned up: end the suite's Blender (its parent-death signal
+/// would, but only once this process is gone) and remove the two temporary homes, which
+/// otherwise stayed in the temp folder after every run. The renders were copied out
+/// first ([`contact_sheet`]).
+fn clean_up() {
+    if let Some(Ok(f)) = FIXTURE.get() {
+        f.blender.lock().unwrap_or_else(|p| p.into_inner()).kill();
+        let _ = std::fs::remove_dir_all(f.home.path());
+    }
+    if let Some((tmp, _)) = OFFLINE.get() {
+        let _ = std::fs::remove_dir_all(tmp.path());
+    }
 }
 
 /// After a failed run: whether the suite's Blender still lives, and the end of its log

@@ -121,9 +121,10 @@ fn a_workflow_that_reaches_beyond_the_loaded_capabilities_is_refused() {
     let both = json!([{ "id": "a", "key": "scene.info" }, { "id": "h", "key": "scene.info", "handover": { "from": "blender", "to": "blender", "file": "x.obj" } }]);
     let why = refused(&mut rt, both);
     assert!(why.contains("not both") && why.contains("two different apps"), "{why}");
-    // The official five are loaded, each with every step a loaded capability.
+    // The official five (every file of host/workflows, in file-name order) are loaded,
+    // each with every step a loaded capability.
     let keys: Vec<&str> = rt.workflows().map(|w| w.spec.key.as_str()).collect();
-    assert_eq!(keys, ["workflow.product_hero", "workflow.amazon_packshot", "workflow.turntable", "workflow.forensic_recon", "workflow.cad_packshot"]);
+    assert_eq!(keys, ["workflow.amazon_packshot", "workflow.cad_packshot", "workflow.forensic_recon", "workflow.product_hero", "workflow.turntable"]);
     for w in rt.workflows() {
         assert!(w.spec.mutates && !w.spec.destructive && w.spec.family == "workflow", "{}", w.spec.key);
         assert!(w.spec.input_schema["properties"].as_object().is_some_and(|p| !p.is_empty()));

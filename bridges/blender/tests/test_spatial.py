@@ -127,6 +127,39 @@ def test_objects_without_a_surface_are_measured_from_their_origin(client):
     assert doc["error"]["code"] == "invalid_params"
 
 
+def test_origin_distances_follow_the_surface_not_its_box(client):
+    # A light on the normal of a turned cube's face: 2*sqrt(2) from its centre, the face
+    # 1 m from it; the cube's bounding box would be 0.83 m away.
+    cube(client, "SpTurned", (150, 0, 1), rotation=(0, 0, math.pi / 4))
+    client.ok("create_object", type="light_point", name="SpDiag", location=[152, 2, 1])
+    r = client.ok("min_distance", a="SpDiag", b="SpTurned")
+    assert r["distance"] == pytest.approx(2 * math.sqrt(2) - 1, abs=1e-5) and r["contained"] is None
+    # An empty in a torus's hole: inside its box, outside its surface, 0.75 m from the
+    # inner ring (less the facets' chord).
+    client.ok("create_object", type="torus", name="SpRing", location=[160, 0, 1], primitive={"major_radius": 1.0, "minor_radius": 0.25})
+    client.ok("create_object", type="empty", name="SpHole", location=[160, 0, 1])
+    r = client.ok("min_distance", a="SpHole", b="SpRing")
+    assert r["distance"] == pytest.approx(0.75, abs=0.005) and r["contained"] is None
+    # Above an open plane: 3 m, and nothing encloses it.
+    plane(client, "SpSheet", (170, 0, 0), size=2.0)
+    client.ok("create_object", type="light_point", name="SpOver", location=[170, 0, 3])
+    r = client.ok("min_distance", a="SpOver", b="SpSheet")
+    assert r["distance"] == pytest.approx(3.0, abs=1e-6) and r["contained"] is None
+    # An origin on a face is not inside.
+    client.ok("create_object", type="empty", name="SpOnFace", location=[171, 0, 1])
+    cube(client, "SpFaced", (170, 0, 1))
+    assert client.ok("min_distance", a="SpOnFace", b="SpFaced")["contained"] is None
+    # A faceless circle has no surface to measure to; an armature is neither a surface
+    # nor a point.
+    client.ok("create_object", type="circle", name="SpWire", location=[180, 0, 0])
+    doc = client.call("min_distance", a="SpOver", b="SpWire")
+    assert doc["error"]["code"] == "invalid_target" and "no faces" in doc["error"]["message"]
+    rig = bpy.data.objects.new("SpRig", bpy.data.armatures.new("SpRig"))
+    bpy.context.scene.collection.objects.link(rig)
+    doc = client.call("min_distance", a="SpRig", b="SpFaced")
+    assert doc["error"]["code"] == "invalid_target" and "ARMATURE" in doc["error"]["message"]
+
+
 def test_place_on_rests_on_the_surface_found_by_raycast(client):
     empty(client)
     plane(client, "SpGround", (140, 0, 0))

@@ -60,10 +60,24 @@ pub fn not_overlapping(intersects: bool, how: Option<&str>) -> Verdict {
     verdict(!intersects, json!({ "intersects": intersects, "how": how }), 1.0, "count", detail)
 }
 
-pub fn clearance(distance: f64, required: f64, tolerance: f64) -> Verdict {
-    let passed = distance + tolerance >= required;
-    verdict(passed, json!({ "distance": round6(distance), "required": required }), required - distance,
-            "m", format!("{:.4} m apart, {:.4} m required", distance, required))
+/// What a clearance measured: `measured` says from where on each side ("surface" or
+/// "origin"), `contained` names one inside the other's closed surface (still measured to
+/// that surface, and said).
+pub struct Gap<'a> {
+    pub distance: f64,
+    pub measured: [&'a str; 2],
+    pub contained: Option<&'a str>,
+}
+
+pub fn clearance(gap: &Gap, required: f64, tolerance: f64) -> Verdict {
+    let passed = gap.distance + tolerance >= required;
+    let inside = gap.contained.map(|c| format!(" ({})", c.replace('_', " "))).unwrap_or_default();
+    let from = match gap.measured {
+        ["surface", "surface"] => String::new(),
+        [a, b] => format!(" ({a} to {b})"),
+    };
+    verdict(passed, json!({ "distance": round6(gap.distance), "required": required, "measured": gap.measured, "contained": gap.contained }),
+            required - gap.distance, "m", format!("{:.4} m apart{from}{inside}, {:.4} m required", gap.distance, required))
 }
 
 fn normalized(v: [f64; 3]) -> Option<[f64; 3]> {
@@ -197,9 +211,11 @@ mod tests {
         let v = contained([0.0, 0.0, 0.0], [1.0, 1.0, 1.2], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], 0.001, "the box");
         assert!(!v.passed && (v.failed_by.unwrap() - 0.199).abs() < 1e-9);
         assert!(contained([0.1; 3], [0.9; 3], [0.0; 3], [1.0; 3], 0.0, "b").passed);
-        let v = clearance(0.3, 0.5, 0.0);
+        let v = clearance(&Gap { distance: 0.3, measured: ["surface", "surface"], contained: None }, 0.5, 0.0);
         assert!(!v.passed && (v.failed_by.unwrap() - 0.2).abs() < 1e-9);
-        assert!(clearance(0.5, 0.5, 0.0).passed);
+        assert!(clearance(&Gap { distance: 0.5, measured: ["surface", "surface"], contained: None }, 0.5, 0.0).passed);
+        let light = clearance(&Gap { distance: 0.8, measured: ["origin", "surface"], contained: Some("a_inside_b") }, 0.5, 0.0);
+        assert!(light.passed && light.detail.contains("origin to surface") && light.detail.contains("a inside b"), "{}", light.detail);
     }
 
     #[test]

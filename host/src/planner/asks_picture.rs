@@ -10,8 +10,29 @@
 const RENDER_WORDS: &[&str] = &["render", "rendered", "rendering", "image", "picture", "photo", "photograph", "packshot", "preview", "screenshot", "thumbnail", "png", "jpg", "jpeg"];
 const RENDER_PHRASES: &[&str] = &["product shot", "hero shot", "beauty shot"];
 
-/// Whether the goal asks for a picture.
+/// Whether the goal asks for a picture: whether one of its sentences does (a purpose
+/// is read within its sentence: "Thanks for that. Render it." asks).
 pub fn wants_render(goal: &str) -> bool {
+    sentences(goal).any(sentence_asks)
+}
+
+/// The goal cut after `.`, `!`, `?` or `;` before a space or the end ("out.png" and
+/// "1.5" stay whole).
+fn sentences(goal: &str) -> impl Iterator<Item = &str> {
+    let bytes = goal.as_bytes();
+    let mut start = 0;
+    let mut cuts: Vec<&str> = Vec::new();
+    for (i, c) in goal.char_indices() {
+        if matches!(c, '.' | '!' | '?' | ';') && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()) {
+            cuts.push(&goal[start..=i]);
+            start = i + 1;
+        }
+    }
+    cuts.push(&goal[start..]);
+    cuts.into_iter().filter(|s| !s.trim().is_empty())
+}
+
+fn sentence_asks(goal: &str) -> bool {
     let words = super::text::plain_words(goal, &[]);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let goal = goal.to_lowercase();
@@ -66,5 +87,8 @@ mod tests {
         }
         assert!(!wants_render("a backdrop for a clean product shot") && !wants_render("ready for final rendering") && !wants_render("get it ready to render"));
         assert!(wants_render("a product shot for the catalogue") && wants_render("add a backdrop, then render a product shot"));
+        // A purpose is read within its sentence.
+        assert!(wants_render("Thanks for that. Render it.") && wants_render("Good for now; render a preview"));
+        assert!(!wants_render("Make a backdrop for a product shot. Thanks."));
     }
 }

@@ -64,17 +64,23 @@ pub fn colours(lw: &[String]) -> Vec<String> {
     // "a warm orange tint, #ffaa55", "cyan (#00ffff)": the code says precisely which
     // orange. A name is that code when only words for a colour's kind stand between
     // them ("red with a #ffffff emission" and "red, the sphere #00ff00" are two colours).
+    // A shade ("dark grey") is a name too, though it stands for a code.
     let glosses = |from: usize, to: usize| words[from + 1..to].iter().all(|w| GLOSS.contains(&w.as_str()));
+    let written_code = |i: usize| is_hex(&words[i]);
     found
         .iter()
         .enumerate()
-        .filter(|(n, (i, c))| is_hex(c) || !found.get(n + 1).is_some_and(|(j, next)| is_hex(next) && glosses(*i, *j)))
+        .filter(|(n, (i, _))| written_code(*i) || !found.get(n + 1).is_some_and(|(j, _)| written_code(*j) && glosses(*i, *j)))
         .map(|(_, (_, c))| c.clone())
         .collect()
 }
 
 /// Words between a colour's name and its code that say what kind of colour it is.
-const GLOSS: &[&str] = &["tint", "tone", "shade", "hue", "colour", "color", "i", "e", "ie", "or", "so", "like", "say"];
+/// and hedges ("a dark grey, something like #202020", "blue, roughly #3366ff").
+const GLOSS: &[&str] = &[
+    "tint", "tone", "shade", "hue", "colour", "color", "i", "e", "g", "ie", "eg", "or", "so", "like", "say", "something", "roughly", "about", "around",
+    "approximately", "approx", "maybe", "perhaps", "exactly", "precisely",
+];
 
 fn is_hex(w: &str) -> bool {
     w.starts_with('#') && [4, 7, 9].contains(&w.len()) && w[1..].chars().all(|c| c.is_ascii_hexdigit())
@@ -122,6 +128,9 @@ mod tests {
         assert_eq!(c("a dark blue sky and a light grey floor"), ["navy", "#bfbfbf"]);
         assert_eq!(c("colour it #3366ff"), ["#3366ff"]);
         assert_eq!(c("give it a warm orange tint, #ffaa55"), ["#ffaa55"], "the code says which orange");
+        assert_eq!(c("make the background a dark grey, something like #202020"), ["#202020"], "a hedge between them");
+        assert_eq!(c("blue, roughly #3366ff"), ["#3366ff"]);
+        assert_eq!(c("red walls and maybe a #ffffff ceiling"), ["red", "#ffffff"], "two colours, not a gloss");
         assert_eq!(c("a red cube and a blue sphere, #0000ff"), ["red", "blue", "#0000ff"], "a thing between: no gloss");
         assert_eq!(c("Make the cube red with a #ffffff emission"), ["red", "#ffffff"]);
         assert_eq!(c("Paint the cube red, the sphere #00ff00"), ["red", "#00ff00"]);

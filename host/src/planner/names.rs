@@ -2,7 +2,7 @@
 //! called Vehicle A", "rename the cube to Box"), and what a text object says ("saying
 //! hello", a quoted part). A name is the words' own, in their case; nothing is made up.
 
-use super::args::{FILLERS, lower, words};
+use super::args::{FILLERS, lower};
 use serde_json::Value;
 
 /// The word(s) after "called" / "named" (and "to", for a rename), in their own case.
@@ -77,23 +77,71 @@ pub(super) fn said(text: &str) -> Option<String> {
             }
         }
     }
-    let original = words(text);
+    let sentence = sentence_of_saying(text);
+    let spans = word_spans(sentence);
+    let original: Vec<&str> = spans.iter().map(|&(s, e)| &sentence[s..e]).collect();
     // "text saying hello": the verb, not the noun, introduces what it says.
     let at = SAYING.iter().find_map(|s| original.iter().position(|w| w.to_lowercase() == *s))?;
-    let rest: Vec<&String> = original[at + 1..]
-        .iter()
-        .skip_while(|w| ["that", "the", "word"].contains(&w.to_lowercase().as_str()))
-        .collect();
+    let first = (at + 1..original.len()).find(|&i| !["that", "the", "word"].contains(&original[i].to_lowercase().as_str()))?;
     // Unquoted, the text ends where the words go on to place or size it ("saying HELLO
     // above the cube, half a metre tall"): at a place word before "the", "a" or "it", or
     // at a size word; "Made in Italy" and "ON SALE" stay whole.
     let ends = |i: usize| {
-        let w = rest[i].to_lowercase();
-        let next = rest.get(i + 1).map(|n| n.to_lowercase());
-        SIZE_WORDS.contains(&w.as_str()) || PLACE_WORDS.contains(&w.as_str()) && next.is_some_and(|n| ["the", "a", "an", "it", "its", "this", "that"].contains(&n.as_str()))
+        let w = original[i].to_lowercase();
+        let next = original.get(i + 1).map(|n| n.to_lowercase());
+        // "in front of", "on top of", "next to", "to the left": a place, whatever follows.
+        let place = ["the", "a", "an", "it", "its", "this", "that", "front", "top", "to", "left", "right", "middle", "centre", "center"];
+        SIZE_WORDS.contains(&w.as_str()) || PLACE_WORDS.contains(&w.as_str()) && next.is_some_and(|n| place.contains(&n.as_str()))
     };
-    let rest: Vec<&String> = rest.iter().enumerate().take_while(|(i, _)| !ends(*i)).map(|(_, w)| *w).collect();
-    (!rest.is_empty()).then(|| rest.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" "))
+    let last = (first..original.len()).take_while(|&i| !ends(i)).last()?;
+    // As written between its first and last word: "Hello, World" keeps its comma.
+    let said = sentence[spans[first].0..spans[last].1].trim_end_matches([',', ';', ':']).trim();
+    (!said.is_empty()).then(|| said.to_string())
+}
+
+/// The byte spans of [`words`]' words in `text` (the same words, where they stand).
+fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let inside = |c: char| c.is_alphanumeric() || ".-_'#%".contains(c);
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices().map(|(i, c)| (i, Some(c))).chain(std::iter::once((text.len(), None))) {
+        match (c.is_some_and(inside), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let raw = &text[s..i];
+                let trimmed = raw.trim_start_matches(['.', '\'']);
+                let from = s + raw.len() - trimmed.len();
+                let trimmed = trimmed.trim_end_matches(['.', '\'']);
+                let word = trimmed.strip_suffix("'s").unwrap_or(trimmed);
+                if !word.is_empty() {
+                    out.push((from, from + word.len()));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The text up to the end of the sentence that says what a text says ("3D text that
+/// says SALE? Put it 2 metres up": the next sentence places it, it is not the text).
+/// A sentence ends at `?`, `!` or `;`, or at a full stop before a space or the end
+/// ("v2.0" stays whole); a comma does not end it ("saying Hello, World").
+fn sentence_of_saying(text: &str) -> &str {
+    // ASCII lowercasing keeps every byte where it was, so positions hold in `text`.
+    let lower = text.to_ascii_lowercase();
+    // The word `said` reads from: the first of SAYING's words the text holds, in SAYING's order.
+    let whole_word = |i: usize, s: &str| {
+        lower[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric()) && lower[i + s.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+    };
+    let start = SAYING.iter().find_map(|s| lower.match_indices(s).find(|(i, _)| whole_word(*i, s)).map(|(i, _)| i)).unwrap_or(0);
+    let bytes = text.as_bytes();
+    let end = text[start..]
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '?' | '!' | ';') || (c == '.' && bytes.get(start + i + 1).is_none_or(|b| b.is_ascii_whitespace())))
+        .map_or(text.len(), |(i, _)| start + i);
+    &text[..end]
 }
 
 pub(super) fn is_new_name(key: &str, prop: &Value) -> bool {
@@ -112,11 +160,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn word_spans_are_the_words_where_they_stand() {
+        let text = "Add 'the cube's' text, v2.0 here. Done";
+        let spans: Vec<&str> = word_spans(text).iter().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(spans, super::super::args::words(text));
+    }
+
+    #[test]
     fn unquoted_text_ends_where_the_words_place_or_size_it() {
         assert_eq!(said("Add 3D text saying HELLO above the cube, half a metre tall and extruded 5cm").as_deref(), Some("HELLO"));
         assert_eq!(said("Add text saying Made in Italy under the logo").as_deref(), Some("Made in Italy"));
         assert_eq!(said("a sign saying ON SALE").as_deref(), Some("ON SALE"));
         assert_eq!(said("text saying hello and welcome").as_deref(), Some("hello and welcome"));
         assert_eq!(said("add text that says 'Open at 9' on the wall").as_deref(), Some("Open at 9"));
+        // The sentence ends the text; a comma or a version's dot does not.
+        assert_eq!(said("Could you add some 3D text that says SALE? Put it roughly 2 metres up, above the cube.").as_deref(), Some("SALE"));
+        assert_eq!(said("add text saying Hello, World").as_deref(), Some("Hello, World"));
+        assert_eq!(said("a label reading v2.0 beta. Then render it").as_deref(), Some("v2.0 beta"));
+        assert_eq!(said("Add a title. Text: WELCOME!").as_deref(), Some("WELCOME"));
+        assert_eq!(said("Add some text. It says hello").as_deref(), Some("hello"));
+        assert_eq!(said("create a 3D text saying SALE -50% in front of the cube, standing up, extruded 5cm").as_deref(), Some("SALE -50%"));
+        assert_eq!(said("text saying WELCOME next to the door").as_deref(), Some("WELCOME"));
     }
 }

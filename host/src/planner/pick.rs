@@ -83,19 +83,11 @@ fn states(clause: &str) -> bool {
     edits::head(&plain).is_some_and(|h| h == "there" || WHAT_IS_THERE.contains(&h))
 }
 
-const MAKING: [&str; 3] = ["add", "create", "new"];
-
 /// A capability that adds an object: its name is a making verb, alone or with "object"
-/// (`lighting.add`, `scene.create_object`), or it sits in a making namespace and its
-/// summary opens with a making verb (`create.curve`, "Add a curve through points"; not
-/// `create.convert`, "Convert a curve ... to a mesh"). Adding a modifier changes what is
-/// there (`mutate.modifier_add`: its namespace makes nothing).
+/// (`lighting.add`, `scene.create_object`); adding a modifier changes what is there.
 fn adds(hit: &SearchHit) -> bool {
     let name: Vec<&str> = name_words(&hit.key).collect();
-    let named = name.iter().any(|v| MAKING.contains(v)) && name.iter().all(|v| MAKING.contains(v) || *v == "object");
-    let namespace = hit.key.split('.').next().unwrap_or_default();
-    let opens = hit.summary.split_whitespace().next().unwrap_or_default().to_lowercase();
-    named || (MAKING.contains(&namespace) && MAKING.contains(&opens.as_str()))
+    name.iter().any(|v| ["add", "create", "new"].contains(v)) && name.iter().all(|v| ["add", "create", "new", "object"].contains(v))
 }
 
 /// The words of a key's name, after its namespace: `scene.create_object` -> create, object.
@@ -131,18 +123,11 @@ fn pick_among(families: &FamilyTable, index: &SearchIndex, text: &str) -> (Strin
     // or inspects instead of making one nobody asked for. Other words keep the adding
     // capability ("put the monkey in the middle", "put two area lights over the table":
     // whether that object is there is the scene's to say).
-    // "make the cube smoother" changes the cube it names, as "make it smoother" would.
-    let about_what_is_there = states(text) || words.iter().any(|w| PRONOUNS.contains(&w.as_str())) || makes_over(&words);
+    let about_what_is_there = states(text) || words.iter().any(|w| PRONOUNS.contains(&w.as_str()));
     if hit.is_some_and(|h| adds(h) && about_what_is_there && !edits::introduces(&words)) {
         return (route.family, None);
     }
     (route.family, hit.map(|h| h.key.clone()))
-}
-
-/// "make the X ..." / "make this X ...": making over a thing already named, not making
-/// a new one ("make a cube" introduces one).
-fn makes_over(words: &[String]) -> bool {
-    words.windows(2).any(|p| ["make", "makes"].contains(&p[0].as_str()) && ["the", "this", "that", "these", "those"].contains(&p[1].as_str()))
 }
 
 #[cfg(test)]
@@ -155,31 +140,6 @@ mod tests {
         assert_eq!(sentences("move it approx. 2 m, e.g. up"), ["move it approx. 2 m, e.g. up"]);
         assert_eq!(sentences("Is it lit? hide it"), ["Is it lit?", "hide it"]);
         assert_eq!(sentences("save as out.png. Done"), ["save as out.png.", "Done"]);
-    }
-
-    fn hit(key: &str, summary: &str) -> SearchHit {
-        SearchHit { key: key.into(), family: "f".into(), summary: summary.into(), mutates: true, writes_files: false, score: 1.0 }
-    }
-
-    #[test]
-    fn capabilities_that_add_an_object() {
-        assert!(adds(&hit("scene.create_object", "Add a primitive")));
-        assert!(adds(&hit("lighting.add", "Add a light")));
-        // A making namespace whose summary makes something ("can u make the cube
-        // smoother" picked create.curve as the create family's change to what is there).
-        assert!(adds(&hit("create.curve", "Add a curve through points")));
-        assert!(adds(&hit("create.text", "Add a 3D text object")));
-        assert!(!adds(&hit("create.convert", "Convert a curve, text, surface or metaball to a mesh")));
-        assert!(!adds(&hit("mutate.modifier_add", "Add a non-destructive modifier")));
-    }
-
-    #[test]
-    fn making_over_a_named_thing_is_no_new_one() {
-        let w = |s: &str| text::plain_words(s, &[]);
-        assert!(makes_over(&w("can u make the cube smoother?")));
-        assert!(makes_over(&w("make this lamp warmer")));
-        assert!(!makes_over(&w("make a cube and the floor")));
-        assert!(!makes_over(&w("the cube makes a shadow")));
     }
 
     #[test]

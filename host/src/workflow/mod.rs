@@ -22,14 +22,10 @@ pub mod template;
 
 pub use definition::{FAMILY, OWNER, StepLookup, Workflow, WorkflowDoc};
 
-/// The official workflow documents: (file name, text).
-pub const OFFICIAL: &[(&str, &str)] = &[
-    ("product_hero.json", include_str!("../../workflows/product_hero.json")),
-    ("amazon_packshot.json", include_str!("../../workflows/amazon_packshot.json")),
-    ("turntable.json", include_str!("../../workflows/turntable.json")),
-    ("forensic_recon.json", include_str!("../../workflows/forensic_recon.json")),
-    ("cad_packshot.json", include_str!("../../workflows/cad_packshot.json")),
-];
+/// The official workflow documents: (file name, text), every `host/workflows/*.json`
+/// in file-name order (embedded by `host/build.rs`): adding a workflow is adding its
+/// file, no host code names it.
+pub const OFFICIAL: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/official_workflows.rs"));
 
 /// The routing family of workflows: (weight, cues), as a pack would declare it.
 pub fn family() -> crate::plugin::describe::FamilySpec {

@@ -106,11 +106,25 @@ class WorldPoint:
         self.point = Vector(obj.evaluated_get(dg).matrix_world.translation)
 
 
+# Objects that are a place, not a shape: measured from their origin. Other types without
+# a triangle surface here (volumes, point clouds, hair curves, grease pencil, lattices)
+# and an empty that instances a collection (its shape is the collection's) have an
+# extent an origin would misstate, so they are refused, not measured from a point.
+POINT_TYPES = ("LIGHT", "CAMERA", "EMPTY", "SPEAKER", "LIGHT_PROBE", "LIGHTPROBE")
+
+
 def measurable(name, dg):
     """The object as something a distance can be measured from: its surface when its
-    type has one, else its origin."""
+    type has one, its origin when it is a place (light, camera, plain empty, speaker,
+    light probe)."""
     obj = get_object(name)
-    return WorldMesh(obj, dg) if obj.type in GEOMETRY_TYPES else WorldPoint(obj, dg)
+    if obj.type in GEOMETRY_TYPES:
+        return WorldMesh(obj, dg)
+    if obj.type in POINT_TYPES and not (obj.type == "EMPTY" and obj.instance_type == "COLLECTION" and obj.instance_collection):
+        return WorldPoint(obj, dg)
+    what = "an empty instancing a collection" if obj.type == "EMPTY" else "a %s" % obj.type
+    raise invalid_target("%s is %s: neither a surface to measure nor a point (measure a mesh, curve, text, light, camera or plain empty)"
+                         % (obj.name, what))
 
 
 def point_distance(a, b):
@@ -121,7 +135,9 @@ def point_distance(a, b):
         return (a.point - b.point).length, a.point, b.point, None
     point, mesh, inside = (a, b, "a_inside_b") if not a.surface else (b, a, "b_inside_a")
     near, _normal, _index, dist = mesh.tree.find_nearest(point.point)
-    how = inside if mesh.closed() and ray_parity_inside(point.point, mesh) else None
+    # An origin on the surface (within float32 rounding there) is neither inside nor out.
+    on_surface = dist <= 1e-6 * _scale(point.point)
+    how = inside if not on_surface and mesh.closed() and ray_parity_inside(point.point, mesh) else None
     if point is a:
         return dist, point.point, near, how
     return dist, near, point.point, how
@@ -157,11 +173,18 @@ def _crossings(origin, direction, mesh):
         if hit is None:
             break
         crossings += 1
-        # Step past the hit by more than the tree's float32 rounding at that distance
-        # from the world origin (~1e-5 m at x=140), or the next cast finds it again.
-        scale = max(1.0, abs(hit.x), abs(hit.y), abs(hit.z))
-        origin = hit + direction * max(1e-5 * scale, 1e-7 * dist)
+        # Step past the hit by a few float32 steps at that distance from the world
+        # origin (one step is ~1.5e-5 m at x=140; 8 of them, 1.3e-4 m, are taken), or the
+        # next cast finds the same triangle again. A wall thinner than the step (at
+        # x=140, a tenth of a millimetre) can be stepped over.
+        origin = hit + direction * max(_scale(hit) * 2.0 ** -20, 1e-7 * dist)
     return crossings
+
+
+def _scale(p):
+    """How far a point is from the world origin on its largest axis (at least 1):
+    float32 rounding grows with it."""
+    return max(1.0, abs(p[0]), abs(p[1]), abs(p[2]))
 
 
 def ray_parity_inside(point, mesh):

@@ -160,7 +160,7 @@ def min_distance(ctx, params):
     a, b = g.measurable(params["a"], dg), g.measurable(params["b"], dg)
     if (a.surface and not a.triangles) or (b.surface and not b.triangles):
         empty = a if a.surface and not a.triangles else b
-        raise invalid_target("%s has no faces to measure a surface distance from" % empty.name)
+        raise invalid_target("%s has no faces (a wire, points or an unbevelled curve): there is no surface to measure to" % empty.name)
     out = {"a": a.name, "b": b.name, "measured": {"a": a.measured, "b": b.measured}}
     if not a.surface or not b.surface:
         dist, pa, pb, how = g.point_distance(a, b)

@@ -1,7 +1,8 @@
 use crate::assertions::{self as verdicts, Verdict};
 use capstan_blender::{
     BoundsWorld, BoundsWorldParams, BoundsWorldResult, CameraFraming, CameraFramingParams, CheckOverlap, CheckOverlapParams, GetObjectInfo, GetObjectInfoParams,
-    MeshQuality, MeshQualityParams, MeshQualityResultObjectsItem, MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, Raycast,
+    MeshQuality, MeshQualityParams, MeshQualityResultObjectsItem, MeshStats, MeshStatsParams, MinDistance, MinDistanceParams, MinDistanceResultMeasuredA,
+    MinDistanceResultMeasuredB, Raycast,
     RaycastParams, bounds_world, check_overlap, get_object_info, camera_framing, mesh_quality, mesh_stats, min_distance, raycast,
 };
 use capstan_sdk::prelude::*;
@@ -31,7 +32,9 @@ pub enum Constraint {
     Inside { object: Name, support: Name, #[schemars(range(min = 0.0, max = 10.0))] tolerance: Option<f64> },
     /// The two do not interpenetrate (exact triangle test); contacts shallower than tolerance (default 0.001 m) are fine.
     NotOverlapping { object: Name, support: Name, #[schemars(range(min = 0.0, max = 10.0))] tolerance: Option<f64> },
-    /// The surfaces are at least `distance` metres apart.
+    /// The two are at least `distance` metres apart: surface to surface, or from the
+    /// origin of one with no surface (a light, a camera, an empty); the verdict says which,
+    /// and whether one is inside the other's closed surface.
     Clearance { object: Name, support: Name, #[schemars(range(min = 0.0, max = 1000.0))] distance: f64, #[schemars(range(min = 0.0, max = 10.0))] tolerance: Option<f64> },
     /// The object's `axis` (default -Y, a model's front) points at the support's centre, or along `direction`, within tolerance (default 10 degrees).
     Facing { object: Name, support: Option<Name>, direction: Option<[f64; 3]>, axis: Option<Axis>, #[schemars(range(min = 0.0, max = 180.0))] tolerance: Option<f64> },
@@ -130,7 +133,10 @@ fn check(c: &Constraint, cache: &mut Cache) -> PackResult<Verdict> {
         }
         Constraint::Clearance { object, support, distance, tolerance } => {
             let r = min_distance(&MinDistanceParams { a: object.0.clone(), b: support.0.clone() })?;
-            verdicts::clearance(r.distance, *distance, tolerance.unwrap_or(0.0))
+            let side = |origin: bool| if origin { "origin" } else { "surface" };
+            let measured = [side(r.measured.a == MinDistanceResultMeasuredA::Origin), side(r.measured.b == MinDistanceResultMeasuredB::Origin)];
+            let gap = verdicts::Gap { distance: r.distance, measured, contained: r.contained.as_deref() };
+            verdicts::clearance(&gap, *distance, tolerance.unwrap_or(0.0))
         }
         Constraint::Facing { object, support, direction, axis, tolerance } => {
             let forward = axis_vector(cache.bounds(object)?, axis.unwrap_or(Axis::NegY));

@@ -55,8 +55,13 @@ fn cases() -> Vec<Case> {
         Case::new("a light is measured from its origin, to the cube's nearest face")
             .setup("scene.create_object", json!({ "type": "light_point", "name": "Lamp", "location": [0, 0, 4] }))
             .args(json!({ "a": "Lamp", "b": "Cube" }))
-            .result(json!({ "distance": 3.0, "intersects": false, "point_a": [0, 0, 4], "point_b": [0, 0, 1],
+            .result(json!({ "distance": 3.0, "intersects": false, "contained": null, "point_a": [0, 0, 4], "point_b": [0, 0, 1],
                            "measured": { "a": "origin", "b": "surface" } })),
+        Case::new("a light on the normal of a turned cube's face: to the face, not to the cube's box")
+            .setup("scene.create_object", json!({ "type": "cube", "name": "Diamond", "location": [10, 0, 0], "rotation": [0, 0, 45] }))
+            .setup("scene.create_object", json!({ "type": "light_point", "name": "Beside", "location": [12, 2, 0] }))
+            .args(json!({ "a": "Beside", "b": "Diamond" }))
+            .result(json!({ "distance": 2.0 * std::f64::consts::SQRT_2 - 1.0, "contained": null, "measured": { "a": "origin", "b": "surface" } })),
         Case::new("an empty inside the cube is contained, 0.5 m from its nearest face")
             .setup("scene.create_object", json!({ "type": "empty", "name": "Inner", "location": [0.5, 0, 0] }))
             .args(json!({ "a": "Cube", "b": "Inner" }))
