@@ -26,6 +26,9 @@ code as it is now (the committed tree, HEAD; uncommitted changes are not in it):
      `host/build/`, `host/Cargo.toml`; documentation aside) do not name the unit at
      all outside `//` comments.
    A generic host file that needed the unit would fail one of the three.
+3. It also lists the other host tests that name the unit (tests of behaviour across two
+   apps use it as the second one); they are tests, not host code, and are not compiled
+   in the "without" tree.
 
 Exit 0 when the claim holds, 1 when it does not, 2 on a usage or environment error.
 Takes a few minutes: the host is compiled once more, in a target folder of its own
@@ -127,13 +130,13 @@ def take_out(tree, unit):
 HOST_CODE_AND_DATA = ("host/src", "host/workflows", "host/build.rs", "host/build", "host/Cargo.toml")
 
 
-def names_left(tree, unit):
+def names_left(tree, unit, roots=HOST_CODE_AND_DATA):
     """`file:line: text` for every line of the host's code and data in `tree` that
     names the unit outside a `//` comment (a line's text after `//` is not read; the
     app-neutral test reads `host/src` more carefully, strings and block comments too)."""
     pattern = re.compile(re.escape(unit), re.IGNORECASE)
     out = []
-    for root in HOST_CODE_AND_DATA:
+    for root in roots:
         base = tree / root
         paths = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file()) if base.exists() else []
         for path in paths:
@@ -226,6 +229,12 @@ def main(argv):
             print("  " + line)
         if generic:
             print("generic host files taken out with the unit: " + ", ".join(generic))
+        # Tests are not host code, but say which others name the unit (tests of behaviour
+        # across apps use it as the second app); in the tree without it they would need
+        # another app to test with. Not compiled there.
+        tests = sorted({line.split(":", 1)[0] for line in names_left(without_tree, args.unit, ("host/tests",))} - {"host/tests/app_neutral.rs"})
+        if tests:
+            print(f"other host tests that name {args.unit} (use it as the second app; not compiled without it): " + ", ".join(tests))
         ok = built and neutral and not generic and not left
         print(("holds: adding " if ok else "does NOT hold: adding ") + f"{args.unit} touches no generic host file outside the registration list")
         return 0 if ok else 1

@@ -79,7 +79,7 @@ pub fn colours(lw: &[String]) -> Vec<String> {
 /// and hedges ("a dark grey, something like #202020", "blue, roughly #3366ff").
 const GLOSS: &[&str] = &[
     "tint", "tone", "shade", "hue", "colour", "color", "i", "e", "g", "ie", "eg", "or", "so", "like", "say", "something", "roughly", "about", "around",
-    "approximately", "approx", "maybe", "perhaps", "exactly", "precisely",
+    "approximately", "approx", "exactly", "precisely",
 ];
 
 fn is_hex(w: &str) -> bool {
@@ -131,6 +131,9 @@ mod tests {
         assert_eq!(c("make the background a dark grey, something like #202020"), ["#202020"], "a hedge between them");
         assert_eq!(c("blue, roughly #3366ff"), ["#3366ff"]);
         assert_eq!(c("red walls and maybe a #ffffff ceiling"), ["red", "#ffffff"], "two colours, not a gloss");
+        // "maybe" / "perhaps" start another thought: two colours.
+        assert_eq!(c("Make the background black, maybe #ffffff text on it"), ["black", "#ffffff"]);
+        assert_eq!(c("Paint the cube red. Perhaps #00ff00 emission too"), ["red", "#00ff00"]);
         assert_eq!(c("a red cube and a blue sphere, #0000ff"), ["red", "blue", "#0000ff"], "a thing between: no gloss");
         assert_eq!(c("Make the cube red with a #ffffff emission"), ["red", "#ffffff"]);
         assert_eq!(c("Paint the cube red, the sphere #00ff00"), ["red", "#00ff00"]);

@@ -89,13 +89,20 @@ pub(super) fn said(text: &str) -> Option<String> {
     let ends = |i: usize| {
         let w = original[i].to_lowercase();
         let next = original.get(i + 1).map(|n| n.to_lowercase());
-        // "in front of", "on top of", "next to", "to the left": a place, whatever follows.
-        let place = ["the", "a", "an", "it", "its", "this", "that", "front", "top", "to", "left", "right", "middle", "centre", "center"];
-        SIZE_WORDS.contains(&w.as_str()) || PLACE_WORDS.contains(&w.as_str()) && next.is_some_and(|n| place.contains(&n.as_str()))
+        let after = original.get(i + 2).map(|n| n.to_lowercase());
+        let article = next.as_deref().is_some_and(|n| ["the", "a", "an", "it", "its", "this", "that"].contains(&n));
+        // "in front of", "on top of", "next to": a place ("Pay at Front Desk" is not one).
+        let phrase = matches!((next.as_deref(), after.as_deref()), (Some("front" | "top"), Some("of"))) || (w == "next" && next.as_deref() == Some("to"));
+        SIZE_WORDS.contains(&w.as_str()) || PLACE_WORDS.contains(&w.as_str()) && (article || phrase)
     };
     let last = (first..original.len()).take_while(|&i| !ends(i)).last()?;
     // As written between its first and last word: "Hello, World" keeps its comma.
-    let said = sentence[spans[first].0..spans[last].1].trim_end_matches([',', ';', ':']).trim();
+    let said = &sentence[spans[first].0..spans[last].1];
+    // An aside the text ends in is not its text: "HELLO (in red) above the cube".
+    let said = match (said.rfind('('), said.rfind(')')) {
+        (Some(open), close) if close.is_none_or(|c| c < open) => said[..open].trim_end(),
+        _ => said,
+    };
     (!said.is_empty()).then(|| said.to_string())
 }
 
@@ -129,19 +136,35 @@ fn word_spans(text: &str) -> Vec<(usize, usize)> {
 /// A sentence ends at `?`, `!` or `;`, or at a full stop before a space or the end
 /// ("v2.0" stays whole); a comma does not end it ("saying Hello, World").
 fn sentence_of_saying(text: &str) -> &str {
-    // ASCII lowercasing keeps every byte where it was, so positions hold in `text`.
-    let lower = text.to_ascii_lowercase();
-    // The word `said` reads from: the first of SAYING's words the text holds, in SAYING's order.
-    let whole_word = |i: usize, s: &str| {
-        lower[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric()) && lower[i + s.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
-    };
-    let start = SAYING.iter().find_map(|s| lower.match_indices(s).find(|(i, _)| whole_word(*i, s)).map(|(i, _)| i)).unwrap_or(0);
-    let bytes = text.as_bytes();
-    let end = text[start..]
-        .char_indices()
-        .find(|&(i, c)| matches!(c, '?' | '!' | ';') || (c == '.' && bytes.get(start + i + 1).is_none_or(|b| b.is_ascii_whitespace())))
-        .map_or(text.len(), |(i, _)| start + i);
+    // The word `said` reads from: the first of SAYING's words among the words (as
+    // `word_spans` cuts them: "Text.001" is one word, not "text"), in SAYING's order.
+    let spans = word_spans(text);
+    let start = SAYING
+        .iter()
+        .find_map(|s| spans.iter().find(|&&(a, b)| text[a..b].eq_ignore_ascii_case(s)).map(|&(a, _)| a))
+        .unwrap_or(0);
+    let end = text[start..].char_indices().find(|&(i, c)| ends_sentence(text, start + i, c)).map_or(text.len(), |(i, _)| start + i);
     &text[..end]
+}
+
+/// Abbreviations a full stop follows inside a sentence ("No. 10", "approx. 2 m").
+const ABBREVIATIONS: &[&str] = &["no", "nr", "mr", "mrs", "ms", "dr", "st", "vs", "etc", "approx", "inc", "ltd", "co", "ca", "fig", "vol", "dept"];
+
+/// Does the character at `at` end a sentence? `?`, `!` and `;` do; a full stop does
+/// before a capital or the end, unless it closes an abbreviation ("No. 10", "U.S. Army",
+/// "9 a.m. to 5", "Mr. Smith") or a single letter.
+fn ends_sentence(text: &str, at: usize, c: char) -> bool {
+    match c {
+        '?' | '!' | ';' => true,
+        '.' => {
+            let after = text[at + 1..].trim_start();
+            let spaced = text[at + 1..].starts_with(char::is_whitespace) || after.is_empty();
+            let word = text[..at].rsplit(char::is_whitespace).next().unwrap_or_default();
+            let abbreviation = word.contains('.') || word.chars().count() <= 1 || ABBREVIATIONS.contains(&word.to_ascii_lowercase().as_str());
+            spaced && (after.is_empty() || after.starts_with(char::is_uppercase)) && !abbreviation
+        }
+        _ => false,
+    }
 }
 
 pub(super) fn is_new_name(key: &str, prop: &Value) -> bool {
@@ -181,5 +204,12 @@ mod tests {
         assert_eq!(said("Add some text. It says hello").as_deref(), Some("hello"));
         assert_eq!(said("create a 3D text saying SALE -50% in front of the cube, standing up, extruded 5cm").as_deref(), Some("SALE -50%"));
         assert_eq!(said("text saying WELCOME next to the door").as_deref(), Some("WELCOME"));
+        // Names with a dot or a "text" inside are words; abbreviations end no sentence.
+        assert_eq!(said("Delete Text.001. Then add 3D text: SALE").as_deref(), Some("SALE"));
+        assert_eq!(said("a sign reading No. 10 Downing Street").as_deref(), Some("No. 10 Downing Street"));
+        assert_eq!(said("a sign saying U.S. Army Base").as_deref(), Some("U.S. Army Base"));
+        assert_eq!(said("a sign reading OPEN 9 a.m. to 5 p.m. daily").as_deref(), Some("OPEN 9 a.m. to 5 p.m. daily"));
+        assert_eq!(said("a sign reading Pay at Front Desk").as_deref(), Some("Pay at Front Desk"));
+        assert_eq!(said("Add text saying HELLO (in red) above the cube").as_deref(), Some("HELLO"));
     }
 }

@@ -56,6 +56,7 @@ class WorldMesh:
             ev.to_mesh_clear()
         self._tree = None
         self._vectors = None
+        self._extent = None
 
     @property
     def vectors(self):
@@ -82,6 +83,13 @@ class WorldMesh:
                 key = (e[0], e[1]) if e[0] < e[1] else (e[1], e[0])
                 uses[key] = uses.get(key, 0) + 1
         return bool(uses) and all(n == 2 for n in uses.values())
+
+    @property
+    def extent(self):
+        """How far the mesh reaches from the world origin on any axis (at least 1)."""
+        if self._extent is None:
+            self._extent = max(1.0, float(np.abs(self.points).max())) if len(self.points) else 1.0
+        return self._extent
 
     def bounds(self):
         if not len(self.points):
@@ -110,7 +118,7 @@ class WorldPoint:
 # a triangle surface here (volumes, point clouds, hair curves, grease pencil, lattices)
 # and an empty that instances a collection (its shape is the collection's) have an
 # extent an origin would misstate, so they are refused, not measured from a point.
-POINT_TYPES = ("LIGHT", "CAMERA", "EMPTY", "SPEAKER", "LIGHT_PROBE", "LIGHTPROBE")
+POINT_TYPES = ("LIGHT", "CAMERA", "EMPTY", "SPEAKER", "LIGHT_PROBE")
 
 
 def measurable(name, dg):
@@ -122,7 +130,7 @@ def measurable(name, dg):
         return WorldMesh(obj, dg)
     if obj.type in POINT_TYPES and not (obj.type == "EMPTY" and obj.instance_type == "COLLECTION" and obj.instance_collection):
         return WorldPoint(obj, dg)
-    what = "an empty instancing a collection" if obj.type == "EMPTY" else "a %s" % obj.type
+    what = "an empty instancing a collection" if obj.type == "EMPTY" else "of type %s" % obj.type
     raise invalid_target("%s is %s: neither a surface to measure nor a point (measure a mesh, curve, text, light, camera or plain empty)"
                          % (obj.name, what))
 
@@ -173,11 +181,12 @@ def _crossings(origin, direction, mesh):
         if hit is None:
             break
         crossings += 1
-        # Step past the hit by a few float32 steps at that distance from the world
-        # origin (one step is ~1.5e-5 m at x=140; 8 of them, 1.3e-4 m, are taken), or the
+        # Step past the hit by a few float32 steps at the larger of its own and the
+        # mesh's distance from the world origin (a big triangle's rounding comes from
+        # its far corners; one step is ~1.5e-5 m at 140 m, 8 of them are taken), or the
         # next cast finds the same triangle again. A wall thinner than the step (at
-        # x=140, a tenth of a millimetre) can be stepped over.
-        origin = hit + direction * max(_scale(hit) * 2.0 ** -20, 1e-7 * dist)
+        # 140 m, a tenth of a millimetre) can be stepped over.
+        origin = hit + direction * max(max(_scale(hit), mesh.extent) * 2.0 ** -20, 1e-7 * dist)
     return crossings
 
 
