@@ -107,19 +107,20 @@ fn main() {
     embed_workflows(&manifest_dir.join("workflows"), &out_dir);
 }
 
+/// The entries of `folder` that `keep` takes, sorted by path; the build reruns when
+/// the folder changes (an entry added or removed).
+fn watched_entries(folder: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed={}", folder.display());
+    let mut out: Vec<PathBuf> = std::fs::read_dir(folder).unwrap().filter_map(Result::ok).map(|e| e.path()).filter(|p| keep(p)).collect();
+    out.sort();
+    out
+}
+
 /// Every official workflow (`host/workflows/*.json`), in file-name order, as the slice
 /// expression `src/workflow/mod.rs` includes: `&[(file name, text), ...]`.
 fn embed_workflows(folder: &Path, out_dir: &Path) {
-    println!("cargo:rerun-if-changed={}", folder.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut generated = String::from("&[\n");
-    for f in files {
+    for f in watched_entries(folder, |p| p.is_file() && p.extension().is_some_and(|x| x == "json")) {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         writeln!(generated, "    ({name:?}, include_str!({f:?})),").unwrap();
     }
@@ -132,17 +133,9 @@ fn embed_workflows(folder: &Path, out_dir: &Path) {
 /// app's unit includes. No app is named here, so adding one is a folder in `bridges/`
 /// and its unit (`scripts/app_unit_diff.py` shows it).
 fn embed_bridges(bridges: &Path, out_dir: &Path) {
-    println!("cargo:rerun-if-changed={}", bridges.display());
-    let mut apps: Vec<PathBuf> = std::fs::read_dir(bridges)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        // An app's bridge is a folder with its entry point; the shared core and anything
-        // else (a cache, a stray folder) is not one.
-        .filter(|p| p.is_dir() && p.join("run_bridge.py").is_file())
-        .collect();
-    apps.sort();
-    for app in apps {
+    // An app's bridge is a folder with its entry point; the shared core and anything
+    // else (a cache, a stray folder) is not one.
+    for app in watched_entries(bridges, |p| p.is_dir() && p.join("run_bridge.py").is_file()) {
         let name = app.file_name().unwrap().to_string_lossy().to_string();
         embed_bridge(&app, out_dir, &format!("bridge_files_{name}.rs"), "BRIDGE_FILES");
     }
