@@ -109,7 +109,8 @@ pub fn redact_json(value: &mut serde_json::Value) {
 /// string or key also sits, whole, in the text, and text with no secret in it means a
 /// document with none. A secret holding one of those characters gets the walk always.
 pub fn redact_document(doc: &mut serde_json::Value) -> (String, bool) {
-    let text = doc.to_string();
+    // Straight into a byte buffer (`Value`'s `Display` goes through a formatter per piece).
+    let text = serde_json::to_string(doc).unwrap_or_else(|_| doc.to_string());
     let clean = {
         let secrets = SECRETS.read().unwrap_or_else(|p| p.into_inner());
         let escaped = |s: &String| s.chars().any(|c| c == '"' || c == '\\' || c < ' ');

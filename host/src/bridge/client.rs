@@ -101,7 +101,14 @@ impl HttpBridgeClient {
 
     /// What `server`'s runtime file names now ([`EndpointMemo::read`]).
     pub fn endpoint(&self, server: &str, live: &Liveness) -> Result<endpoint::Endpoint, endpoint::EndpointError> {
-        let memo = self.endpoints.lock().unwrap_or_else(|p| p.into_inner()).entry(server.to_string()).or_default().clone();
+        let memo = {
+            let mut memos = self.endpoints.lock().unwrap_or_else(|p| p.into_inner());
+            // Looked up by `&str` first: no key allocated on the call path.
+            match memos.get(server) {
+                Some(memo) => memo.clone(),
+                None => memos.entry(server.to_string()).or_default().clone(),
+            }
+        };
         memo.read(&live.runtime_file)
     }
 
@@ -298,7 +305,7 @@ impl BridgeClient for HttpBridgeClient {
         let server = request.server;
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
         let ep = self.endpoint(server, &live).map_err(|e| endpoint_failure(server, &e))?;
-        let id = format!("{}-{}", std::process::id(), self.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = format!("{}-{}", own_pid(), self.next_id.fetch_add(1, Ordering::Relaxed));
         let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
         let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
         let doc = self.round_trip(server, &ep, &http_request, request.timeout)?;
@@ -335,6 +342,15 @@ pub fn interpret_answer(mut doc: Value, id: &str) -> Result<Value, Answer> {
     let text = |k: &str| error.and_then(|e| e.get(k)).and_then(Value::as_str).unwrap_or("").chars().take(4096).collect::<String>();
     let delta = error.and_then(crate::delta::SceneDelta::from_answer).filter(|d| !d.is_empty()).map(Box::new);
     Err(Answer::Failed(BridgeFailure::App { code: text("code"), message: text("message"), delta }))
+}
+
+
+/// This process's id, asked of the kernel once (it prefixes every request id; a
+/// system call per bridge call saved). capstan starts other programs only by
+/// spawning them, so the id never changes under a running client.
+fn own_pid() -> u32 {
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *PID.get_or_init(std::process::id)
 }
 
 #[cfg(test)]

@@ -148,8 +148,15 @@ fn read_all(file: &std::fs::File, size: u64) -> Option<Vec<u8>> {
     let mut bytes = vec![0u8; usize::try_from(size).ok()? + 1];
     let mut filled = 0;
     while filled < bytes.len() {
+        let want = bytes.len() - filled;
         match file.read_at(&mut bytes[filled..], filled as u64) {
             Ok(0) => break,
+            // A positioned read of a regular file returns less than asked only at
+            // its end: no second read to find the end.
+            Ok(n) if n < want => {
+                filled += n;
+                break;
+            }
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => return None,
@@ -304,6 +311,22 @@ mod tests {
         memo.last.lock().unwrap().as_mut().unwrap().pinned.bytes = forged.as_bytes().to_vec();
         assert_eq!((port(&memo, &spec), memo.full_reads()), (4001, 2));
         assert_eq!((port(&memo, &spec), memo.full_reads()), (4001, 2));
+    }
+
+    /// The whole file, in one read when it fits: a file longer or shorter than the
+    /// size it was stamped at is no record to remember.
+    #[test]
+    fn a_full_read_is_exactly_the_stamped_size() {
+        let home = home();
+        let path = home.path().join("bytes");
+        std::fs::write(&path, b"0123456789").unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        assert_eq!(read_all(&file, 10).as_deref(), Some(b"0123456789".as_slice()));
+        assert_eq!(read_all(&file, 9), None, "one byte more than stamped");
+        assert_eq!(read_all(&file, 11), None, "one byte fewer than stamped");
+        assert_eq!(read_all(&file, 0), None);
+        std::fs::write(&path, b"").unwrap();
+        assert_eq!(read_all(&file, 0).as_deref(), Some(b"".as_slice()));
     }
 
     #[test]

@@ -118,10 +118,36 @@ impl Connection {
         matches!(self.peek_now(), Peeked::Nothing)
     }
 
-    /// Poll for the first byte of the answer for up to `spin` before the blocking
-    /// read. A quick bridge answers within tens of microseconds; going to sleep and
-    /// being woken costs about as much again on a virtual machine, per call.
-    fn await_answer(&self, spin: Duration) {
+    /// Poll for the first bytes of the answer for up to `spin` before the blocking
+    /// read, and keep what arrived in `buf`. A quick bridge answers within tens of
+    /// microseconds; going to sleep and being woken costs about as much again on a
+    /// virtual machine, per call. A poll that finds bytes has read them (one system
+    /// call, no peek before the read and no read timeout to set for it); one that
+    /// finds the connection closed or failing leaves that to the blocking read,
+    /// which reports it.
+    #[cfg(unix)]
+    fn await_answer(&self, spin: Duration, buf: &mut Vec<u8>) {
+        use std::os::fd::AsRawFd;
+        let start = Instant::now();
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            // SAFETY: a buffer we own, of the length passed; MSG_DONTWAIT makes this
+            // one read non-blocking without changing the socket's mode.
+            let n = unsafe { libc::recv(self.stream.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len(), libc::MSG_DONTWAIT) };
+            if n > 0 {
+                buf.extend_from_slice(&chunk[..n as usize]);
+                return;
+            }
+            let would_block = n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock;
+            if !would_block || start.elapsed() >= spin {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn await_answer(&self, spin: Duration, _buf: &mut Vec<u8>) {
         let start = Instant::now();
         while start.elapsed() < spin && matches!(self.peek_now(), Peeked::Nothing) {
             std::hint::spin_loop();
@@ -181,8 +207,9 @@ impl Connection {
             std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset => TransportError::Truncated { detail: CLOSED_WITHOUT_ANSWER.into() },
             _ => TransportError::Io { detail: e.to_string() },
         })?;
-        self.await_answer(crate::limits::BRIDGE_ANSWER_SPIN);
-        let mut reader = Reader { source: Socket { stream: &mut self.stream, deadline, timeout }, buf: Vec::with_capacity(4096) };
+        let mut buf = Vec::with_capacity(4096);
+        self.await_answer(crate::limits::BRIDGE_ANSWER_SPIN, &mut buf);
+        let mut reader = Reader { source: Socket { stream: &mut self.stream, deadline, timeout }, buf };
         read_response(&mut reader, max_body)
     }
 }
@@ -398,5 +425,63 @@ mod tests {
         bridge.join().unwrap();
         let answer = answer.unwrap();
         assert_eq!((answer.status, answer.body.as_slice()), (200, b"{}".as_slice()));
+    }
+
+    /// A bridge that answers in one piece within the poll, then in pieces across it:
+    /// bytes the poll read are the start of the answer the blocking read finishes, on
+    /// the same kept connection, request after request.
+    #[test]
+    fn an_answer_read_partly_while_polling_is_finished_by_the_blocking_read() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let bridge = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().unwrap();
+            socket.set_nodelay(true).unwrap();
+            let mut request = [0u8; 4096];
+            // First request: the whole answer at once (read by the poll).
+            let _ = socket.read(&mut request).unwrap();
+            socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"a\":1}").unwrap();
+            // Second: a head fragment at once, the rest after the poll has given up.
+            let _ = socket.read(&mut request).unwrap();
+            socket.write_all(b"HTTP/1.1 200 OK\r\nCont").unwrap();
+            std::thread::sleep(crate::limits::BRIDGE_ANSWER_SPIN * 20);
+            socket.write_all(b"ent-Length: 7\r\n\r\n{\"b\":").unwrap();
+            std::thread::sleep(Duration::from_millis(5));
+            socket.write_all(b"2}").unwrap();
+            // Third: nothing for longer than the poll, then the whole answer.
+            let _ = socket.read(&mut request).unwrap();
+            std::thread::sleep(crate::limits::BRIDGE_ANSWER_SPIN * 20);
+            socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"c\":3}").unwrap();
+        });
+        let request = Request { method: "POST", path: "/bridge", bearer: "not-a-token", body: b"{}" };
+        let mut connection = Connection::open(addr, Duration::from_secs(2)).unwrap();
+        for want in [br#"{"a":1}"#, br#"{"b":2}"#, br#"{"c":3}"#] {
+            let exchange = connection.exchange(&request, Duration::from_secs(5), 1024).unwrap();
+            assert_eq!((exchange.response.status, exchange.response.body.as_slice()), (200, want.as_slice()));
+            assert!(exchange.reusable);
+        }
+        bridge.join().unwrap();
+    }
+
+    /// A bridge that closes the connection while the client polls: the exchange ends
+    /// as a connection closed without an answer (so a kept one is retried on a fresh
+    /// connection), not as a wait until the timeout.
+    #[test]
+    fn a_close_during_the_poll_is_reported_as_closed_without_answer() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let bridge = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).unwrap();
+            drop(socket);
+        });
+        let request = Request { method: "POST", path: "/bridge", bearer: "not-a-token", body: b"{}" };
+        let mut connection = Connection::open(addr, Duration::from_secs(2)).unwrap();
+        let started = Instant::now();
+        let error = connection.exchange(&request, Duration::from_secs(5), 1024).err().expect("a closed connection has no answer");
+        assert!(closed_without_answer(&error), "{error:?}");
+        assert!(started.elapsed() < Duration::from_secs(4), "ended at the close, not the timeout");
+        bridge.join().unwrap();
     }
 }

@@ -47,7 +47,11 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
     }
 
     let outcome = if core.runtime.is_quick_read(key) {
-        core.path().run_checked(key, &args_text, progress)
+        // The spent store is dropped after the answer is written (`sandbox::retire`).
+        let deferral = crate::sandbox::retire::Deferral::begin();
+        let outcome = core.path().run_checked(key, &args_text, progress);
+        deferral.end_after_answer();
+        outcome
     } else {
         let (core, owned_key) = (core.clone(), key.to_string());
         match tokio::task::spawn_blocking(move || core.path().run_checked(&owned_key, &args_text, progress)).await {

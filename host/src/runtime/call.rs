@@ -92,7 +92,14 @@ impl Runtime {
                         size_bytes: text.len() as u64,
                     }));
                 }
-                let result: Value = serde_json::from_str(&text).map_err(|e| fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") }))?;
+                // A result that is, byte for byte, the last answer the guest was handed
+                // (a pass-through capability) is that answer's document, the value the
+                // text was written from: it is taken instead of parsing the text again,
+                // and checked against the output schema like any other result.
+                let result: Value = match report.last_answer {
+                    Some((answer_text, answer)) if answer_text == text => answer,
+                    _ => serde_json::from_str(&text).map_err(|e| fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") }))?,
+                };
                 // A declared output schema is a promise to the client (MCP `outputSchema`):
                 // a result outside it is the pack's fault, never passed on.
                 let errors = spec.result_errors(&result);

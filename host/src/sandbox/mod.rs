@@ -14,6 +14,7 @@
 pub mod fault;
 pub mod limiter;
 pub mod progress;
+pub mod retire;
 pub mod state;
 pub mod stdio;
 
@@ -72,6 +73,11 @@ pub struct CallReport {
     pub last_app_error: Option<AppFailureRecord>,
     /// The last bridge failure that means a server is unavailable, as a state.
     pub last_unavailable: Option<crate::availability::Availability>,
+    /// The last bridge answer the guest was handed, as text, and the document it was
+    /// written from, already checked against the command's result schema. A guest
+    /// that passes the answer on unchanged returns this very text; the host then
+    /// takes the document instead of parsing the text again (`runtime/call.rs`).
+    pub last_answer: Option<(String, serde_json::Value)>,
     pub stdout: CapturedText,
     pub stderr: CapturedText,
 }
@@ -148,14 +154,16 @@ impl Sandbox {
             Ok(instance) => f(&mut store, &instance),
             Err(e) => Err(e),
         };
-        let data = store.data();
+        // The store ends here: what the report needs is moved out of it, not copied.
+        let data = store.data_mut();
         let stderr = data.stderr.take();
         let report = CallReport {
-            bridge_calls: data.calls.clone(),
-            delta: data.delta.clone(),
+            bridge_calls: std::mem::take(&mut data.calls),
+            delta: std::mem::take(&mut data.delta),
             mutated: data.mutated,
-            last_app_error: data.last_app_error.clone(),
-            last_unavailable: data.last_unavailable.clone(),
+            last_app_error: data.last_app_error.take(),
+            last_unavailable: data.last_unavailable.take(),
+            last_answer: data.last_answer.take(),
             stdout: data.stdout.take(), stderr: stderr.clone() };
         log_captured(&setup.pack, "stdout", &report.stdout);
         log_captured(&setup.pack, "stderr", &report.stderr);
@@ -165,6 +173,7 @@ impl Sandbox {
             _ if data.clock.deadline_hit => Err(PackFault::Deadline { limit_ms: deadline_ms }),
             other => other.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text)),
         };
+        retire::retire(store);
         (result, report)
     }
 }

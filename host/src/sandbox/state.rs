@@ -51,6 +51,9 @@ pub struct CallState {
     pub(super) mutated: bool,
     /// The last application error, for the report.
     pub(super) last_app_error: Option<super::AppFailureRecord>,
+    /// The last answer handed to the guest: its text and the checked document it was
+    /// written from (`CallReport::last_answer`).
+    pub(super) last_answer: Option<(String, serde_json::Value)>,
     /// Progress reports on their way to the listener, if any.
     pub(super) progress: CallProgress,
 }
@@ -119,6 +122,7 @@ impl CallState {
             delta: SceneDelta::default(),
             mutated: false,
             last_app_error: None,
+            last_answer: None,
             progress: CallProgress::new(progress),
         }
     }
@@ -229,7 +233,6 @@ impl CallState {
         }
         let spec = gate.command_spec(&checked.server, &checked.command);
         let spec_limit = spec.map(|s| s.max_result_bytes);
-        let declared_errors: Vec<String> = spec.map(|s| s.errors.clone()).unwrap_or_default();
         let answer = match (answer, spec) {
             // An answer outside the command's declared result schema is not one the
             // pack may act on (a wrong or skewed peer): a transport error.
@@ -241,6 +244,12 @@ impl CallState {
                 }),
             },
             (other, _) => other,
+        };
+        // Whether an application error is one the command declares, worked out while
+        // the command's spec is at hand (only a failure needs it).
+        let declared_error = match (&answer, spec) {
+            (Err(BridgeFailure::App { code, .. }), Some(spec)) => spec.errors.contains(code),
+            _ => false,
         };
         if checked.effect.mutates() {
             match &answer {
@@ -265,6 +274,7 @@ impl CallState {
                     return Err(wit_error(Code::Transport, format!("{command} answered {} bytes, more than its ceiling of {limit}", text.len())));
                 }
                 self.record(&command, "ok", None);
+                self.last_answer = Some((text.clone(), value));
                 Ok(text)
             }
             Err(failure) => {
@@ -288,7 +298,7 @@ impl CallState {
                         self.last_app_error = Some(super::AppFailureRecord {
                             code: code.clone(),
                             message: message.clone(),
-                            declared: declared_errors.contains(code),
+                            declared: declared_error,
                         });
                         Some(code.clone())
                     }
