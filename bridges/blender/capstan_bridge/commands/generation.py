@@ -14,7 +14,7 @@ from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target, not_found
 from .common import OBJECT, VEC3, get_object, rounded
-from .modeling_util import COUNTS, SAFE_NAME, evaluated, limit, mesh_counts, new_object, refresh, refuse
+from .modeling_util import COUNTS, NEW_OBJECT_NAME, SAFE_NAME, evaluated, limit, mesh_counts, new_object, refresh, refuse
 
 MAX_SCATTER = 100_000
 MAX_POINTS_BEFORE_CAP = 1_000_000
@@ -25,7 +25,7 @@ MAX_STATS = 64
     effect="mutate",
     summary="Add a noise-displaced terrain: a subdivided square grid whose heights (seeded fractal noise) span exactly `height` metres.",
     params=s.obj({
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "size": s.number(1, 10000, description="Edge length in metres (default 20)"),
         "subdivisions": s.integer(1, 512, description="Grid cuts per side (default 64)"),
         "height": s.number(0, 1000, description="Lowest to highest point in metres (default 2)"),
@@ -184,7 +184,7 @@ def _scatter_graph(tree, instance, p):
         "rotation_random": s.number(0, 1, description="Random turn about the normal, as a fraction of a full turn (default 0)"),
         "align_to_normal": s.boolean(description="Point instances' Z along the surface normal (default true)"),
         "max_count": s.integer(1, MAX_SCATTER, description="At most this many instances (default 1000)"),
-        "name": SAFE_NAME,
+        "name": s.string(1, s.NAME_MAX, pattern=SAFE_NAME["pattern"], description="Name for the new scatter modifier and its node group (default Scatter)"),
     }, required=("surface", "instance")),
     result=s.obj({"surface": s.string(), "modifier": s.string(), "node_group": s.string(), "instances": s.integer(0),
                   "first_positions": s.array(VEC3), "area": s.number()},

@@ -102,12 +102,12 @@ def world_mesh(name, dg=None, need_triangles=True):
 
 
 class WorldPoint:
-    """An object with no surface (light, camera, empty, armature...), measured from its
-    evaluated world origin."""
+    """An object that is a place, not a shape (one of POINT_TYPES), measured from its
+    evaluated world origin. Only `min_distance` takes one, and never asks it for
+    triangles."""
 
     surface = False
     measured = "origin"
-    triangles = ()
 
     def __init__(self, obj, dg):
         self.name = obj.name

@@ -8,7 +8,7 @@ from ..core import schema as s
 from ..command import command
 from ..errors import invalid_target
 from .common import OBJECT, VEC3, get_object, rounded
-from .modeling_util import COUNTS, ROTATION_DEG, SAFE_NAME, evaluated, mesh_counts, new_object, refresh, refuse
+from .modeling_util import COUNTS, NEW_OBJECT_NAME, ROTATION_DEG, SAFE_NAME, evaluated, mesh_counts, new_object, refresh, refuse
 
 CURVE_TYPES = ("BEZIER", "NURBS", "POLY", "PATH", "CIRCLE")
 MAX_POINTS = 4096
@@ -44,7 +44,7 @@ CURVE_RESULT = s.obj({
         "bevel_depth": s.number(0, 100, description="Tube radius in metres (default 0: a bare curve)"),
         "extrude": s.number(0, 100, description="Ribbon half-width in metres (default 0)"),
         "resolution": s.integer(1, 64, description="Segments per span (default 12)"),
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "location": VEC3,
     }), {"anyOf": [{"required": ["points"]}, {"required": ["curve_type"], "properties": {"curve_type": {"const": "CIRCLE"}}}]}),
     result=CURVE_RESULT,
@@ -109,7 +109,7 @@ def create_curve(ctx, params):
     summary="Add a 3D text object (Blender's built-in font); size and depths in metres, rotation in degrees.",
     params=s.obj({
         "text": s.string(1, 1024),
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "location": VEC3,
         "rotation": ROTATION_DEG,
         "size": s.number(exclusive_minimum=0, maximum=1000, description="Letter height in metres (default 1)"),
@@ -149,7 +149,7 @@ def create_text(ctx, params):
     effect="mutate",
     summary="Add a mesh object from explicit vertices (metres), edges and faces (vertex indices); checked and validated.",
     params=s.obj({
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "vertices": s.array(VEC3, 1, MAX_VERTICES),
         "edges": s.array(s.array(s.integer(0), 2, 2), 0, MAX_EDGES, description="[a, b] vertex index pairs"),
         "faces": s.array(s.array(s.integer(0), 3, 256), 0, MAX_FACES, description="Vertex indices of each face, in winding order"),

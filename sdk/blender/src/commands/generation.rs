@@ -73,7 +73,7 @@ pub fn scatter_instances(params: &ScatterInstancesParams) -> Result<ScatterInsta
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTerrainParams {
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Edge length in metres (default 20)
@@ -104,7 +104,7 @@ impl JsonSchema for CreateTerrainParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"detail": {"description": "Extra noise octaves (default 4)", "maximum": 15, "minimum": 0, "type": "integer"}, "height": {"description": "Lowest to highest point in metres (default 2)", "maximum": 1000, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "noise_scale": {"description": "Size of the noise features in metres (default size / 4)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "seed": {"description": "Seed (default 0)", "maximum": 2147483647, "minimum": 0, "type": "integer"}, "size": {"description": "Edge length in metres (default 20)", "maximum": 10000, "minimum": 1, "type": "number"}, "subdivisions": {"description": "Grid cuts per side (default 64)", "maximum": 512, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"detail": {"description": "Extra noise octaves (default 4)", "maximum": 15, "minimum": 0, "type": "integer"}, "height": {"description": "Lowest to highest point in metres (default 2)", "maximum": 1000, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "noise_scale": {"description": "Size of the noise features in metres (default size / 4)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "seed": {"description": "Seed (default 0)", "maximum": 2147483647, "minimum": 0, "type": "integer"}, "size": {"description": "Edge length in metres (default 20)", "maximum": 10000, "minimum": 1, "type": "number"}, "subdivisions": {"description": "Grid cuts per side (default 64)", "maximum": 512, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -202,7 +202,7 @@ pub struct ScatterInstancesParams {
     /// At most this many instances (default 1000)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_count: Option<i64>,
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new scatter modifier and its node group (default Scatter)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -213,7 +213,7 @@ impl JsonSchema for ScatterInstancesParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_to_normal": {"description": "Point instances' Z along the surface normal (default true)", "type": "boolean"}, "density": {"description": "Points per square metre of surface (default 10)", "maximum": 10000, "minimum": 0.01, "type": "number"}, "instance": {"description": "Object (or, if no object has the name, collection) to instance", "maxLength": 63, "minLength": 1, "type": "string"}, "max_count": {"description": "At most this many instances (default 1000)", "maximum": 100000, "minimum": 1, "type": "integer"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation_random": {"description": "Random turn about the normal, as a fraction of a full turn (default 0)", "maximum": 1, "minimum": 0, "type": "number"}, "scale_max": {"description": "Largest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "scale_min": {"description": "Smallest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "seed": {"maximum": 2147483645, "minimum": 0, "type": "integer"}, "surface": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["surface", "instance"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_to_normal": {"description": "Point instances' Z along the surface normal (default true)", "type": "boolean"}, "density": {"description": "Points per square metre of surface (default 10)", "maximum": 10000, "minimum": 0.01, "type": "number"}, "instance": {"description": "Object (or, if no object has the name, collection) to instance", "maxLength": 63, "minLength": 1, "type": "string"}, "max_count": {"description": "At most this many instances (default 1000)", "maximum": 100000, "minimum": 1, "type": "integer"}, "name": {"description": "Name for the new scatter modifier and its node group (default Scatter)", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation_random": {"description": "Random turn about the normal, as a fraction of a full turn (default 0)", "maximum": 1, "minimum": 0, "type": "number"}, "scale_max": {"description": "Largest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "scale_min": {"description": "Smallest random scale (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "seed": {"maximum": 2147483645, "minimum": 0, "type": "integer"}, "surface": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["surface", "instance"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

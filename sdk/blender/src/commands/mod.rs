@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "0d4f0313b0aa04c52b23bb763ba630d23761876a8091f58e955f5ed866bdad75";
+pub const CATALOG_SHA256: &str = "23fc79e09e7a3690180d50cd2587caff4a5e4e210cf4ff10fe6071ff8df8555b";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[

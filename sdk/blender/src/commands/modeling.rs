@@ -182,7 +182,7 @@ pub struct CreateCurveParams {
     /// Segments per span (default 12)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<i64>,
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -195,7 +195,7 @@ impl JsonSchema for CreateCurveParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "allOf": [{"anyOf": [{"required": ["points"]}, {"properties": {"curve_type": {"const": "CIRCLE"}}, "required": ["curve_type"]}]}], "properties": {"bevel_depth": {"description": "Tube radius in metres (default 0: a bare curve)", "maximum": 100, "minimum": 0, "type": "number"}, "curve_type": {"description": "Spline kind (default BEZIER); CIRCLE needs no points", "enum": ["BEZIER", "NURBS", "POLY", "PATH", "CIRCLE"], "type": "string"}, "cyclic": {"description": "Close the curve (default false; CIRCLE is always closed)", "type": "boolean"}, "extrude": {"description": "Ribbon half-width in metres (default 0)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "points": {"description": "Control points [x, y, z] in the object's space", "items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 4096, "minItems": 2, "type": "array"}, "radius": {"description": "CIRCLE radius in metres (default 1)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "resolution": {"description": "Segments per span (default 12)", "maximum": 64, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "allOf": [{"anyOf": [{"required": ["points"]}, {"properties": {"curve_type": {"const": "CIRCLE"}}, "required": ["curve_type"]}]}], "properties": {"bevel_depth": {"description": "Tube radius in metres (default 0: a bare curve)", "maximum": 100, "minimum": 0, "type": "number"}, "curve_type": {"description": "Spline kind (default BEZIER); CIRCLE needs no points", "enum": ["BEZIER", "NURBS", "POLY", "PATH", "CIRCLE"], "type": "string"}, "cyclic": {"description": "Close the curve (default false; CIRCLE is always closed)", "type": "boolean"}, "extrude": {"description": "Ribbon half-width in metres (default 0)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "points": {"description": "Control points [x, y, z] in the object's space", "items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 4096, "minItems": 2, "type": "array"}, "radius": {"description": "CIRCLE radius in metres (default 1)", "exclusiveMinimum": 0, "maximum": 10000, "type": "number"}, "resolution": {"description": "Segments per span (default 12)", "maximum": 64, "minimum": 1, "type": "integer"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -217,7 +217,7 @@ pub struct CreateCurveResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateMeshParams {
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     pub name: String,
     pub vertices: Vec<Vec3>,
     /// [a, b] vertex index pairs
@@ -239,7 +239,7 @@ impl JsonSchema for CreateMeshParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"edges": {"description": "[a, b] vertex index pairs", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 2, "minItems": 2, "type": "array"}, "maxItems": 131072, "minItems": 0, "type": "array"}, "faces": {"description": "Vertex indices of each face, in winding order", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 256, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 0, "type": "array"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "smooth": {"description": "Smooth shading (default false: flat)", "type": "boolean"}, "vertices": {"items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 1, "type": "array"}}, "required": ["name", "vertices"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"edges": {"description": "[a, b] vertex index pairs", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 2, "minItems": 2, "type": "array"}, "maxItems": 131072, "minItems": 0, "type": "array"}, "faces": {"description": "Vertex indices of each face, in winding order", "items": {"items": {"minimum": 0, "type": "integer"}, "maxItems": 256, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 0, "type": "array"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "smooth": {"description": "Smooth shading (default false: flat)", "type": "boolean"}, "vertices": {"items": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "maxItems": 65536, "minItems": 1, "type": "array"}}, "required": ["name", "vertices"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -293,7 +293,7 @@ pub enum CreateTextParamsAlignY {
 #[serde(deny_unknown_fields)]
 pub struct CreateTextParams {
     pub text: String,
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -325,7 +325,7 @@ impl JsonSchema for CreateTextParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_x": {"enum": ["LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH"], "type": "string"}, "align_y": {"enum": ["TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM"], "type": "string"}, "bevel_depth": {"description": "Rounded edge in metres (default 0)", "maximum": 10, "minimum": 0, "type": "number"}, "bevel_resolution": {"description": "Segments of the rounded edge (Blender's default 4)", "maximum": 32, "minimum": 0, "type": "integer"}, "extrude": {"description": "Depth of the letters in metres (default 0: flat)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation": {"description": "[x, y, z] Euler XYZ in degrees", "items": {"description": "Degrees", "maximum": 36000, "minimum": -36000, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Letter height in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "text": {"maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["text"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"align_x": {"enum": ["LEFT", "CENTER", "RIGHT", "JUSTIFY", "FLUSH"], "type": "string"}, "align_y": {"enum": ["TOP", "TOP_BASELINE", "CENTER", "BOTTOM_BASELINE", "BOTTOM"], "type": "string"}, "bevel_depth": {"description": "Rounded edge in metres (default 0)", "maximum": 10, "minimum": 0, "type": "number"}, "bevel_resolution": {"description": "Segments of the rounded edge (Blender's default 4)", "maximum": 32, "minimum": 0, "type": "integer"}, "extrude": {"description": "Depth of the letters in metres (default 0: flat)", "maximum": 100, "minimum": 0, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "rotation": {"description": "[x, y, z] Euler XYZ in degrees", "items": {"description": "Degrees", "maximum": 36000, "minimum": -36000, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "size": {"description": "Letter height in metres (default 1)", "exclusiveMinimum": 0, "maximum": 1000, "type": "number"}, "text": {"maxLength": 1024, "minLength": 1, "type": "string"}}, "required": ["text"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
