@@ -387,6 +387,18 @@ mod tests {
 
     extern "C" fn do_nothing(_: libc::c_int) {}
 
+    /// A bridge on a loopback port that runs `script` on its one connection.
+    fn fake_bridge(script: impl FnOnce(std::net::TcpStream) + Send + 'static) -> (SocketAddr, std::thread::JoinHandle<()>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        (addr, std::thread::spawn(move || script(listener.accept().unwrap().0)))
+    }
+
+    fn read_request(socket: &mut std::net::TcpStream) {
+        let mut request = [0u8; 4096];
+        let _ = socket.read(&mut request).unwrap();
+    }
+
     /// A signal this process handles, arriving while the client waits for a slow answer,
     /// does not end the exchange: with a receive timeout set on the socket the kernel
     /// never restarts `recv`, even for a handler installed with SA_RESTART (as a child's
@@ -401,12 +413,8 @@ mod tests {
             action.sa_flags = libc::SA_RESTART;
             assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
         }
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let bridge = std::thread::spawn(move || {
-            let (mut socket, _) = listener.accept().unwrap();
-            let mut request = [0u8; 4096];
-            let _ = socket.read(&mut request).unwrap();
+        let (addr, bridge) = fake_bridge(|mut socket| {
+            read_request(&mut socket);
             std::thread::sleep(Duration::from_millis(400));
             socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}").unwrap();
         });
@@ -432,24 +440,20 @@ mod tests {
     /// the same kept connection, request after request.
     #[test]
     fn an_answer_read_partly_while_polling_is_finished_by_the_blocking_read() {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let bridge = std::thread::spawn(move || {
-            let (mut socket, _) = listener.accept().unwrap();
+        let (addr, bridge) = fake_bridge(|mut socket| {
             socket.set_nodelay(true).unwrap();
-            let mut request = [0u8; 4096];
             // First request: the whole answer at once (read by the poll).
-            let _ = socket.read(&mut request).unwrap();
+            read_request(&mut socket);
             socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"a\":1}").unwrap();
             // Second: a head fragment at once, the rest after the poll has given up.
-            let _ = socket.read(&mut request).unwrap();
+            read_request(&mut socket);
             socket.write_all(b"HTTP/1.1 200 OK\r\nCont").unwrap();
             std::thread::sleep(crate::limits::BRIDGE_ANSWER_SPIN * 20);
             socket.write_all(b"ent-Length: 7\r\n\r\n{\"b\":").unwrap();
             std::thread::sleep(Duration::from_millis(5));
             socket.write_all(b"2}").unwrap();
             // Third: nothing for longer than the poll, then the whole answer.
-            let _ = socket.read(&mut request).unwrap();
+            read_request(&mut socket);
             std::thread::sleep(crate::limits::BRIDGE_ANSWER_SPIN * 20);
             socket.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"c\":3}").unwrap();
         });
@@ -468,14 +472,7 @@ mod tests {
     /// connection), not as a wait until the timeout.
     #[test]
     fn a_close_during_the_poll_is_reported_as_closed_without_answer() {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let bridge = std::thread::spawn(move || {
-            let (mut socket, _) = listener.accept().unwrap();
-            let mut request = [0u8; 4096];
-            let _ = socket.read(&mut request).unwrap();
-            drop(socket);
-        });
+        let (addr, bridge) = fake_bridge(|mut socket| read_request(&mut socket));
         let request = Request { method: "POST", path: "/bridge", bearer: "not-a-token", body: b"{}" };
         let mut connection = Connection::open(addr, Duration::from_secs(2)).unwrap();
         let started = Instant::now();
