@@ -41,6 +41,12 @@ pub const STORE_WATCH_INTERVAL: Duration = Duration::from_secs(1);
 /// saves a sleep and wake-up per call. Longer answers cost at most this much CPU.
 pub const BRIDGE_ANSWER_SPIN: Duration = Duration::from_micros(100);
 
+/// The longest bridge answer the sandbox keeps, beside the text it hands the guest, so
+/// that a guest passing the answer on unchanged is not parsed again (`sandbox/state.rs`).
+/// Longer answers are parsed again if passed on; the cap bounds the host memory a call
+/// holds outside the guest's own memory limit.
+pub const KEPT_ANSWER_BYTES: u64 = 1024 * 1024;
+
 /// Bridge client: connecting to a loopback port that answers takes microseconds; a
 /// slow connect means something is wrong.
 pub const BRIDGE_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);

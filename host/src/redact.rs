@@ -110,7 +110,7 @@ pub fn redact_json(value: &mut serde_json::Value) {
 /// document with none. A secret holding one of those characters gets the walk always.
 pub fn redact_document(doc: &mut serde_json::Value) -> (String, bool) {
     // Straight into a byte buffer (`Value`'s `Display` goes through a formatter per piece).
-    let text = serde_json::to_string(doc).unwrap_or_else(|_| doc.to_string());
+    let text = serde_json::to_string(doc).expect("a JSON value always serialises");
     let clean = {
         let secrets = SECRETS.read().unwrap_or_else(|p| p.into_inner());
         let escaped = |s: &String| s.chars().any(|c| c == '"' || c == '\\' || c < ' ');

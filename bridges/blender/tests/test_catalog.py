@@ -47,8 +47,8 @@ def test_a_name_for_what_a_command_makes_says_it_is_new():
     """A command that makes an object names it with a `name` described as new: an agent
     (and capstan's planner) reads the description, and a plain "Name" was filled with
     an object the request only mentioned ("3D text ... above the cube" named it Cube)."""
-    makers = ("create_curve", "create_mesh", "create_text", "create_terrain", "scatter_instances")
+    makers = ("create_curve", "create_mesh", "create_text", "create_terrain", "scatter_instances", "build_road", "place_proxy", "ghost_copy")
     commands = command.discover()
     for name in makers:
         description = commands[name].params["properties"]["name"].get("description", "")
-        assert "new" in description.lower(), "%s: %r" % (name, description)
+        assert description.lower().startswith("name for the new "), "%s: %r" % (name, description)

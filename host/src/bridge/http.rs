@@ -129,13 +129,16 @@ impl Connection {
     fn await_answer(&self, spin: Duration, buf: &mut Vec<u8>) {
         use std::os::fd::AsRawFd;
         let start = Instant::now();
-        let mut chunk = [0u8; 16 * 1024];
+        buf.reserve(16 * 1024);
         loop {
-            // SAFETY: a buffer we own, of the length passed; MSG_DONTWAIT makes this
-            // one read non-blocking without changing the socket's mode.
-            let n = unsafe { libc::recv(self.stream.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len(), libc::MSG_DONTWAIT) };
+            let spare = buf.spare_capacity_mut();
+            // SAFETY: the spare capacity of a buffer we own, of the length passed;
+            // MSG_DONTWAIT makes this one read non-blocking without changing the
+            // socket's mode.
+            let n = unsafe { libc::recv(self.stream.as_raw_fd(), spare.as_mut_ptr().cast(), spare.len(), libc::MSG_DONTWAIT) };
             if n > 0 {
-                buf.extend_from_slice(&chunk[..n as usize]);
+                // SAFETY: recv initialised the first n bytes of the spare capacity.
+                unsafe { buf.set_len(buf.len() + n as usize) };
                 return;
             }
             let would_block = n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock;

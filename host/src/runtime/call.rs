@@ -92,14 +92,7 @@ impl Runtime {
                         size_bytes: text.len() as u64,
                     }));
                 }
-                // A result that is, byte for byte, the last answer the guest was handed
-                // (a pass-through capability) is that answer's document, the value the
-                // text was written from: it is taken instead of parsing the text again,
-                // and checked against the output schema like any other result.
-                let result: Value = match report.last_answer {
-                    Some((answer_text, answer)) if answer_text == text => answer,
-                    _ => serde_json::from_str(&text).map_err(|e| fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") }))?,
-                };
+                let result = result_document(&text, report.last_answer).map_err(|e| fault(PackFault::Contract { detail: format!("the result is not JSON: {e}") }))?;
                 // A declared output schema is a promise to the client (MCP `outputSchema`):
                 // a result outside it is the pack's fault, never passed on.
                 let errors = spec.result_errors(&result);
@@ -134,6 +127,17 @@ impl Runtime {
     }
 }
 
+/// The guest's result text as a document. A result that is, byte for byte, the last
+/// answer the guest was handed (a pass-through capability) is that answer's document,
+/// the value the text was written from: it is taken instead of parsing the text again.
+/// Either way the caller checks it against the output schema.
+fn result_document(text: &str, last_answer: Option<(String, Value)>) -> Result<Value, serde_json::Error> {
+    match last_answer {
+        Some((answer_text, answer)) if answer_text == text => Ok(answer),
+        _ => serde_json::from_str(text),
+    }
+}
+
 /// Size, JSON, schema: the checks every call's arguments pass before anything runs.
 fn validate_arguments(key: &str, spec: &CapabilitySpec, max_io_bytes: u64, arguments_json: &str) -> Result<(), CallError> {
     if arguments_json.len() as u64 > max_io_bytes {
@@ -144,4 +148,23 @@ fn validate_arguments(key: &str, spec: &CapabilitySpec, max_io_bytes: u64, argum
         .map_err(|e| CallError::InvalidArguments { key: key.into(), errors: vec![format!("the arguments are not JSON: {e}")] })?;
     let errors = spec.argument_errors(&arguments);
     if errors.is_empty() { Ok(()) } else { Err(CallError::InvalidArguments { key: key.into(), errors }) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::result_document;
+    use serde_json::json;
+
+    /// The kept document stands in for the text only when the bytes are the same: a
+    /// result of the same length, or one that differs in a byte, is parsed as written.
+    #[test]
+    fn a_result_is_the_kept_answer_only_when_it_is_the_same_text() {
+        // A kept document unlike its text shows which one was taken.
+        let kept = || Some((r#"{"a":1}"#.to_string(), json!({ "kept": true })));
+        assert_eq!(result_document(r#"{"a":1}"#, kept()).unwrap(), json!({ "kept": true }));
+        assert_eq!(result_document(r#"{"a":2}"#, kept()).unwrap(), json!({ "a": 2 }), "same length, other bytes");
+        assert_eq!(result_document(r#"{"a":1} "#, kept()).unwrap(), json!({ "a": 1 }), "a byte more");
+        assert_eq!(result_document(r#"{"b":1}"#, None).unwrap(), json!({ "b": 1 }));
+        assert!(result_document("{not json", kept()).is_err());
+    }
 }

@@ -173,6 +173,9 @@ impl Sandbox {
             _ if data.clock.deadline_hit => Err(PackFault::Deadline { limit_ms: deadline_ms }),
             other => other.map_err(|e| PackFault::classify(&e, data.limiter.hit, timeout_ms, &stderr.text)),
         };
+        // The progress sink goes now: the answer waits for its forwarder, which ends
+        // when the last sink is gone, so it must not wait for the store's drop.
+        drop(std::mem::take(&mut store.data_mut().progress));
         retire::retire(store);
         (result, report)
     }

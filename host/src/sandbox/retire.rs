@@ -2,90 +2,123 @@
 //!
 //! Dropping a call's `Store` resets its pooled slot (the pages the call dirtied are
 //! restored from the pack's image, the rest decommitted): about 7 µs that sat between
-//! the guest's result and the MCP answer. A caller that runs a call inline on an
-//! async thread (`mcp/execute.rs`, a quick read) opens a [`Deferral`] around it; the
-//! call's store is then kept in the deferral instead of dropped, and the caller ends
-//! it once the answer is on its way ([`Deferral::end_after_answer`]).
+//! the guest's result and the MCP answer. A caller that runs a call inline on a
+//! current-thread runtime (`mcp/execute.rs`, a quick read on the stdio session's one
+//! thread) opens a [`Deferral`] around it; the call's store is then kept instead of
+//! dropped, and dropped by a task that yields behind the tasks already woken (the
+//! one that writes the answer among them) once the caller has called
+//! [`Deferral::end_after_answer`].
 //!
-//! Isolation is unchanged: a spent store is never run again, and its slot returns to
-//! the pool, reset, only when the store is dropped; until then the pool hands out
-//! other slots. Nothing crosses threads: moving the drop to another thread was
-//! measured and cost more than the drop (`host/BENCHMARKS.md`, issue 30).
+//! What keeps this safe and bounded:
+//! - **Isolation is unchanged.** A spent store is never run again, and its slot returns
+//!   to the pool, reset, only when it is dropped; until then the pool hands out others.
+//! - **At most one store is kept in the whole process** ([`OUTSTANDING`]). A call that
+//!   ends while another's drop is still pending drops its own at once, so pipelined
+//!   calls hold at most one extra pool slot, never one each.
+//! - **Only on a current-thread runtime.** There the drop task runs on the same
+//!   thread, after the answer's write; on a multi-thread runtime (`serve --http`) a
+//!   spawned task may be stolen by another worker and run before the answer is
+//!   written, so no deferral is opened there and the store is dropped at once.
+//!   (Moving the drop to another thread on purpose was measured and cost more than
+//!   the drop: `host/BENCHMARKS.md`, issue 30.)
+//! - **Nothing the answer waits for stays in a kept store**: the sandbox takes the
+//!   call's progress sink out before it retires the store (`sandbox/mod.rs`), or the
+//!   progress forwarder, which the answer waits for, would wait for the drop.
+//! - A deferral opened while another is open on the thread keeps nothing; one dropped
+//!   without [`Deferral::end_after_answer`] (an early return, a panic) drops its store.
 
 use std::any::Any;
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A spent store: kept (`Some`) only while a deferral is open on this thread.
+type Kept = Option<Box<dyn Any + Send>>;
 
 thread_local! {
-    static SPENT: RefCell<Option<Vec<Box<dyn Any + Send>>>> = const { RefCell::new(None) };
+    /// `None`: no deferral open, stores end at once. `Some(slot)`: a deferral is open;
+    /// the first store retired goes into the slot, any further one ends at once.
+    static OPEN: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
 
-/// While alive, stores that end on this thread are kept, not dropped.
+/// A kept store's drop is pending somewhere in the process.
+static OUTSTANDING: AtomicBool = AtomicBool::new(false);
+
+/// While open, the first store that ends on this thread is kept, not dropped.
 pub struct Deferral {
+    /// This deferral opened the thread's slot (false: inert, another one is open, or
+    /// the runtime is not a current-thread one).
+    owner: bool,
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
 impl Deferral {
-    /// Start keeping this thread's spent stores. Nested deferrals share one list.
+    /// Start keeping this thread's next spent store, when the current runtime is a
+    /// current-thread one and no deferral is open on the thread already.
     pub fn begin() -> Deferral {
-        SPENT.with(|s| {
-            s.borrow_mut().get_or_insert_with(Vec::new);
+        let current_thread = tokio::runtime::Handle::try_current().is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread);
+        let owner = current_thread
+            && OPEN.with(|open| {
+                let mut open = open.borrow_mut();
+                let free = open.is_none();
+                if free {
+                    *open = Some(None);
+                }
+                free
+            });
+        Deferral { owner, _not_send: std::marker::PhantomData }
+    }
+
+    /// Close the deferral and take what it kept.
+    fn close(&mut self) -> Kept {
+        if !std::mem::take(&mut self.owner) {
+            return None;
+        }
+        OPEN.with(|open| open.borrow_mut().take()).flatten()
+    }
+
+    /// Close the deferral; drop what it kept once the tasks already woken on this
+    /// thread (the answer's write among them) have run. When another kept store's
+    /// drop is still pending, this one is dropped at once.
+    pub fn end_after_answer(mut self) {
+        let Some(store) = self.close() else { return };
+        let handle = match tokio::runtime::Handle::try_current() {
+            Ok(handle) if OUTSTANDING.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok() => handle,
+            _ => return drop(store),
+        };
+        handle.spawn(async move {
+            // A yield puts this task behind the tasks already woken, the one that
+            // writes the answer included (a current-thread runtime runs a yielded
+            // task again only once its run queue is empty).
+            tokio::task::yield_now().await;
+            drop(store);
+            OUTSTANDING.store(false, Ordering::Release);
         });
-        Deferral { _not_send: std::marker::PhantomData }
-    }
-
-    /// Stop keeping, and take what was kept.
-    fn take(self) -> Vec<Box<dyn Any + Send>> {
-        SPENT.with(|s| s.borrow_mut().take()).unwrap_or_default()
-    }
-
-    /// Stop keeping; drop what was kept once the current task has let the others on
-    /// this thread run (the answer's write among them). Outside a tokio runtime it is
-    /// dropped at once.
-    pub fn end_after_answer(self) {
-        let spent = self.take();
-        if spent.is_empty() {
-            return;
-        }
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => {
-                handle.spawn(async move {
-                    // A yield puts this task behind the tasks already woken, the one
-                    // that writes the answer included.
-                    tokio::task::yield_now().await;
-                    drop(spent);
-                });
-            }
-            Err(_) => drop(spent),
-        }
     }
 }
 
 impl Drop for Deferral {
     fn drop(&mut self) {
-        // A deferral dropped without `end_after_answer` (an early return, a panic)
-        // drops what it kept here.
-        let spent = SPENT.with(|s| s.borrow_mut().take());
-        drop(spent);
+        drop(self.close());
     }
 }
 
-/// Drop `store` now, or keep it for the thread's open [`Deferral`].
+/// Drop `store` now, or keep it in the thread's open [`Deferral`] if its slot is free.
 pub fn retire<T: Any + Send>(store: T) {
-    let kept = SPENT.with(|s| match s.borrow_mut().as_mut() {
-        Some(list) => {
-            list.push(Box::new(store));
+    let not_kept = OPEN.with(|open| match open.borrow_mut().as_mut() {
+        Some(slot @ None) => {
+            *slot = Some(Box::new(store));
             None
         }
-        None => Some(store),
+        _ => Some(store),
     });
-    drop(kept);
+    drop(not_kept);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     struct Counted(Arc<AtomicUsize>);
     impl Drop for Counted {
@@ -94,61 +127,94 @@ mod tests {
         }
     }
 
+    fn current_thread() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+    }
+
+    fn dropped() -> (Arc<AtomicUsize>, impl Fn() -> usize) {
+        let count = Arc::new(AtomicUsize::new(0));
+        let seen = count.clone();
+        (count, move || seen.load(Ordering::SeqCst))
+    }
+
+    /// OUTSTANDING is process-wide: the tests that spawn a drop run one at a time.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     #[test]
     fn without_a_deferral_a_store_ends_at_once() {
-        let dropped = Arc::new(AtomicUsize::new(0));
-        retire(Counted(dropped.clone()));
-        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+        let (count, seen) = dropped();
+        retire(Counted(count));
+        assert_eq!(seen(), 1);
     }
 
     #[test]
-    fn a_deferral_keeps_stores_until_it_ends() {
-        let dropped = Arc::new(AtomicUsize::new(0));
+    fn outside_a_current_thread_runtime_nothing_is_kept() {
+        let (count, seen) = dropped();
         let deferral = Deferral::begin();
-        retire(Counted(dropped.clone()));
-        retire(Counted(dropped.clone()));
-        assert_eq!(dropped.load(Ordering::SeqCst), 0);
+        retire(Counted(count.clone()));
+        assert_eq!(seen(), 1, "no runtime");
         deferral.end_after_answer();
-        assert_eq!(dropped.load(Ordering::SeqCst), 2, "no runtime: dropped at once");
-        retire(Counted(dropped.clone()));
-        assert_eq!(dropped.load(Ordering::SeqCst), 3, "the deferral ended: no more keeping");
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().unwrap();
+        rt.block_on(async {
+            let deferral = Deferral::begin();
+            retire(Counted(count.clone()));
+            assert_eq!(seen(), 2, "a multi-thread runtime: the store ends at once");
+            deferral.end_after_answer();
+        });
     }
 
     #[test]
-    fn a_deferral_dropped_early_drops_what_it_kept() {
-        let dropped = Arc::new(AtomicUsize::new(0));
-        {
-            let _deferral = Deferral::begin();
-            retire(Counted(dropped.clone()));
-        }
-        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+    fn a_deferral_dropped_early_drops_what_it_kept_and_a_nested_one_keeps_nothing() {
+        let _serial = SERIAL.lock().unwrap();
+        let (count, seen) = dropped();
+        current_thread().block_on(async {
+            {
+                let _outer = Deferral::begin();
+                let inner = Deferral::begin();
+                retire(Counted(count.clone()));
+                assert_eq!(seen(), 0, "the outer deferral keeps it");
+                inner.end_after_answer();
+                assert_eq!(seen(), 0, "the inner one did not close the outer");
+                retire(Counted(count.clone()));
+                assert_eq!(seen(), 1, "one store per deferral: the second ends at once");
+            }
+            assert_eq!(seen(), 2, "dropped with the deferral");
+        });
     }
 
     #[test]
-    fn on_a_runtime_the_drop_waits_for_the_tasks_already_woken() {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let dropped = Arc::new(AtomicUsize::new(0));
-        let seen_by_writer = rt.block_on(async {
+    fn on_a_runtime_the_drop_waits_for_the_tasks_already_woken_and_one_is_kept_at_most() {
+        let _serial = SERIAL.lock().unwrap();
+        let (count, seen) = dropped();
+        let (seen_by_writer, seen_after_second) = current_thread().block_on(async {
             let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-            let counter = dropped.clone();
+            let watch = count.clone();
             let writer = tokio::spawn(async move {
                 rx.await.unwrap();
-                counter.load(Ordering::SeqCst)
+                watch.load(Ordering::SeqCst)
             });
             // The writer waits on its channel, as the MCP loop waits for an answer.
             tokio::task::yield_now().await;
             // The writer is woken after the drop's task is spawned, as the MCP loop's
             // writing task is woken after the call ends: the yield still puts it first.
             let deferral = Deferral::begin();
-            retire(Counted(dropped.clone()));
+            retire(Counted(count.clone()));
             deferral.end_after_answer();
+            // A second call ending while the first drop is pending: dropped at once.
+            let second = Deferral::begin();
+            retire(Counted(count.clone()));
+            second.end_after_answer();
+            let seen_after_second = seen();
             tx.send(()).unwrap();
-            let seen = writer.await.unwrap();
-            tokio::task::yield_now().await;
-            tokio::task::yield_now().await;
-            seen
+            let seen_by_writer = writer.await.unwrap();
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+            (seen_by_writer, seen_after_second)
         });
-        assert_eq!(seen_by_writer, 0, "the woken task ran before the drop");
-        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+        assert_eq!(seen_after_second, 1, "the second store was not kept");
+        assert_eq!(seen_by_writer, 1, "the woken task ran before the first drop");
+        assert_eq!(seen(), 2);
+        assert!(!OUTSTANDING.load(Ordering::SeqCst), "the pending mark is cleared");
     }
 }

@@ -54,6 +54,10 @@ pub struct CallState {
     /// The last answer handed to the guest: its text and the checked document it was
     /// written from (`CallReport::last_answer`).
     pub(super) last_answer: Option<(String, serde_json::Value)>,
+    /// The longest answer kept as `last_answer` (`limits::KEPT_ANSWER_BYTES`, and never
+    /// more than a result may be): a longer one could not be passed on, and keeping it
+    /// would hold host memory the guest's limit does not count.
+    keep_answer_up_to: usize,
     /// Progress reports on their way to the listener, if any.
     pub(super) progress: CallProgress,
 }
@@ -123,6 +127,7 @@ impl CallState {
             mutated: false,
             last_app_error: None,
             last_answer: None,
+            keep_answer_up_to: usize::try_from(limits.max_io_bytes.min(limits::KEPT_ANSWER_BYTES)).unwrap_or(0),
             progress: CallProgress::new(progress),
         }
     }
@@ -274,7 +279,7 @@ impl CallState {
                     return Err(wit_error(Code::Transport, format!("{command} answered {} bytes, more than its ceiling of {limit}", text.len())));
                 }
                 self.record(&command, "ok", None);
-                self.last_answer = Some((text.clone(), value));
+                self.last_answer = (text.len() <= self.keep_answer_up_to).then(|| (text.clone(), value));
                 Ok(text)
             }
             Err(failure) => {

@@ -15,7 +15,7 @@ from ..command import command
 from .common import OBJECT, VEC3, get_object, rounded
 from ..errors import CommandError
 from .forensic_build import EDGE_INSET, LINE_WIDTH, MARK_Z, arms, figure, lane_markings, material, strip, two_wheeler, vehicle
-from .modeling_util import COUNTS, SAFE_NAME, mesh_counts, new_object, refresh, refuse
+from .modeling_util import COUNTS, NEW_OBJECT_NAME, mesh_counts, new_object, refresh, refuse
 
 ROAD_TYPES = ("straight", "intersection", "t_junction", "curve")
 PROXY_KINDS = ("vehicle", "two_wheeler", "figure")
@@ -42,7 +42,7 @@ def _mesh_object(ctx, name, bm, params):
     effect="mutate",
     summary="Build a road surface (straight, intersection, T-junction or 90-degree curve) with lanes and, optionally, painted markings as a second mesh.",
     params=s.obj({
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "road_type": s.enum(ROAD_TYPES, description="Default straight"),
         "lanes": s.integer(1, 8, description="Lanes across the road (default 2)"),
         "length": s.number(5, 1000, description="Metres end to end; a curve's centreline length (default 50)"),
@@ -106,7 +106,7 @@ def _side_faces(faces, side):
     effect="mutate",
     summary="Place a bmesh proxy (vehicle, two-wheeler, figure) filling exactly [length, width, height], front towards +X, resting on its location; damage paints one side.",
     params=s.obj({
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "kind": s.enum(PROXY_KINDS),
         "dims": DIMS,
         "location": VEC3,
@@ -162,7 +162,7 @@ def place_proxy(ctx, params):
     summary="Make a translucent 'what-if' copy of a mesh: its own mesh data, one see-through material in place of all slots, the source's animation kept or dropped.",
     params=s.obj({
         "source": OBJECT,
-        "name": SAFE_NAME,
+        "name": NEW_OBJECT_NAME,
         "alpha": s.number(0, 1, description="Opacity (default 0.3)"),
         "color": s.array(s.number(0, 1), 3, 3, description="Linear [r, g, b] (default a light blue)"),
         "keep_animation": s.boolean(description="Keep the source's animation (shared action); default true"),

@@ -86,7 +86,7 @@ pub enum BuildRoadParamsRoadType {
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BuildRoadParams {
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Default straight
@@ -114,7 +114,7 @@ impl JsonSchema for BuildRoadParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"lane_width": {"description": "Metres (default 3.5)", "maximum": 5, "minimum": 2, "type": "number"}, "lanes": {"description": "Lanes across the road (default 2)", "maximum": 8, "minimum": 1, "type": "integer"}, "length": {"description": "Metres end to end; a curve's centreline length (default 50)", "maximum": 1000, "minimum": 5, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "markings": {"description": "Edge lines, centre line and dashed lane dividers (default true)", "type": "boolean"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "road_type": {"description": "Default straight", "enum": ["straight", "intersection", "t_junction", "curve"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"lane_width": {"description": "Metres (default 3.5)", "maximum": 5, "minimum": 2, "type": "number"}, "lanes": {"description": "Lanes across the road (default 2)", "maximum": 8, "minimum": 1, "type": "integer"}, "length": {"description": "Metres end to end; a curve's centreline length (default 50)", "maximum": 1000, "minimum": 5, "type": "number"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "markings": {"description": "Edge lines, centre line and dashed lane dividers (default true)", "type": "boolean"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "road_type": {"description": "Default straight", "enum": ["straight", "intersection", "t_junction", "curve"], "type": "string"}}, "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -156,7 +156,7 @@ pub struct BuildRoadResult {
 #[serde(deny_unknown_fields)]
 pub struct GhostCopyParams {
     pub source: ObjectName,
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Opacity (default 0.3)
@@ -176,7 +176,7 @@ impl JsonSchema for GhostCopyParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"alpha": {"description": "Opacity (default 0.3)", "maximum": 1, "minimum": 0, "type": "number"}, "color": {"description": "Linear [r, g, b] (default a light blue)", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "keep_animation": {"description": "Keep the source's animation (shared action); default true", "type": "boolean"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "source": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["source"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"alpha": {"description": "Opacity (default 0.3)", "maximum": 1, "minimum": 0, "type": "number"}, "color": {"description": "Linear [r, g, b] (default a light blue)", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "keep_animation": {"description": "Keep the source's animation (shared action); default true", "type": "boolean"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "source": {"description": "Exact object name", "maxLength": 63, "minLength": 1, "type": "string"}}, "required": ["source"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 
@@ -229,7 +229,7 @@ pub enum PlaceProxyParamsDamageSide {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlaceProxyParams {
-    /// Name: letters, digits, _ . - and space
+    /// Name for the new object: letters, digits, _ . - and space
     pub name: String,
     pub kind: PlaceProxyParamsKind,
     /// [length (x), width (y), height (z)] in metres
@@ -255,7 +255,7 @@ impl JsonSchema for PlaceProxyParams {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "damage_side": {"description": "Vehicles and two-wheelers: the impact side, painted as damage", "enum": ["front", "rear", "left", "right"], "type": "string"}, "dims": {"description": "[length (x), width (y), height (z)] in metres", "items": {"maximum": 30, "minimum": 0.05, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "kind": {"enum": ["vehicle", "two_wheeler", "figure"], "type": "string"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "pose": {"description": "Figures only (default standing); a lying figure is length `height` along X", "enum": ["standing", "walking", "lying"], "type": "string"}, "rotation": {"description": "Heading about Z in degrees (0: front towards +X)", "maximum": 36000, "minimum": -36000, "type": "number"}}, "required": ["name", "kind", "dims"], "type": "object"}"#).expect("the catalog's schema is JSON")
+        serde_json::from_str(r#"{"additionalProperties": false, "properties": {"color": {"description": "Linear [r, g, b, a] in 0..1", "items": {"maximum": 1, "minimum": 0, "type": "number"}, "maxItems": 4, "minItems": 4, "type": "array"}, "damage_side": {"description": "Vehicles and two-wheelers: the impact side, painted as damage", "enum": ["front", "rear", "left", "right"], "type": "string"}, "dims": {"description": "[length (x), width (y), height (z)] in metres", "items": {"maximum": 30, "minimum": 0.05, "type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "kind": {"enum": ["vehicle", "two_wheeler", "figure"], "type": "string"}, "location": {"description": "[x, y, z]", "items": {"type": "number"}, "maxItems": 3, "minItems": 3, "type": "array"}, "name": {"description": "Name for the new object: letters, digits, _ . - and space", "maxLength": 63, "minLength": 1, "pattern": "^[A-Za-z0-9_. -]+$", "type": "string"}, "pose": {"description": "Figures only (default standing); a lying figure is length `height` along X", "enum": ["standing", "walking", "lying"], "type": "string"}, "rotation": {"description": "Heading about Z in degrees (0: front towards +X)", "maximum": 36000, "minimum": -36000, "type": "number"}}, "required": ["name", "kind", "dims"], "type": "object"}"#).expect("the catalog's schema is JSON")
     }
 }
 

@@ -126,7 +126,7 @@ pub use world_looks::*;
 pub const SERVER: &str = "blender";
 
 /// sha256 of the catalog (`commands.json`) these types were generated from.
-pub const CATALOG_SHA256: &str = "23fc79e09e7a3690180d50cd2587caff4a5e4e210cf4ff10fe6071ff8df8555b";
+pub const CATALOG_SHA256: &str = "a9ca3415b8bfa7f3481fb814461997d813ccac38d151b9f358dc1cdcd49e5e65";
 
 /// Every command a pack may send, with its effect.
 pub const COMMANDS: &[(&str, Effect)] = &[
