@@ -85,14 +85,25 @@ impl Deferral {
             Ok(handle) if OUTSTANDING.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok() => handle,
             _ => return drop(store),
         };
+        let pending = Pending(Some(store));
         handle.spawn(async move {
             // A yield puts this task behind the tasks already woken, the one that
             // writes the answer included (a current-thread runtime runs a yielded
             // task again only once its run queue is empty).
             tokio::task::yield_now().await;
-            drop(store);
-            OUTSTANDING.store(false, Ordering::Release);
+            drop(pending);
         });
+    }
+}
+
+/// The kept store on its way out: dropping it (when the task runs, or when a runtime
+/// that shuts down drops the task unrun) ends the store, then clears [`OUTSTANDING`].
+struct Pending(Kept);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        drop(self.0.take());
+        OUTSTANDING.store(false, Ordering::Release);
     }
 }
 
@@ -139,6 +150,21 @@ mod tests {
 
     /// OUTSTANDING is process-wide: the tests that spawn a drop run one at a time.
     static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    #[test]
+    fn a_runtime_that_ends_before_the_drop_still_drops_and_clears_the_mark() {
+        let _serial = SERIAL.lock().unwrap();
+        let (count, seen) = dropped();
+        let rt = current_thread();
+        rt.block_on(async {
+            let deferral = Deferral::begin();
+            retire(Counted(count.clone()));
+            deferral.end_after_answer();
+        });
+        drop(rt);
+        assert_eq!(seen(), 1);
+        assert!(!OUTSTANDING.load(Ordering::SeqCst), "the next call may keep its store again");
+    }
 
     #[test]
     fn without_a_deferral_a_store_ends_at_once() {
