@@ -184,7 +184,7 @@ def _scatter_graph(tree, instance, p):
         "rotation_random": s.number(0, 1, description="Random turn about the normal, as a fraction of a full turn (default 0)"),
         "align_to_normal": s.boolean(description="Point instances' Z along the surface normal (default true)"),
         "max_count": s.integer(1, MAX_SCATTER, description="At most this many instances (default 1000)"),
-        "name": s.string(1, s.NAME_MAX, pattern=SAFE_NAME["pattern"], description="Name for the new scatter modifier and its node group (default Scatter)"),
+        "name": dict(SAFE_NAME, description="Name for the new scatter modifier and its node group (default Scatter)"),
     }, required=("surface", "instance")),
     result=s.obj({"surface": s.string(), "modifier": s.string(), "node_group": s.string(), "instances": s.integer(0),
                   "first_positions": s.array(VEC3), "area": s.number()},

@@ -15,8 +15,7 @@ from .common import active_collection, get_object
 SAFE_NAME = s.string(1, s.NAME_MAX, pattern=r"^[A-Za-z0-9_. -]+$", description="Name: letters, digits, _ . - and space")
 # The name a command gives the object it makes (an agent reads "new" and does not fill it
 # with an object the request only mentions, as in "text above the cube").
-NEW_OBJECT_NAME = s.string(1, s.NAME_MAX, pattern=r"^[A-Za-z0-9_. -]+$",
-                           description="Name for the new object: letters, digits, _ . - and space")
+NEW_OBJECT_NAME = dict(SAFE_NAME, description="Name for the new object: letters, digits, _ . - and space")
 DEGREES = s.number(-36000, 36000, description="Degrees")
 ROTATION_DEG = s.array(DEGREES, 3, 3, description="[x, y, z] Euler XYZ in degrees")
 COUNTS = s.obj({"vertices": s.integer(0), "edges": s.integer(0), "faces": s.integer(0)},
