@@ -131,8 +131,12 @@ fn stages(c: &mut Criterion) {
     group.bench_function("1_resolve", |b| b.iter(|| rt.resolve(KEY)));
     group.bench_function("2_validate_arguments", |b| b.iter(|| rt.check(KEY, "{}").unwrap()));
     group.bench_function("3a_admit_availability_and_skew", |b| b.iter(|| f.gate.admit(KEY).unwrap()));
-    // What admission cost per call before issue 30: the skew worked out afresh.
-    group.bench_function("3b_skew_worked_out_afresh", |b| b.iter(|| f.gate.skew()));
+    // What search and the expert tool list hide for skew: since 2026-12-07 read from the same
+    // per-probe answer as admission (it was worked out afresh per request, ~34 µs).
+    group.bench_function("3b_skew_for_search_and_tool_list", |b| b.iter(|| f.gate.skew()));
+    // What each availability probe pays to work the skew out (every AVAILABILITY_TTL,
+    // and after every forget): the per-call cost before issue 30.
+    group.bench_function("3c_skew_worked_out_afresh", |b| b.iter(|| f.gate.skew_worked_out_afresh()));
 
     let params = json!({});
     let request = BridgeRequest { server: "blender", command: "get_scene_info", params: &params, timeout: Duration::from_secs(10) };

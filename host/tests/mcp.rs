@@ -363,3 +363,106 @@ async fn a_four_megabyte_goal_is_refused_naming_the_bound_and_errors_quote_only_
     assert!(answer_size(&r) < 4096, "the refusal is {} bytes", answer_size(&r));
     p.cancel().await.unwrap();
 }
+
+/// The commands a real Blender add-on serves (its recorded ping), without `leave_out`.
+fn addon_commands(leave_out: &[&str]) -> Vec<String> {
+    let recorded: Value = serde_json::from_str(stub_bridge::Recorded::TEXT).unwrap();
+    recorded["ping"]["commands"].as_array().unwrap().iter().filter_map(Value::as_str).filter(|c| !leave_out.contains(c)).map(String::from).collect()
+}
+
+fn lists(r: &CallToolResult, key: &str) -> bool {
+    structured(r)["results"].as_array().unwrap().iter().any(|h| h["key"] == key)
+}
+
+/// The search's hidden lines about Blender (FreeCAD, not running here, has its own).
+fn hidden_blender(r: &CallToolResult) -> Vec<Value> {
+    structured(r)["hidden"].as_array().unwrap().iter().filter(|l| l["server"] == "blender").cloned().collect()
+}
+
+/// Add-on skew without a real Blender, over MCP: search hides what execution refuses, a
+/// bridge replaced by an older add-on is found out (at once when the cached probe is
+/// still young: its first `unknown_command`; or by the next probe), and an updated
+/// add-on brings the capability back. The forget itself, whatever the machine's speed:
+/// `an_unknown_command_makes_the_gate_forget_its_probe`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_hides_what_the_running_add_on_lacks_and_learns_it_from_an_unknown_command() {
+    const KEY: &str = "mutate.modifier_add";
+    let home = tempfile::tempdir().unwrap();
+    let _current = StubBridge::start_addon(home.path(), "addon-token-current-0123456789abcdef", addon_commands(&[]));
+    let c = client(home.path(), false).await;
+    let bevel = json!({ "query": "add a bevel modifier", "limit": 10 });
+    let r = call(&c, "search_capabilities", bevel.clone()).await;
+    assert!(lists(&r, KEY), "the add-on serves add_modifier: {r:?}");
+    assert!(hidden_blender(&r).is_empty(), "{r:?}");
+
+    // An older add-on takes the bridge's place (a new token, no add_modifier). The call
+    // may be admitted on the cached probe; the add-on then answers unknown_command.
+    let older = StubBridge::start_addon(home.path(), "addon-token-older-0123456789abcdef0", addon_commands(&["add_modifier"]));
+    let run = call(&c, "execute_capability", json!({ "key": KEY, "arguments": { "object": "Cube", "type": "BEVEL" } })).await;
+    let code = error_code(&run);
+    assert!(code == "BRIDGE_ERROR" || code == "APP_UNAVAILABLE", "{run:?}");
+    if code == "BRIDGE_ERROR" {
+        assert_eq!(older.bridge_requests(), 1, "the call reached the older add-on");
+    }
+    // Found out: hidden at once, named, and refused before any bridge work.
+    let r = call(&c, "search_capabilities", bevel.clone()).await;
+    assert!(!lists(&r, KEY), "{r:?}");
+    let line = hidden_blender(&r).into_iter().find(|l| l["state"] == "addon_outdated").expect("a hidden line says why");
+    assert_eq!(line["missing_commands"], json!(["add_modifier"]));
+    assert!(line["capabilities"].as_array().unwrap().iter().any(|k| k == KEY), "{line}");
+    let sent = older.bridge_requests();
+    let run = call(&c, "execute_capability", json!({ "key": KEY, "arguments": { "object": "Cube", "type": "BEVEL" } })).await;
+    assert_eq!(error_code(&run), "APP_UNAVAILABLE", "{run:?}");
+    assert_eq!(structured(&run)["error"]["availability"]["missing_commands"], json!(["add_modifier"]));
+    assert_eq!(older.bridge_requests(), sent, "refused before the bridge");
+
+    // The add-on is updated: once the cached probe has aged out, it is offered again.
+    let _updated = StubBridge::start_addon(home.path(), "addon-token-updated-0123456789abcdef", addon_commands(&[]));
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let r = call(&c, "search_capabilities", bevel).await;
+    assert!(lists(&r, KEY), "{r:?}");
+    assert!(hidden_blender(&r).is_empty(), "{r:?}");
+    c.cancel().await.unwrap();
+}
+
+/// A bridge replaced by an older add-on while the probe that vouched for it still holds:
+/// its `unknown_command` makes the call path forget that probe, so the very next skew
+/// (what search hides) and admission see the older add-on. The probe is held for an
+/// hour, so nothing but the forget can make the second answer differ from the first.
+#[test]
+fn an_unknown_command_makes_the_gate_forget_its_probe() {
+    use capstan::bridge::HttpBridgeClient;
+    use capstan::call::CallPath;
+    use capstan::call::app_gate::AppGate;
+    use capstan::engine::AllocationPreference;
+    use capstan::home::CapstanHome;
+    use capstan::runtime::Runtime;
+    use std::sync::Arc;
+    const KEY: &str = "mutate.modifier_add";
+    const ARGS: &str = r#"{"object": "Cube", "type": "BEVEL"}"#;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let _current = StubBridge::start_addon(tmp.path(), "addon-token-current-0123456789abcdef", addon_commands(&[]));
+    let client = Arc::new(HttpBridgeClient::for_home(&home));
+    let mut runtime = Runtime::new(&home, AllocationPreference::PoolingIfAvailable, client.clone()).unwrap();
+    runtime.load_all(&home);
+    client.adopt_declared(runtime.packs(), &home);
+    let mut gate = AppGate::new(&runtime, client.clone(), &home);
+    gate.availability.hold_probes_for(std::time::Duration::from_secs(3600));
+    assert!(!gate.skew().keys.contains(KEY), "the current add-on serves add_modifier");
+    assert!(gate.admit(KEY).is_ok());
+
+    let older = StubBridge::start_addon(tmp.path(), "addon-token-older-0123456789abcdef0", addon_commands(&["add_modifier"]));
+    let path = CallPath::new(&runtime, &gate);
+    let failed = path.execute(KEY, ARGS, None).expect_err("the older add-on lacks add_modifier");
+    assert!(failed.bridge_lacked_a_command(), "admitted on the held probe, answered unknown_command: {failed}");
+    assert_eq!(older.bridge_requests(), 1);
+
+    let skew = gate.skew();
+    assert!(skew.keys.contains(KEY), "forgotten: the next probe asked the older add-on");
+    assert_eq!(skew.missing.get("blender"), Some(&vec!["add_modifier".to_string()]));
+    let refused = gate.admit(KEY).expect_err("refused before the bridge");
+    assert_eq!(refused["availability"]["state"], "addon_outdated", "{refused}");
+    assert_eq!(older.bridge_requests(), 1, "nothing more was sent");
+}

@@ -52,6 +52,10 @@ pub struct CommandSpec {
 impl CommandSpec {
     /// Every schema violation of `params`, as `path: message` lines.
     pub fn params_errors(&self, params: &Value) -> Vec<String> {
+        // The common case, a valid document, is decided without building errors.
+        if self.validator.is_valid(params) {
+            return Vec::new();
+        }
         self.validator
             .iter_errors(params)
             .map(|e| {
@@ -63,6 +67,9 @@ impl CommandSpec {
 
     /// Every way `result` departs from the command's declared result schema (at most 8).
     pub fn result_errors(&self, result: &Value) -> Vec<String> {
+        if self.result_validator.is_valid(result) {
+            return Vec::new();
+        }
         self.result_validator
             .iter_errors(result)
             .take(8)

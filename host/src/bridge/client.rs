@@ -24,7 +24,7 @@ use super::{BridgeClient, BridgeFailure, BridgeRequest};
 use crate::home::CapstanHome;
 use crate::containment::instance::Instance;
 use crate::limits;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, RwLock};
@@ -306,13 +306,28 @@ impl BridgeClient for HttpBridgeClient {
         let live = self.liveness(server).ok_or_else(|| unknown_server(server))?;
         let ep = self.endpoint(server, &live).map_err(|e| endpoint_failure(server, &e))?;
         let id = format!("{}-{}", own_pid(), self.next_id.fetch_add(1, Ordering::Relaxed));
-        let body = json!({ "id": id, "command": request.command, "params": request.params }).to_string();
-        let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: body.as_bytes() };
+        let body = RequestBody { id: &id, command: request.command, params: request.params }.to_bytes();
+        let http_request = http::Request { method: "POST", path: &live.endpoint_path, bearer: ep.token.expose(), body: &body };
         let doc = self.round_trip(server, &ep, &http_request, request.timeout)?;
         interpret_answer(doc, &id).map_err(|e| match e {
             Answer::Transport(t) => self.transport(server, ep.addr, t),
             Answer::Failed(failure) => failure,
         })
+    }
+}
+
+/// The bridge protocol's request document (DESIGN §4), written straight from borrowed
+/// parts: the params are not copied into a new document first.
+#[derive(serde::Serialize)]
+struct RequestBody<'a> {
+    id: &'a str,
+    command: &'a str,
+    params: &'a Value,
+}
+
+impl RequestBody<'_> {
+    fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("strings and a JSON document serialise")
     }
 }
 

@@ -66,6 +66,8 @@ impl ServerPolicy {
 pub struct AvailabilityCache {
     servers: Vec<ServerPolicy>,
     home: CapstanHome,
+    /// How long a probe's answer holds (`limits::AVAILABILITY_TTL`).
+    ttl: Duration,
     /// One per server, in the order of `servers`, each behind its own locks: probing one
     /// app (a `/ping`, a version command, a process scan) never holds up a call to another.
     slots: Vec<Slot>,
@@ -82,7 +84,14 @@ struct Slot {
 impl AvailabilityCache {
     pub fn new(servers: Vec<ServerPolicy>, home: CapstanHome) -> Self {
         let slots = servers.iter().map(|_| Slot::default()).collect();
-        AvailabilityCache { servers, home, slots }
+        AvailabilityCache { servers, home, slots, ttl: TTL }
+    }
+
+    /// Hold each probe's answer for `ttl` instead of `limits::AVAILABILITY_TTL`: for
+    /// tests that must know which probe answers, whatever the machine's speed.
+    #[doc(hidden)]
+    pub fn hold_probes_for(&mut self, ttl: Duration) {
+        self.ttl = ttl;
     }
 
     fn slot(&self, server: &str) -> Option<(&ServerPolicy, &Slot)> {
@@ -91,7 +100,12 @@ impl AvailabilityCache {
 
     /// Every declared server with its status.
     pub fn all(&self, client: &HttpBridgeClient) -> Vec<(String, ServerStatus)> {
-        self.servers.iter().filter_map(|s| self.stamped(client, &s.name).map(|(_, status)| (s.name.clone(), status))).collect()
+        self.all_stamped(client).into_iter().map(|(name, _, status)| (name, status)).collect()
+    }
+
+    /// Every declared server's status with its probe's stamp ([`Self::stamped`]).
+    pub fn all_stamped(&self, client: &HttpBridgeClient) -> Vec<(String, Instant, ServerStatus)> {
+        self.servers.iter().filter_map(|s| self.stamped(client, &s.name).map(|(at, status)| (s.name.clone(), at, status))).collect()
     }
 
     /// One declared server's status, with when it was probed: answers with the same
@@ -103,7 +117,7 @@ impl AvailabilityCache {
         let (policy, slot) = self.slot(server)?;
         let mut cached = slot.status.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((at, status)) = cached.as_ref()
-            && at.elapsed() < TTL
+            && at.elapsed() < self.ttl
         {
             return Some((*at, status.clone()));
         }

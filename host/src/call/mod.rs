@@ -88,7 +88,13 @@ impl<'a> CallPath<'a> {
             Some(workflow) => crate::workflow::run::execute(self, workflow, arguments_json, progress),
             None => self.runtime.run_pack_call(key, arguments_json, progress),
         };
-        if outcome.as_ref().err().is_some_and(CallError::app_went_away) {
+        // A pack may catch an `unknown_command` and still succeed: the bridge lacked a
+        // command all the same, so the cached probe is forgotten either way.
+        let stale = match &outcome {
+            Ok(out) => crate::sandbox::state::lacked_a_command(&out.bridge_calls),
+            Err(e) => e.app_went_away() || e.bridge_lacked_a_command(),
+        };
+        if stale {
             self.admission.forget_availability();
         }
         outcome

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::VecDeque;
 
 /// Executions kept per session (oldest dropped first).
 const MAX_EXECUTIONS: usize = 200;
@@ -27,7 +28,8 @@ pub struct SessionState {
     pub goal: Option<String>,
     pub family: Option<String>,
     pub last_search: Option<LastSearch>,
-    pub executions: Vec<Execution>,
+    /// The last [`MAX_EXECUTIONS`], oldest first (a ring: dropping the oldest moves nothing).
+    pub executions: VecDeque<Execution>,
     pub execution_count: u64,
 }
 
@@ -35,8 +37,29 @@ impl SessionState {
     pub fn record(&mut self, execution: Execution) {
         self.execution_count += 1;
         if self.executions.len() == MAX_EXECUTIONS {
-            self.executions.remove(0);
+            self.executions.pop_front();
         }
-        self.executions.push(execution);
+        self.executions.push_back(execution);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_executions_are_kept_oldest_first_and_all_are_counted() {
+        let mut state = SessionState::default();
+        for i in 0..MAX_EXECUTIONS + 5 {
+            state.record(Execution { key: format!("k.{i}"), status: "ok".into(), delta: None });
+        }
+        assert_eq!(state.execution_count, (MAX_EXECUTIONS + 5) as u64);
+        assert_eq!(state.executions.len(), MAX_EXECUTIONS);
+        assert_eq!(state.executions.front().map(|e| e.key.as_str()), Some("k.5"));
+        assert_eq!(state.executions.back().map(|e| e.key.clone()), Some(format!("k.{}", MAX_EXECUTIONS + 4)));
+        // Serialised as a list, oldest first, as it was when it was a Vec.
+        let listed = serde_json::to_value(&state).unwrap();
+        assert_eq!(listed["executions"][0]["key"], "k.5");
+        assert_eq!(listed["executions"].as_array().map(Vec::len), Some(MAX_EXECUTIONS));
     }
 }

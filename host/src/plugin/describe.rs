@@ -97,6 +97,9 @@ impl CapabilitySpec {
 fn schema_errors(validator: &Validator, instance: &Value) -> Vec<String> {
     use crate::limits::tool_inputs::MAX_SCHEMA_ERRORS;
     let mut errors = Vec::new();
+    if validator.is_valid(instance) {
+        return errors;
+    }
     let mut more = 0usize;
     for e in validator.iter_errors(instance) {
         if errors.len() < MAX_SCHEMA_ERRORS {

@@ -122,6 +122,13 @@ impl CallError {
         }
     }
 
+    /// A bridge answered one of the call's commands `unknown_command`: the running bridge
+    /// lacks a command the cached add-on skew said it serves (it was replaced by an older
+    /// one within the cache's life), so that cached answer is stale.
+    pub fn bridge_lacked_a_command(&self) -> bool {
+        crate::sandbox::state::lacked_a_command(self.bridge_calls())
+    }
+
     /// The bridge calls the call made before it failed (none when it was refused before
     /// any bridge work).
     pub fn bridge_calls(&self) -> &[BridgeCallRecord] {

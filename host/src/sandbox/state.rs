@@ -31,6 +31,13 @@ pub struct BridgeCallRecord {
     pub app_code: Option<String>,
 }
 
+/// A bridge answered one of `calls` `unknown_command`: it lacks a command its last ping
+/// listed (an older add-on took its place), so what was worked out from that ping is
+/// stale (`call::CallPath::run_checked` forgets it).
+pub fn lacked_a_command(calls: &[BridgeCallRecord]) -> bool {
+    calls.iter().any(|c| c.app_code.as_deref() == Some("unknown_command"))
+}
+
 pub struct CallState {
     wasi: WasiCtx,
     table: ResourceTable,
@@ -273,7 +280,9 @@ impl CallState {
         }
         match answer {
             Ok(value) => {
-                let text = value.to_string();
+                // Straight into a byte buffer (`Value`'s `Display` goes through a
+                // formatter per piece); a `Value` always serialises.
+                let text = serde_json::to_string(&value).expect("a JSON document serialises");
                 if let Some(limit) = spec_limit.filter(|l| text.len() as u64 > *l) {
                     self.record(&command, "transport", None);
                     return Err(wit_error(Code::Transport, format!("{command} answered {} bytes, more than its ceiling of {limit}", text.len())));

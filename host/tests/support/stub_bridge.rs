@@ -36,22 +36,35 @@ impl StubBridge {
         StubBridge::start_with(home, Some(Arc::new(Recorded::load())))
     }
 
+    /// A stub standing in for one running add-on of a given age: its own `token` (a
+    /// restarted bridge has a new one), a ping that lists `serves` as its commands,
+    /// and `unknown_command` for any other command, as an older add-on answers.
+    /// Written over the runtime file, it replaces the bridge that was there.
+    pub fn start_addon(home: &Path, token: &str, serves: Vec<String>) -> StubBridge {
+        StubBridge::start_as(home, None, Addon { token: token.to_string(), serves: Some(serves) })
+    }
+
     fn start_with(home: &Path, recorded: Option<Arc<Recorded>>) -> StubBridge {
+        StubBridge::start_as(home, recorded, Addon { token: STUB_TOKEN.to_string(), serves: None })
+    }
+
+    fn start_as(home: &Path, recorded: Option<Arc<Recorded>>, addon: Addon) -> StubBridge {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let port = addr.port();
         let requests = Arc::new(AtomicUsize::new(0));
         let bodies = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let (count, recorded, replay) = (requests.clone(), bodies.clone(), recorded);
+        let token = addon.token.clone();
+        let (count, recorded, replay, addon) = (requests.clone(), bodies.clone(), recorded, Arc::new(addon));
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (count, bodies, replay) = (count.clone(), recorded.clone(), replay.clone());
-                std::thread::spawn(move || serve(stream, &count, &bodies, replay.as_deref()));
+                let (count, bodies, replay, addon) = (count.clone(), recorded.clone(), replay.clone(), addon.clone());
+                std::thread::spawn(move || serve(stream, &count, &bodies, replay.as_deref(), &addon));
             }
         });
         let run = home.join("run/blender");
         std::fs::create_dir_all(&run).unwrap();
-        let doc = json!({ "http": format!("http://127.0.0.1:{port}"), "token": STUB_TOKEN, "pid": std::process::id(), "protocol": 1, "app_version": "5.0.1" });
+        let doc = json!({ "http": format!("http://127.0.0.1:{port}"), "token": token, "pid": std::process::id(), "protocol": 1, "app_version": "5.0.1" });
         std::fs::write(run.join("server.json"), doc.to_string()).unwrap();
         StubBridge { port, addr, requests, bodies }
     }
@@ -90,7 +103,14 @@ impl Recorded {
     }
 }
 
-fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>, replay: Option<&Recorded>) {
+/// Which add-on the stub stands in for: its token, and the commands its ping lists
+/// (`None`: the ping lists none and every command is answered).
+struct Addon {
+    token: String,
+    serves: Option<Vec<String>>,
+}
+
+fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<Value>>, replay: Option<&Recorded>, addon: &Addon) {
     let _ = s.set_nodelay(true);
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
@@ -112,7 +132,7 @@ fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<
         }
         let body: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).unwrap_or(Value::Null);
         buf.drain(..end + 4 + len);
-        let authorized = head.contains(&format!("Authorization: Bearer {STUB_TOKEN}"));
+        let authorized = head.contains(&format!("Authorization: Bearer {}", addon.token));
         let replayed = match replay {
             Some(r) if authorized && head.starts_with("GET /ping") => Some(r.ping.clone()),
             Some(r) if authorized && body["command"] == "get_scene_info" && body["params"] == json!({}) => {
@@ -127,7 +147,16 @@ fn serve(mut s: TcpStream, count: &AtomicUsize, recorded: &std::sync::Mutex<Vec<
         } else if !authorized {
             ("401 Unauthorized", json!({ "ok": false, "error": { "code": "unauthorized", "message": "token" } }))
         } else if head.starts_with("GET /ping") {
-            ("200 OK", json!({ "bridge": "capstan", "protocol": 1, "app": "blender", "app_version": "5.0.1", "pid": std::process::id() }))
+            let mut ping = json!({ "bridge": "capstan", "protocol": 1, "app": "blender", "app_version": "5.0.1", "pid": std::process::id() });
+            if let Some(serves) = &addon.serves {
+                ping["commands"] = json!(serves);
+            }
+            ("200 OK", ping)
+        } else if let Some(serves) = addon.serves.as_ref().filter(|s| !s.iter().any(|c| body["command"] == c.as_str())) {
+            count.fetch_add(1, Ordering::SeqCst);
+            recorded.lock().unwrap().push(body.clone());
+            let message = format!("no command {} in this add-on (it serves {})", body["command"], serves.len());
+            ("200 OK", json!({ "id": body["id"], "ok": false, "error": { "code": "unknown_command", "message": message } }))
         } else {
             count.fetch_add(1, Ordering::SeqCst);
             recorded.lock().unwrap().push(body.clone());
