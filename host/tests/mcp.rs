@@ -258,7 +258,7 @@ impl rmcp::ClientHandler for ListWatcher {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
+async fn the_expert_surface_tells_its_client_when_blender_comes_goes_or_lacks_a_command() {
     let home = tempfile::tempdir().unwrap();
     let watcher = ListWatcher::default();
     let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capstan")).configure(|c| {
@@ -271,7 +271,15 @@ async fn the_expert_surface_tells_its_client_when_blender_comes_and_goes() {
     tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge came up");
     assert_eq!(c.list_all_tools().await.unwrap().len(), support::official_capability_count_of("blender"));
 
-    drop(bridge);
+    // An older add-on takes the bridge's place: the tool needing what it lacks goes.
+    let older = StubBridge::start_addon(home.path(), "addon-token-older-0123456789abcdef0", addon_commands(&["add_modifier"]));
+    tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the add-on lacks a command");
+    let names: Vec<String> = c.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
+    assert!(!names.contains(&"mutate__modifier_add".to_string()), "{names:?}");
+    assert!(names.contains(&"scene__info".to_string()), "what the add-on serves stays: {names:?}");
+    assert!(names.len() < support::official_capability_count_of("blender"), "{names:?}");
+
+    drop((bridge, older));
     std::fs::remove_file(home.path().join("run/blender/server.json")).unwrap();
     tokio::time::timeout(std::time::Duration::from_secs(15), watcher.0.notified()).await.expect("list_changed when the bridge went away");
     assert!(c.list_all_tools().await.unwrap().is_empty());

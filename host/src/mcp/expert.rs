@@ -1,7 +1,7 @@
 //! The expert surface: every available capability as its own tool (its input and
 //! output schemas as declared), and `execute_python` when the operator enabled it. A
 //! capability whose app is unavailable, or whose running bridge lacks its commands, is
-//! not listed; the watcher tells the client when that changes.
+//! not listed; the watcher (`server.rs`) tells the client when either changes.
 
 use super::Core;
 use super::execute::{Shape, execute};

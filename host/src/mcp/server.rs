@@ -29,11 +29,14 @@ pub enum Surface {
 /// what it was offered changes: the pack store changed (any surface), or, on the
 /// expert surface, a server came or went. Runs while the session's transport is open.
 async fn watch_tool_list(shared: Arc<SharedCore>, surface: Surface, peer: Peer<RoleServer>) {
+    // What decides the expert list: the unavailable servers, and the capabilities the
+    // running bridges lack commands for (the add-on skew; read from the availability
+    // probe, so this costs a probe per `AVAILABILITY_TTL` at most).
     let hidden_now = |core: Arc<Core>| async move {
         if surface != Surface::Expert {
-            return Some(Vec::new());
+            return Some((Vec::new(), std::collections::BTreeSet::new()));
         }
-        tokio::task::spawn_blocking(move || core.gate.hidden_server_names()).await.ok()
+        tokio::task::spawn_blocking(move || (core.gate.hidden_server_names(), core.gate.skew().keys)).await.ok()
     };
     let mut generation = shared.generation();
     let Some(mut offered) = hidden_now(shared.get()).await else { return };
@@ -45,7 +48,7 @@ async fn watch_tool_list(shared: Arc<SharedCore>, surface: Surface, peer: Peer<R
         let Some(hidden) = hidden_now(shared.get()).await else { return };
         let now = shared.generation();
         if hidden != offered || now != generation {
-            tracing::info!(?hidden, "the offered tools changed; telling the client to list them again");
+            tracing::info!(hidden_servers = ?hidden.0, lacking_commands = hidden.1.len(), "the offered tools changed; telling the client to list them again");
             (offered, generation) = (hidden, now);
             if peer.notify_tool_list_changed().await.is_err() {
                 return;
