@@ -136,6 +136,35 @@ async fn search_schema_and_execute_work_and_every_error_has_its_code() {
     c.cancel().await.unwrap();
 }
 
+/// The status lists the session's recent executions, newest last, and counts them all:
+/// its size and cost do not grow with the session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_lists_the_recent_executions_and_counts_them_all() {
+    let home = tempfile::tempdir().unwrap();
+    let _bridge = StubBridge::start(home.path());
+    let c = client(home.path(), false).await;
+    let listed = capstan::mcp::session::MAX_EXECUTIONS;
+    assert!(listed <= 25, "an agent reads the status into its context: {listed} executions listed is too many");
+    let made = listed + 7;
+    for i in 0..made - 1 {
+        let r = call(&c, "execute_capability", json!({ "key": format!("scene.unknown_{i}"), "arguments": {} })).await;
+        assert_eq!(error_code(&r), "CAPABILITY_NOT_FOUND");
+    }
+    let r = call(&c, "execute_capability", json!({ "key": "scene.info", "arguments": {} })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+
+    let r = call(&c, "router_get_status", json!({})).await;
+    let s = structured(&r);
+    assert_eq!(s["execution_count"], json!(made), "every execution is counted: {s}");
+    let executions = s["executions"].as_array().unwrap();
+    assert_eq!(executions.len(), listed, "only the recent ones are listed: {s}");
+    assert_eq!(executions[0]["key"], format!("scene.unknown_{}", made - listed), "oldest listed first");
+    assert_eq!(executions[listed - 2]["status"], "CAPABILITY_NOT_FOUND");
+    assert_eq!(executions[listed - 1]["key"], "scene.info");
+    assert_eq!(executions[listed - 1]["status"], "ok");
+    c.cancel().await.unwrap();
+}
+
 /// A provisioned-looking Blender in `home`: `bin/blender --version` prints `version`.
 #[cfg(unix)]
 fn fake_installed_blender(home: &Path, version: &str) {

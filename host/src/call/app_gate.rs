@@ -10,10 +10,11 @@
 //! Cost, and why the skew is not read afresh per call (issue 30): working out the skew
 //! re-reads the runtime file, takes the bridge's whole command list from its last
 //! `/ping` and checks every capability's commands against it, about 35 µs per call
-//! against a real add-on's ping (`--bench execute`, `3c_skew_worked_out_afresh`). The gate now works out, per
-//! server, what its bridge lacks once per availability probe of that server
-//! ([`AvailabilityCache::stamped`]: at most once per `limits::AVAILABILITY_TTL`, and
-//! afresh after any invalidation, such as a call that found the app gone) and every
+//! against a real add-on's ping (`--bench execute`, `3c_skew_worked_out_afresh`). The
+//! gate now works out, per server, what its bridge lacks once per availability probe
+//! of that server ([`AvailabilityCache::stamped`]: at most once per
+//! `limits::AVAILABILITY_TTL`, and afresh after any invalidation, such as a call that
+//! found the app gone) and every
 //! admission within that probe's life reuses it. An admission probes only the server
 //! its capability talks to: a call to one app never pays for another app's checks. This
 //! is the same freshness the availability answer itself has always had, and it moves
@@ -168,10 +169,7 @@ impl AppGate {
             return lacking.clone();
         }
         let lacking = Arc::new(self.lacking(server, status));
-        let mut cached = cached();
-        if cached.get(server).is_none_or(|(stamp, _)| *stamp < at) {
-            cached.insert(server.to_string(), (at, lacking.clone()));
-        }
+        keep_newest(&mut cached(), server, at, &lacking);
         lacking
     }
 
@@ -252,6 +250,16 @@ impl AppGate {
     }
 }
 
+/// Store `lacking`, worked out for `server`'s probe of `at`, unless an entry for that
+/// probe or a newer one is there already: a caller that worked out an older probe's list
+/// (it read the cache before a forget and a new probe) never overwrites a newer list, and
+/// of two callers that worked out the same probe the first one's list stays.
+fn keep_newest(cache: &mut HashMap<String, Lacking>, server: &str, at: Instant, lacking: &Arc<Vec<String>>) {
+    if cache.get(server).is_none_or(|(stamp, _)| *stamp < at) {
+        cache.insert(server.to_string(), (at, lacking.clone()));
+    }
+}
+
 /// " (`capstan ... install-addon`)": how the user updates `server`'s bridge, when its unit says.
 pub fn update_hint(server: &str) -> String {
     crate::app_units::by_server(server).and_then(|u| u.user_commands().update_bridge).map(|c| format!(" (`{c}`)")).unwrap_or_default()
@@ -269,5 +277,33 @@ impl super::Admission for AppGate {
     fn server_available(&self, server: &str) -> Option<bool> {
         self.availability.invalidate();
         self.status(server).map(|s| s.is_available())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn list(commands: &[&str]) -> Arc<Vec<String>> {
+        Arc::new(commands.iter().map(|c| c.to_string()).collect())
+    }
+
+    #[test]
+    fn a_list_from_an_older_probe_never_replaces_a_newer_one() {
+        let (older, newer) = (Instant::now(), Instant::now() + Duration::from_millis(5));
+        let mut cache = HashMap::new();
+        keep_newest(&mut cache, "blender", newer, &list(&["add_modifier"]));
+        keep_newest(&mut cache, "blender", older, &list(&[]));
+        assert_eq!(cache["blender"], (newer, list(&["add_modifier"])), "the older probe's list was dropped");
+        // The same probe worked out twice: the first list stored stays.
+        keep_newest(&mut cache, "blender", newer, &list(&["bake"]));
+        assert_eq!(*cache["blender"].1, vec!["add_modifier".to_string()]);
+        // A newer probe replaces it; another server has its own entry.
+        let newest = newer + Duration::from_millis(5);
+        keep_newest(&mut cache, "blender", newest, &list(&[]));
+        keep_newest(&mut cache, "freecad", older, &list(&["recompute"]));
+        assert_eq!(cache["blender"], (newest, list(&[])));
+        assert_eq!(*cache["freecad"].1, vec!["recompute".to_string()]);
     }
 }

@@ -136,7 +136,8 @@ fn set_goal(core: &Core, session: &Mutex<SessionState>, args: &Map<String, Value
 
 fn status(core: &Core, session: &Mutex<SessionState>) -> CallToolResult {
     let availability: Vec<Value> = core.gate.availability.all(core.client()).iter().map(|(n, s)| s.to_json(n)).collect();
-    let s = lock(session).clone();
+    // Serialised under the lock, not cloned first: the list's deltas can be large.
+    let s = lock(session);
     ok_result(json!({
         "goal": s.goal, "family": s.family, "last_search": s.last_search,
         "executions": s.executions, "execution_count": s.execution_count, "availability": availability,

@@ -4,8 +4,12 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 
-/// Executions kept per session (oldest dropped first).
-const MAX_EXECUTIONS: usize = 200;
+/// Executions kept per session, oldest dropped first; `router_get_status` lists them and
+/// counts all (`execution_count`). An agent reads the status into its context, so the
+/// list is the recent past, not the whole session: at 200 entries with their deltas it
+/// was tens of kilobytes, and its cost grew with the session (0.09 ms early, 0.3 ms
+/// after 200 calls; `host/BENCHMARKS.md`, issue 30).
+pub const MAX_EXECUTIONS: usize = 20;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Execution {

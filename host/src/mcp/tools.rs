@@ -36,7 +36,7 @@ pub fn guided() -> Vec<Tool> {
         .with_annotations(read_only()),
         Tool::new(
             GET_STATUS,
-            format!("The current goal and family, the last search, executions so far (with scene deltas) and whether {apps} is available."),
+            format!("The current goal and family, the last search, the last {max} executions with their scene deltas (execution_count counts all), and whether {apps} is available.", max = super::session::MAX_EXECUTIONS),
             schema(json!({ "type": "object", "properties": {}, "additionalProperties": false })),
         )
         .with_annotations(read_only()),
