@@ -3,7 +3,7 @@
 `get_scene_info`, each MCP server over stdio against its own loopback stub answering
 the same recorded factory scene, alternated call by call in one run (issue 30).
 
-    python3 scripts/bench_peer.py [--capstan target/release/capstan] [--calls 500]
+    python3 scripts/bench_peer.py [--capstan target/release/capstan] [--calls 500] [--no-status]
 
 - capstan: `capstan serve` (guided surface) with CAPSTAN_HOME a fresh private folder
   whose runtime file names a stub of capstan's bridge protocol (HTTP/1.1, kept
@@ -20,7 +20,9 @@ the same recorded factory scene, alternated call by call in one run (issue 30).
 - One raw JSON-RPC client (one line per message, buffered reads) drives both. Each
   stub runs in its own process. Between calls the client also times each stub's bare
   round trip (the floor under either server), so capstan's own share is its call
-  minus its stub's round trip, in the same run.
+  minus its stub's round trip, in the same run. It also calls capstan's
+  `router_get_status` and MCP's `ping` each round; `--no-status` leaves the status
+  call out (it warms capstan's caches for the execute that follows: host/BENCHMARKS.md).
 
 Loopback only: every socket is 127.0.0.1. Prints the medians and the ratio as JSON on
 stdout (the last line).
@@ -253,6 +255,7 @@ def main():
     ap.add_argument("--capstan", default=str(REPO / "target/release/capstan"))
     ap.add_argument("--calls", type=int, default=500)
     ap.add_argument("--warmup", type=int, default=50)
+    ap.add_argument("--no-status", action="store_true", help="leave router_get_status out of the loop")
     ap.add_argument("--cache", default=os.environ.get("CAPSTAN_TEST_CACHE", str(Path.home() / ".cache/capstan")))
     args = ap.parse_args()
     peer = peer_venv(Path(args.cache) / "bench-peer")
@@ -292,11 +295,16 @@ def main():
             def capstan_ping():
                 return capstan.request("ping", {})
 
+            rounds = [("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip),
+                      ("capstan_status", capstan_status), ("capstan_ping", capstan_ping)]
+            if args.no_status:
+                rounds = [(name, fn) for name, fn in rounds if name != "capstan_status"]
             for _ in range(args.warmup):
-                capstan_call(), peer_call(), bare_c.round_trip(), bare_p.round_trip(), capstan_status(), capstan_ping()
-            times = {"capstan": [], "blender_mcp": [], "capstan_stub": [], "peer_stub": [], "capstan_status": [], "capstan_ping": []}
+                for _, fn in rounds:
+                    fn()
+            times = {name: [] for name, _ in rounds}
             for _ in range(args.calls):
-                for name, fn in (("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip), ("capstan_status", capstan_status), ("capstan_ping", capstan_ping)):
+                for name, fn in rounds:
                     t = time.perf_counter()
                     fn()
                     times[name].append(time.perf_counter() - t)
@@ -313,8 +321,8 @@ def main():
         "capstan_stub_round_trip_ms": ms(times["capstan_stub"]),
         "peer_stub_round_trip_ms": ms(times["peer_stub"]),
         "capstan_own_share_ms": round(ms(times["capstan"]) - ms(times["capstan_stub"]), 3),
-        # The floor of this client, the pipes and the MCP layer: capstan's cheapest tool.
-        "capstan_router_get_status_ms": ms(times["capstan_status"]),
+        # The guided surface's status (null with --no-status).
+        "capstan_router_get_status_ms": ms(times["capstan_status"]) if "capstan_status" in times else None,
         # The floor under every tool: MCP's own `ping`, answered by the MCP layer alone.
         "capstan_mcp_ping_ms": ms(times["capstan_ping"]),
         "ratio_blender_mcp_over_capstan": round(statistics.median(times["blender_mcp"]) / statistics.median(times["capstan"]), 2),
@@ -323,7 +331,7 @@ def main():
     print(f"bench_peer: {args.calls} alternated calls each, medians: capstan {out['capstan_execute_capability_ms']} ms, "
           f"blender-mcp {out['blender_mcp_get_scene_info_ms']} ms, ratio {out['ratio_blender_mcp_over_capstan']}x; "
           f"capstan's stub {out['capstan_stub_round_trip_ms']} ms, capstan's own share {out['capstan_own_share_ms']} ms, "
-          f"router_get_status {out['capstan_router_get_status_ms']} ms", file=sys.stderr)
+          f"router_get_status " + (f"{out['capstan_router_get_status_ms']} ms" if not args.no_status else "left out"), file=sys.stderr)
     print(json.dumps(out))
 
 

@@ -14,27 +14,26 @@
 //! gate now works out, per server, what its bridge lacks once per availability probe
 //! of that server ([`AvailabilityCache::stamped`]: at most once per
 //! `limits::AVAILABILITY_TTL`, and afresh after any invalidation, such as a call that
-//! found the app gone) and every
-//! admission within that probe's life reuses it. An admission probes only the server
-//! its capability talks to: a call to one app never pays for another app's checks. This
-//! is the same freshness the availability answer itself has always had, and it moves
-//! no security check: the skew gate is a courtesy that refuses before anything runs
-//! instead of mid-call, not a boundary. What bounds a pack is the bridge gate, which
-//! still checks every bridge call (declared, effect, params against the catalog,
-//! budget), and the bridge client, which still re-reads the runtime file at every call
-//! (so a replaced bridge never receives a request meant for its predecessor). A bridge
-//! replaced by an older add-on inside the TTL fails the call with the add-on's
-//! `unknown_command`, as it would without the gate, and that answer (whether or not
-//! the pack then fails) makes the call path forget the cached availability
-//! (`sandbox::state::lacked_a_command`), so the next admission probes afresh. (An
-//! add-on whose ping lists no commands cannot be checked ahead: each call of a
-//! capability it lacks then costs the next call a fresh probe.) [`AppGate::skew`]
+//! found the app gone) and every admission within that probe's life reuses it. An
+//! admission probes only the server its capability talks to: a call to one app never
+//! pays for another app's checks. This is the same freshness the availability answer
+//! itself has always had, and it moves no security check: the skew gate is a courtesy
+//! that refuses before anything runs instead of mid-call, not a boundary. What bounds
+//! a pack is the bridge gate, which still checks every bridge call (declared, effect,
+//! params against the catalog, budget), and the bridge client, which still re-reads
+//! the runtime file at every call (so a replaced bridge never receives a request meant
+//! for its predecessor). A bridge replaced by an older add-on inside the TTL fails the
+//! call with the add-on's `unknown_command`, as it would without the gate, and that
+//! answer (whether or not the pack then fails) makes the call path forget the cached
+//! availability (`sandbox::state::lacked_a_command`), so the next admission probes
+//! afresh. (An add-on whose ping lists no commands cannot be checked ahead: each call
+//! of a capability it lacks then costs the next call a fresh probe.) [`AppGate::skew`]
 //! (what search, the goal's hidden lines and the expert tool list hide) reads the same
 //! per-probe answer: they hide the capabilities admission refuses for skew in that
 //! probe's life (two callers working one probe's answer out while the bridge changes
-//! may see two answers; the first stored is kept). `execute_python`, not a
-//! capability, is admitted by [`AppGate::admit_command`], which reads the command list
-//! of the bridge's last ping for its current token.
+//! may see two answers; the first stored is kept). `execute_python`, not a capability,
+//! is admitted by [`AppGate::admit_command`], which reads the command list of the
+//! bridge's last ping for its current token.
 
 use super::availability::{AvailabilityCache, ServerPolicy, ServerStatus};
 use crate::bridge::HttpBridgeClient;
