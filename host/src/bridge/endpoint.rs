@@ -386,7 +386,11 @@ mod tests {
         let (file, alive) = (instance.join("server.json"), record(std::process::id()));
         let writer = std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(300));
-            std::fs::write(file, alive).unwrap();
+            // As the add-on writes it: a whole new file renamed into place. A write in
+            // place could be read between its truncation and its bytes (an empty file).
+            let staged = file.with_extension("json.tmp");
+            std::fs::write(&staged, alive).unwrap();
+            std::fs::rename(staged, file).unwrap();
         });
         let plain = RuntimeFileSpec::at(instance.join("server.json"));
         let ep = wait_for_restart(&plain, &instance, dead).unwrap();

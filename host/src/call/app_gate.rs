@@ -292,17 +292,17 @@ mod tests {
     fn a_list_from_an_older_probe_never_replaces_a_newer_one() {
         let (older, newer) = (Instant::now(), Instant::now() + Duration::from_millis(5));
         let mut cache = HashMap::new();
-        keep_newest(&mut cache, "blender", newer, &list(&["add_modifier"]));
-        keep_newest(&mut cache, "blender", older, &list(&[]));
-        assert_eq!(cache["blender"], (newer, list(&["add_modifier"])), "the older probe's list was dropped");
+        keep_newest(&mut cache, "app-a", newer, &list(&["command_x"]));
+        keep_newest(&mut cache, "app-a", older, &list(&[]));
+        assert_eq!(cache["app-a"], (newer, list(&["command_x"])), "the older probe's list was dropped");
         // The same probe worked out twice: the first list stored stays.
-        keep_newest(&mut cache, "blender", newer, &list(&["bake"]));
-        assert_eq!(*cache["blender"].1, vec!["add_modifier".to_string()]);
+        keep_newest(&mut cache, "app-a", newer, &list(&["command_y"]));
+        assert_eq!(*cache["app-a"].1, vec!["command_x".to_string()]);
         // A newer probe replaces it; another server has its own entry.
         let newest = newer + Duration::from_millis(5);
-        keep_newest(&mut cache, "blender", newest, &list(&[]));
-        keep_newest(&mut cache, "freecad", older, &list(&["recompute"]));
-        assert_eq!(cache["blender"], (newest, list(&[])));
-        assert_eq!(*cache["freecad"].1, vec!["recompute".to_string()]);
+        keep_newest(&mut cache, "app-a", newest, &list(&[]));
+        keep_newest(&mut cache, "app-b", older, &list(&["command_z"]));
+        assert_eq!(cache["app-a"], (newest, list(&[])));
+        assert_eq!(*cache["app-b"].1, vec!["command_z".to_string()]);
     }
 }
