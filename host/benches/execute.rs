@@ -165,8 +165,23 @@ fn stages(c: &mut Criterion) {
         b.iter(|| {
             let gate = BridgeGate::new(scope.clone(), pack.commands().clone(), catalogs.clone(), limits.max_bridge_calls);
             let setup = CallSetup { pack: pack.name().into(), limits, gate: Some(gate), client: in_process.clone(), progress: None };
-            pack.pre().execute(rt.sandbox(), setup, KEY, "{}").0.unwrap().unwrap()
+            pack.pre().execute(rt.sandbox(), setup, KEY, "{}", None).0.unwrap().unwrap()
         })
+    });
+    // Stage 5 split as the stdio session runs it (`runtime::spare`): the instance made
+    // in idle time after an answer, and the call that finds it made.
+    let make_ready = || pack.pre().make_ready(rt.sandbox(), pack.name().into(), limits, in_process.clone()).unwrap();
+    group.bench_function("5a_spare_made_in_idle_time", |b| b.iter(|| make_ready().discard()));
+    group.bench_function("5b_call_in_a_spare_guest_gate_answer_check", |b| {
+        b.iter_batched(
+            make_ready,
+            |ready| {
+                let gate = BridgeGate::new(scope.clone(), pack.commands().clone(), catalogs.clone(), limits.max_bridge_calls);
+                let setup = CallSetup { pack: pack.name().into(), limits, gate: Some(gate), client: in_process.clone(), progress: None };
+                pack.pre().execute(rt.sandbox(), setup, KEY, "{}", Some(ready)).0.unwrap().unwrap()
+            },
+            criterion::BatchSize::SmallInput,
+        )
     });
     group.bench_function("6_gate_check", |b| {
         b.iter(|| {

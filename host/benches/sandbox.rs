@@ -32,7 +32,7 @@ fn per_call(c: &mut Criterion) {
         group.bench_function(format!("sandbox_{label}"), |b| {
             b.iter(|| {
                 let setup = CallSetup::offline("bench", DEFAULT_LIMITS);
-                let (out, _) = pack.pre().execute(rt.sandbox(), setup, "hostile.ok", "{}");
+                let (out, _) = pack.pre().execute(rt.sandbox(), setup, "hostile.ok", "{}", None);
                 out.unwrap().unwrap()
             })
         });

@@ -187,6 +187,21 @@ pub const MAX_PYTHON_SOURCE_BYTES: usize = MIB as usize;
 /// to whole ticks, so a call may overrun its timeout by at most one tick.
 pub const EPOCH_TICK: Duration = Duration::from_millis(5);
 
+/// The guest time a spare instance may take to be made in idle time
+/// (`runtime::spare`): instantiation runs only the pack's start functions, a few
+/// microseconds for every pack capstan ships. One that takes longer is not made ahead
+/// again; its calls make their own instance, under the call's limits, as before. The
+/// bound keeps a hostile start function from holding the stdio session between calls.
+pub const SPARE_INSTANTIATION_BUDGET: Duration = Duration::from_millis(100);
+
+/// Spare instances kept at once per runtime, one per pack at most (`runtime::spare`):
+/// an agent that alternates between a few packs finds each one's made.
+pub const MAX_SPARES: usize = 4;
+
+/// Failures in a row after which no more spares are made for a pack (a passing
+/// failure, such as a full pool, does not end them at once).
+pub const SPARE_FAILURES_BEFORE_GIVING_UP: u32 = 3;
+
 /// Guest stdout/stderr kept per call for the log; the rest is counted and dropped.
 pub const CAPTURED_STDIO_BYTES: usize = 64 * 1024;
 

@@ -188,7 +188,7 @@ fn measure(rt: &Runtime, dir: &Path) {
             let setup = CallSetup::offline(*pack, limits);
             if execute {
                 let key = format!("{prefix}count_objects");
-                loaded.pre().execute(rt.sandbox(), setup, &key, r#"{"kind":"MESH"}"#).0.is_ok()
+                loaded.pre().execute(rt.sandbox(), setup, &key, r#"{"kind":"MESH"}"#, None).0.is_ok()
             } else {
                 loaded.pre().describe(rt.sandbox(), setup).0.is_ok()
             }

@@ -295,6 +295,87 @@ fn the_whole_call_has_a_deadline_that_bridge_waits_cannot_stretch() {
     assert_eq!(rt.call("hostile.ok", "{}").unwrap().result, json!({ "ok": true }), "the host serves on");
 }
 
+/// A spare instance, made in idle time for the next call of the pack that last
+/// answered (`runtime::spare`), is as fresh as one made for the call, serves one
+/// call, and holds the call to the gate of the capability called (not of the one it
+/// was made after) and to the pack's limits.
+#[test]
+fn a_spare_instance_is_fresh_serves_one_call_and_is_gated_and_limited_like_any() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge = Arc::new(RecordingBridge::default());
+    let rt = runtime(&home, bridge.clone(), &[built_pack("tests/hostile-packs/misbehave")]);
+    let seen = |rt: &Runtime| rt.call("hostile.remember", "{}").unwrap().result["calls_seen"].clone();
+    // Each call below must run in the spare made just before it.
+    let in_a_spare = |rt: &Runtime, made_after: &str, call: &dyn Fn(&Runtime)| {
+        let taken = rt.spares_taken();
+        rt.refill_spare(made_after);
+        assert!(rt.has_spare_for(made_after), "a spare after {made_after}");
+        call(rt);
+        assert_eq!(rt.spares_taken(), taken + 1, "the call after {made_after} ran in its spare");
+    };
+
+    assert!(!rt.has_spare_for("hostile.remember"), "none before a refill");
+    assert_eq!(seen(&rt), json!(1));
+    assert_eq!(rt.spares_taken(), 0);
+    for round in 0..3 {
+        in_a_spare(&rt, "hostile.remember", &|rt| assert_eq!(seen(rt), json!(1), "round {round}: the spare had seen no call before its own"));
+        assert!(!rt.has_spare_for("hostile.remember"), "round {round}: a spare serves one call");
+    }
+    // One spare serves the whole pack; each pack keeps its own.
+    rt.refill_spare("hostile.remember");
+    rt.refill_spare("scene.info");
+    assert!(rt.has_spare_for("hostile.ok") && rt.has_spare_for("scene.info"));
+    assert_eq!(rt.call("hostile.ok", "{}").unwrap().result, json!({ "ok": true }));
+    assert!(!rt.has_spare_for("hostile.ok") && rt.has_spare_for("scene.info"));
+
+    // At most `MAX_SPARES`, one per pack: the one made longest ago gives way.
+    let one_per_pack: Vec<String> = rt.packs().iter().filter_map(|p| p.capabilities.first().map(|c| c.key.clone())).collect();
+    assert!(one_per_pack.len() > capstan::limits::MAX_SPARES, "{one_per_pack:?}");
+    for key in &one_per_pack {
+        rt.refill_spare(key);
+    }
+    let waiting: Vec<bool> = one_per_pack.iter().map(|k| rt.has_spare_for(k)).collect();
+    let kept = one_per_pack.len() - capstan::limits::MAX_SPARES;
+    assert!(waiting[..kept].iter().all(|w| !w) && waiting[kept..].iter().all(|w| *w), "{waiting:?}");
+
+    // The gate is the called capability's: a spare made after a mutating capability
+    // does not let a read-only one mutate, and one made after a read-only capability
+    // does not stop a declared mutation.
+    let received = bridge.count();
+    in_a_spare(&rt, "hostile.legit_create", &|rt| assert_eq!(bridge_code_of(rt.call("hostile.sneaky_mutation", "{}")), "permission_denied"));
+    in_a_spare(&rt, "hostile.legit_create", &|rt| assert_eq!(bridge_code_of(rt.call("hostile.undeclared", "{}")), "permission_denied"));
+    assert_eq!(bridge.count(), received, "no refused call reached the bridge");
+    in_a_spare(&rt, "hostile.sneaky_mutation", &|rt| assert_eq!(rt.call("hostile.legit_create", "{}").unwrap().result["name"], "Legit"));
+    let last = bridge.received.lock().unwrap().last().cloned().unwrap();
+    assert_eq!((last.command.as_str(), last.params.clone()), ("create_object", json!({ "type": "cube", "name": "Legit" })));
+    // The limits are the pack's.
+    in_a_spare(&rt, "hostile.ok", &|rt| assert!(matches!(fault_of(rt.call("hostile.memory_bomb", "{}")), PackFault::MemoryLimit { .. })));
+    in_a_spare(&rt, "hostile.ok", &|rt| assert_eq!(fault_of(rt.call("hostile.recurse", "{}")), PackFault::StackOverflow));
+    assert_serves(&rt, &bridge, "calls in spares");
+}
+
+/// A spare's clocks start with its call: the time it waited is not the call's, and
+/// the call's own time is limited as ever.
+#[test]
+fn a_spare_that_waited_past_the_deadline_still_gets_its_whole_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = CapstanHome::at(tmp.path());
+    let bridge = Arc::new(RecordingBridge::default());
+    let mut rt = Runtime::new(&home, capstan::engine::AllocationPreference::PoolingIfAvailable, bridge).unwrap();
+    rt.add(misbehave_with_deadline(300)).unwrap();
+    // A bridge call is refused once the deadline has passed: this one is not.
+    rt.refill_spare("hostile.legit_create");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(rt.call("hostile.legit_create", "{}").unwrap().result["name"], "Legit", "the wait was not counted");
+    rt.refill_spare("hostile.spin");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    assert_eq!(fault_of(rt.call("hostile.spin", "{}")), PackFault::Deadline { limit_ms: 300 });
+    assert!(started.elapsed() >= std::time::Duration::from_millis(250), "the deadline counted from the call, not from the spare's making");
+    assert_eq!(rt.spares_taken(), 2, "both calls ran in their spares");
+}
+
 /// The overdeclare pack in `mode`: one build, the mode written into its component
 /// (two digits after its marker) and the manifest resealed.
 fn overdeclare(mode: u32) -> PackSource {

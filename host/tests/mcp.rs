@@ -503,3 +503,42 @@ fn an_unknown_command_makes_the_gate_forget_its_probe() {
     assert_eq!(refused["availability"]["state"], "addon_outdated", "{refused}");
     assert_eq!(older.bridge_requests(), 1, "nothing more was sent");
 }
+
+/// A quick read on the stdio session's one thread makes its pack's next instance
+/// after the answer (`runtime::spare`), and the next call runs in it. On a
+/// multi-thread runtime (`serve --http`) no spare is made.
+#[test]
+fn a_quick_read_on_the_stdio_thread_leaves_a_spare_for_the_next_call() {
+    use capstan::mcp::execute::{Shape, execute};
+    let home = tempfile::tempdir().unwrap();
+    let _bridge = StubBridge::start(home.path());
+    let capstan_home = capstan::home::CapstanHome::at(home.path());
+    let session = std::sync::Mutex::new(capstan::mcp::session::SessionState::default());
+    let read = |core: std::sync::Arc<capstan::mcp::Core>| {
+        let session = &session;
+        async move {
+            let r = execute(core, session, "scene.info", &json!({}), None, Shape::WholeAnswer).await;
+            assert_eq!(r.is_error, Some(false), "{r:?}");
+            // The answer is written by now; what follows it runs on the next turns.
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+        }
+    };
+
+    let core = std::sync::Arc::new(capstan::mcp::core(&capstan_home).unwrap());
+    let stdio = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    stdio.block_on(read(core.clone()));
+    assert!(core.runtime.has_spare_for("scene.info"), "a spare after the answer");
+    assert_eq!(core.runtime.spares_taken(), 0);
+    stdio.block_on(read(core.clone()));
+    assert_eq!(core.runtime.spares_taken(), 1, "the second read ran in it");
+    assert!(core.runtime.has_spare_for("scene.info"), "and left the next one");
+
+    let core = std::sync::Arc::new(capstan::mcp::core(&capstan_home).unwrap());
+    let http = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    http.block_on(read(core.clone()));
+    http.block_on(read(core.clone()));
+    assert!(!core.runtime.has_spare_for("scene.info"), "none on a multi-thread runtime");
+    assert_eq!(core.runtime.spares_taken(), 0);
+}

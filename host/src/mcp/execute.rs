@@ -47,10 +47,12 @@ async fn run(core: Arc<Core>, session: &Mutex<SessionState>, key: &str, argument
     }
 
     let outcome = if core.runtime.is_quick_read(key) {
-        // The spent store is dropped after the answer is written (`sandbox::retire`).
+        // The spent store is dropped after the answer is written (`sandbox::retire`),
+        // and the pack's next instance made then (`runtime::spare`).
         let deferral = crate::sandbox::retire::Deferral::begin();
         let outcome = core.path().run_checked(key, &args_text, progress);
-        deferral.end_after_answer();
+        let (spare_core, spare_key) = (core.clone(), key.to_string());
+        deferral.end_after_answer_then(move || spare_core.runtime.refill_spare(&spare_key));
         outcome
     } else {
         let (core, owned_key) = (core.clone(), key.to_string());

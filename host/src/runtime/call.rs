@@ -60,7 +60,8 @@ impl Runtime {
         let scope = self.scopes[entry.pack][entry.capability].clone();
         let gate = BridgeGate::new(scope, pack.commands.clone(), self.catalogs.clone(), limits.max_bridge_calls);
         let setup = CallSetup { pack: pack.name.clone(), limits, gate: Some(gate), client: self.client.clone(), progress };
-        let (outcome, report) = pack.pre.execute(&self.sandbox, setup, key, arguments_json);
+        let ready = self.spares.take(entry.pack);
+        let (outcome, report) = pack.pre.execute(&self.sandbox, setup, key, arguments_json, ready);
         if report.mutated {
             self.close_undo_step(pack, key);
         }
@@ -102,6 +103,25 @@ impl Runtime {
                 Ok(CallOutput { key: key.into(), pack: pack.name().into(), result, bridge_calls, delta })
             }
         }
+    }
+
+    /// Make a spare instance for the pack of capability `key` ([`super::spare`]), unless
+    /// one is waiting. For idle time only: the stdio session calls it after an answer
+    /// has been written.
+    pub fn refill_spare(&self, key: &str) {
+        let Ok(entry) = self.entry(key) else { return };
+        let pack = &self.packs[entry.pack];
+        self.spares.refill(entry.pack, || pack.pre.make_ready(&self.sandbox, pack.name.clone(), pack.limits.limits, self.client.clone()));
+    }
+
+    /// Whether a spare instance waits for `key`'s pack (for tests and benches).
+    pub fn has_spare_for(&self, key: &str) -> bool {
+        self.entry(key).is_ok_and(|entry| self.spares.has(entry.pack))
+    }
+
+    /// How many calls ran in a spare instance (for tests and benches).
+    pub fn spares_taken(&self) -> u64 {
+        self.spares.taken()
     }
 
     /// What an application error code means, from the pack's server's catalog.

@@ -3,7 +3,8 @@
 //! - this file: loading packs and workflows, the index of keys, aliases and roles;
 //! - [`call`]: `call`, the one path from a capability key to a sandboxed execution;
 //! - [`error`]: what loading and calling fail with;
-//! - [`lookup`]: the host-only commands (reset, undo, checkpoint) sent to an app.
+//! - [`lookup`]: the host-only commands (reset, undo, checkpoint) sent to an app;
+//! - [`spare`]: an instance made in idle time for the next call.
 
 use crate::bridge::catalog::Catalogs;
 use crate::bridge::gate::CapabilityScope;
@@ -21,6 +22,7 @@ use std::sync::Arc;
 mod call;
 mod error;
 mod lookup;
+mod spare;
 
 pub use error::{AppError, CallError, PackFailure, RefusedPack, RuntimeError};
 pub use lookup::HostCommandError;
@@ -67,6 +69,8 @@ pub struct Runtime {
     roles: std::collections::BTreeMap<crate::roles::Role, String>,
     /// The Python checker, compiled on first use (most sessions never run Python).
     checker: std::sync::OnceLock<Result<crate::checker::PythonChecker, String>>,
+    /// An instance made in idle time for the next call of the pack that last answered.
+    spares: spare::Spares,
 }
 
 impl Runtime {
@@ -100,6 +104,7 @@ impl Runtime {
             workflow_keys: HashMap::new(),
             roles: Default::default(),
             checker: std::sync::OnceLock::new(),
+            spares: Default::default(),
         })
     }
 

@@ -7,7 +7,7 @@
 //! thread) opens a [`Deferral`] around it; the call's store is then kept instead of
 //! dropped, and dropped by a task that yields behind the tasks already woken (the
 //! one that writes the answer among them) once the caller has called
-//! [`Deferral::end_after_answer`].
+//! [`Deferral::end_after_answer_then`].
 //!
 //! What keeps this safe and bounded:
 //! - **Isolation is unchanged.** A spent store is never run again, and its slot returns
@@ -25,7 +25,10 @@
 //!   call's progress sink out before it retires the store (`sandbox/mod.rs`), or the
 //!   progress forwarder, which the answer waits for, would wait for the drop.
 //! - A deferral opened while another is open on the thread keeps nothing; one dropped
-//!   without [`Deferral::end_after_answer`] (an early return, a panic) drops its store.
+//!   without [`Deferral::end_after_answer_then`] (an early return, a panic) drops its store.
+//! - The same task may then make the next call's spare instance
+//!   ([`Deferral::end_after_answer_then`], `runtime::spare`): after the answer, after
+//!   the spent store's slot is back in the pool.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -79,7 +82,11 @@ impl Deferral {
     /// Close the deferral; drop what it kept once the tasks already woken on this
     /// thread (the answer's write among them) have run. When another kept store's
     /// drop is still pending, this one is dropped at once.
-    pub fn end_after_answer(mut self) {
+    ///
+    /// Then, in the same task, run `then` (making the next call's spare instance:
+    /// `runtime::spare`). `then` runs only when the drop was deferred, so never before
+    /// the answer; otherwise it is dropped unrun.
+    pub fn end_after_answer_then(mut self, then: impl FnOnce() + Send + 'static) {
         let Some(store) = self.close() else { return };
         let handle = match tokio::runtime::Handle::try_current() {
             Ok(handle) if OUTSTANDING.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok() => handle,
@@ -92,6 +99,7 @@ impl Deferral {
             // task again only once its run queue is empty).
             tokio::task::yield_now().await;
             drop(pending);
+            then();
         });
     }
 }
@@ -159,7 +167,7 @@ mod tests {
         rt.block_on(async {
             let deferral = Deferral::begin();
             retire(Counted(count.clone()));
-            deferral.end_after_answer();
+            deferral.end_after_answer_then(|| ());
         });
         drop(rt);
         assert_eq!(seen(), 1);
@@ -179,13 +187,13 @@ mod tests {
         let deferral = Deferral::begin();
         retire(Counted(count.clone()));
         assert_eq!(seen(), 1, "no runtime");
-        deferral.end_after_answer();
+        deferral.end_after_answer_then(|| ());
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().unwrap();
         rt.block_on(async {
             let deferral = Deferral::begin();
             retire(Counted(count.clone()));
             assert_eq!(seen(), 2, "a multi-thread runtime: the store ends at once");
-            deferral.end_after_answer();
+            deferral.end_after_answer_then(|| ());
         });
     }
 
@@ -199,13 +207,65 @@ mod tests {
                 let inner = Deferral::begin();
                 retire(Counted(count.clone()));
                 assert_eq!(seen(), 0, "the outer deferral keeps it");
-                inner.end_after_answer();
+                inner.end_after_answer_then(|| ());
                 assert_eq!(seen(), 0, "the inner one did not close the outer");
                 retire(Counted(count.clone()));
                 assert_eq!(seen(), 1, "one store per deferral: the second ends at once");
             }
             assert_eq!(seen(), 2, "dropped with the deferral");
         });
+    }
+
+    /// What follows the drop (the next spare's making) runs after the tasks already
+    /// woken and after the drop, and never when the drop was not deferred.
+    #[test]
+    fn what_follows_the_drop_runs_after_the_answer_and_only_when_the_drop_was_deferred() {
+        let _serial = SERIAL.lock().unwrap();
+        let (count, seen) = dropped();
+        let followed = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = |what: &'static str| {
+            let followed = followed.clone();
+            move || followed.lock().unwrap().push(what)
+        };
+        current_thread().block_on(async {
+            let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+            let writer_log = log("answer written");
+            let writer = tokio::spawn(async move {
+                rx.await.unwrap();
+                writer_log();
+            });
+            tokio::task::yield_now().await;
+            let deferral = Deferral::begin();
+            retire(Counted(count.clone()));
+            let drops = count.clone();
+            let then_log = log("spare made");
+            deferral.end_after_answer_then(move || {
+                // The second call's store ended at once, this one's before this runs.
+                assert_eq!(drops.load(Ordering::SeqCst), 2, "the spent store went first");
+                then_log();
+            });
+            // A second call while the first drop is pending: its store ends at once and
+            // what would follow it does not run.
+            let second = Deferral::begin();
+            retire(Counted(count.clone()));
+            second.end_after_answer_then(log("never"));
+            // A call that kept no store has nothing to follow.
+            Deferral::begin().end_after_answer_then(log("never"));
+            tx.send(()).unwrap();
+            writer.await.unwrap();
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+        });
+        assert_eq!(*followed.lock().unwrap(), ["answer written", "spare made"]);
+        assert_eq!(seen(), 2);
+        // No runtime to defer on (as on `serve --http`'s worker threads, where no
+        // deferral is opened): nothing follows.
+        let deferral = Deferral::begin();
+        retire(Counted(count.clone()));
+        deferral.end_after_answer_then(log("never"));
+        assert_eq!(seen(), 3);
+        assert_eq!(followed.lock().unwrap().len(), 2);
     }
 
     #[test]
@@ -225,11 +285,11 @@ mod tests {
             // writing task is woken after the call ends: the yield still puts it first.
             let deferral = Deferral::begin();
             retire(Counted(count.clone()));
-            deferral.end_after_answer();
+            deferral.end_after_answer_then(|| ());
             // A second call ending while the first drop is pending: dropped at once.
             let second = Deferral::begin();
             retire(Counted(count.clone()));
-            second.end_after_answer();
+            second.end_after_answer_then(|| ());
             let seen_after_second = seen();
             tx.send(()).unwrap();
             let seen_by_writer = writer.await.unwrap();

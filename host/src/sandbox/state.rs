@@ -139,6 +139,20 @@ impl CallState {
         }
     }
 
+    /// Begin the call this state's instance was made for: its gate (until now none,
+    /// so nothing the instance ran while being made could reach a bridge) and who
+    /// listens to its progress.
+    pub(super) fn begin(&mut self, gate: Option<BridgeGate>, progress: Option<ProgressSink>) {
+        self.gate = gate;
+        self.progress = CallProgress::new(progress);
+    }
+
+    /// Start the call's clocks again (an instance made ahead of its call: the time it
+    /// waited is not the call's).
+    pub(super) fn restart_clock(&mut self) {
+        self.clock = GuestClock::new(self.clock.deadline);
+    }
+
     fn record(&mut self, command: &str, outcome: &str, app_code: Option<&str>) {
         if self.calls.len() < limits::CEILING_LIMITS.max_bridge_calls as usize {
             let app_code = app_code.map(|c| c.chars().take(64).collect());
@@ -207,7 +221,7 @@ impl CallState {
         use types::BridgeErrorCode as Code;
         let Some(gate) = self.gate.as_mut() else {
             self.record(&command, "PERMISSION_DENIED", None);
-            return Err(wit_error(Code::PermissionDenied, "no bridge calls while a pack describes itself".into()));
+            return Err(wit_error(Code::PermissionDenied, "no bridge calls outside a capability's call (while a pack is being made or describes itself)".into()));
         };
         let checked = match gate.check(server.as_deref(), &command, &params_json) {
             Ok(c) => c,

@@ -144,6 +144,15 @@ fn lying_output(_: NoArgs) -> PackResult<Value> {
     Ok(json!({ "count": "a great many", "extra": true }))
 }
 
+/// Counts the calls this instance has seen, in memory that outlives a call only if
+/// the host reused an instance: every call must see 1.
+static CALLS_SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn remember(_: NoArgs) -> PackResult<Value> {
+    let seen = CALLS_SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    Ok(json!({ "calls_seen": seen }))
+}
+
 fn legit_create(_: NoArgs) -> PackResult<Value> {
     call("create_object", json!({ "type": "cube", "name": "Legit" }))
 }
@@ -152,6 +161,7 @@ pub fn capabilities() -> Vec<Capability> {
     let c = |key, handler: fn(NoArgs) -> PackResult<Value>| Capability::new(key, "inspect", handler).summary(key);
     vec![
         c("hostile.ok", ok),
+        c("hostile.remember", remember),
         c("hostile.spin", spin),
         c("hostile.memory_bomb", memory_bomb),
         c("hostile.recurse", recurse),
