@@ -171,7 +171,7 @@ fn stages(c: &mut Criterion) {
     // Stage 5 split as the stdio session runs it (`runtime::spare`): the instance made
     // in idle time after an answer, and the call that finds it made.
     let make_ready = || pack.pre().make_ready(rt.sandbox(), pack.name().into(), limits, in_process.clone()).unwrap();
-    group.bench_function("5a_spare_made_in_idle_time", |b| b.iter(|| make_ready().discard()));
+    group.bench_function("5a_spare_made_and_dropped_in_idle_time", |b| b.iter(|| make_ready().discard()));
     group.bench_function("5b_call_in_a_spare_guest_gate_answer_check", |b| {
         b.iter_batched(
             make_ready,
@@ -180,7 +180,8 @@ fn stages(c: &mut Criterion) {
                 let setup = CallSetup { pack: pack.name().into(), limits, gate: Some(gate), client: in_process.clone(), progress: None };
                 pack.pre().execute(rt.sandbox(), setup, KEY, "{}", Some(ready)).0.unwrap().unwrap()
             },
-            criterion::BatchSize::SmallInput,
+            // One spare at a time: each holds a pool slot, as in the product.
+            criterion::BatchSize::PerIteration,
         )
     });
     group.bench_function("6_gate_check", |b| {
@@ -210,7 +211,8 @@ fn stages(c: &mut Criterion) {
                 let result = capstan::mcp::results::ok_result(doc);
                 serde_json::to_string(&result).unwrap()
             },
-            criterion::BatchSize::SmallInput,
+            // One spare at a time: each holds a pool slot, as in the product.
+            criterion::BatchSize::PerIteration,
         )
     });
     group.bench_function("10_whole_call_path", |b| b.iter(|| path.execute(KEY, "{}", None).unwrap()));
