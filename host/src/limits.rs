@@ -189,9 +189,10 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(5);
 
 /// The guest time a spare instance may take to be made in idle time
 /// (`runtime::spare`): instantiation runs only the pack's start functions, a few
-/// microseconds for every pack capstan ships. One that takes longer is not made ahead
-/// again; its calls make their own instance, under the call's limits, as before. The
-/// bound keeps a hostile start function from holding the stdio session between calls.
+/// microseconds for every pack capstan ships. One that takes longer fails; after
+/// [`SPARE_FAILURES_BEFORE_GIVING_UP`] failures in a row none is made ahead for the
+/// pack, and its calls make their own instance, under the call's limits, as before.
+/// The bound keeps a hostile start function from holding the stdio session between calls.
 pub const SPARE_INSTANTIATION_BUDGET: Duration = Duration::from_millis(100);
 
 /// Spare instances kept at once per runtime, one per pack at most (`runtime::spare`):

@@ -69,7 +69,8 @@ pub struct Runtime {
     roles: std::collections::BTreeMap<crate::roles::Role, String>,
     /// The Python checker, compiled on first use (most sessions never run Python).
     checker: std::sync::OnceLock<Result<crate::checker::PythonChecker, String>>,
-    /// An instance made in idle time for the next call of the pack that last answered.
+    /// Instances made in idle time for the next call of the packs that last answered
+    /// (one per pack, at most `limits::MAX_SPARES`).
     spares: spare::Spares,
 }
 
