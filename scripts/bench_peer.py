@@ -3,7 +3,7 @@
 `get_scene_info`, each MCP server over stdio against its own loopback stub answering
 the same recorded factory scene, alternated call by call in one run (issue 30).
 
-    python3 scripts/bench_peer.py [--capstan target/release/capstan] [--calls 500] [--no-status]
+    python3 scripts/bench_peer.py [--capstan target/release/capstan] [--calls 500] [--no-status] [--pure] [--floor]
 
 - capstan: `capstan serve` (guided surface) with CAPSTAN_HOME a fresh private folder
   whose runtime file names a stub of capstan's bridge protocol (HTTP/1.1, kept
@@ -23,6 +23,17 @@ the same recorded factory scene, alternated call by call in one run (issue 30).
   minus its stub's round trip, in the same run. It also calls capstan's
   `router_get_status` and MCP's `ping` each round; `--no-status` leaves the status
   call out (it warms capstan's caches for the execute that follows: host/BENCHMARKS.md).
+- `--pure` alternates the calls alone (capstan, blender-mcp, ...): nothing is timed
+  between them, so every call finds its server as the other's call left the machine.
+- `--floor` adds a third server, `scripts/bench_floor` (built here with cargo, fat
+  LTO): the least a Rust MCP server can do for the same call (its module doc), against
+  capstan's stub. It is timed after a blender-mcp call, as capstan is in `--pure`, so
+  compare the two there: the difference is what capstan's MCP layer, sandbox and
+  checks cost in this harness on this machine.
+
+Measure the shipped build: `cargo bench` writes its bench-profile binaries (no LTO) to
+target/release/ over the fat-LTO `capstan`, so run `cargo build --release -p capstan`
+after any `cargo bench` (host/BENCHMARKS.md).
 
 Loopback only: every socket is 127.0.0.1. Prints the medians and the ratio as JSON on
 stdout (the last line).
@@ -236,6 +247,15 @@ def peer_venv(cache):
     return exe
 
 
+def build_floor():
+    """scripts/bench_floor, built with its own lock file into target/bench-floor."""
+    manifest = REPO / "scripts/bench_floor/Cargo.toml"
+    target = REPO / "target/bench-floor"
+    subprocess.check_call(["cargo", "build", "--release", "--locked", "--quiet", "--manifest-path", str(manifest)],
+                          env=dict(os.environ, CARGO_TARGET_DIR=str(target)))
+    return target / "release/bench-floor"
+
+
 def capstan_home(scratch, port):
     home = Path(scratch) / "capstan-home"
     run = home / "run/blender"
@@ -256,6 +276,8 @@ def main():
     ap.add_argument("--calls", type=int, default=500)
     ap.add_argument("--warmup", type=int, default=50)
     ap.add_argument("--no-status", action="store_true", help="leave router_get_status out of the loop")
+    ap.add_argument("--pure", action="store_true", help="alternate the calls alone, nothing timed between them")
+    ap.add_argument("--floor", action="store_true", help="add scripts/bench_floor, the least a Rust MCP server can do")
     ap.add_argument("--cache", default=os.environ.get("CAPSTAN_TEST_CACHE", str(Path.home() / ".cache/capstan")))
     args = ap.parse_args()
     peer = peer_venv(Path(args.cache) / "bench-peer")
@@ -275,6 +297,7 @@ def main():
             penv = dict(os.environ, HOME=str(peer_home), XDG_DATA_HOME=str(peer_home / "share"), DISABLE_TELEMETRY="true",
                         BLENDER_HOST="127.0.0.1", BLENDER_PORT=str(pport))
             capstan = RawClient([args.capstan, "serve"], cenv)
+            floor = RawClient([str(build_floor())], cenv) if args.floor else None
             blender_mcp = RawClient([str(peer)], penv)
             bare_c, bare_p = BareCapstanStub(cport), BarePeerStub(pport)
 
@@ -295,10 +318,20 @@ def main():
             def capstan_ping():
                 return capstan.request("ping", {})
 
-            rounds = [("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip),
-                      ("capstan_status", capstan_status), ("capstan_ping", capstan_ping)]
-            if args.no_status:
-                rounds = [(name, fn) for name, fn in rounds if name != "capstan_status"]
+            def floor_call():
+                r = floor.call_tool("execute_capability", {"key": "scene.info", "arguments": {}})
+                assert r["result"]["structuredContent"]["result"]["object_count"] == 3, r
+                return r
+
+            if args.pure:
+                rounds = [("capstan", capstan_call), ("blender_mcp", peer_call)] + ([("floor", floor_call), ("blender_mcp", peer_call)] if floor else [])
+            else:
+                rounds = [("capstan", capstan_call), ("blender_mcp", peer_call), ("capstan_stub", bare_c.round_trip), ("peer_stub", bare_p.round_trip),
+                          ("capstan_status", capstan_status), ("capstan_ping", capstan_ping)]
+                if floor:
+                    rounds[3:3] = [("floor", floor_call)]
+                if args.no_status:
+                    rounds = [(name, fn) for name, fn in rounds if name != "capstan_status"]
             for _ in range(args.warmup):
                 for _, fn in rounds:
                     fn()
@@ -309,29 +342,38 @@ def main():
                     fn()
                     times[name].append(time.perf_counter() - t)
             capstan.close()
+            if floor:
+                floor.close()
             blender_mcp.close()
         finally:
             cstub.kill()
             pstub.kill()
 
+    def med(name):
+        return ms(times[name]) if name in times else None
+
     out = {
         "calls": args.calls,
-        "capstan_execute_capability_ms": ms(times["capstan"]),
-        "blender_mcp_get_scene_info_ms": ms(times["blender_mcp"]),
-        "capstan_stub_round_trip_ms": ms(times["capstan_stub"]),
-        "peer_stub_round_trip_ms": ms(times["peer_stub"]),
-        "capstan_own_share_ms": round(ms(times["capstan"]) - ms(times["capstan_stub"]), 3),
-        # The guided surface's status (null with --no-status).
-        "capstan_router_get_status_ms": ms(times["capstan_status"]) if "capstan_status" in times else None,
-        # The floor under every tool: MCP's own `ping`, answered by the MCP layer alone.
-        "capstan_mcp_ping_ms": ms(times["capstan_ping"]),
+        "mode": "pure" if args.pure else ("no-status" if args.no_status else "default"),
+        "capstan_execute_capability_ms": med("capstan"),
+        "blender_mcp_get_scene_info_ms": med("blender_mcp"),
+        # The bare stub round trips, capstan's status and MCP's `ping` (the floor under
+        # every tool, answered by the MCP layer alone): null with --pure.
+        "capstan_stub_round_trip_ms": med("capstan_stub"),
+        "peer_stub_round_trip_ms": med("peer_stub"),
+        "capstan_own_share_ms": round(med("capstan") - med("capstan_stub"), 3) if "capstan_stub" in times else None,
+        "capstan_router_get_status_ms": med("capstan_status"),
+        "capstan_mcp_ping_ms": med("capstan_ping"),
         "ratio_blender_mcp_over_capstan": round(statistics.median(times["blender_mcp"]) / statistics.median(times["capstan"]), 2),
+        # scripts/bench_floor, with --floor: the least a Rust MCP server can do here.
+        "floor_execute_ms": med("floor"),
+        "ratio_blender_mcp_over_floor": round(statistics.median(times["blender_mcp"]) / statistics.median(times["floor"]), 2) if "floor" in times else None,
         "load_average": os.getloadavg(),
     }
-    print(f"bench_peer: {args.calls} alternated calls each, medians: capstan {out['capstan_execute_capability_ms']} ms, "
-          f"blender-mcp {out['blender_mcp_get_scene_info_ms']} ms, ratio {out['ratio_blender_mcp_over_capstan']}x; "
-          f"capstan's stub {out['capstan_stub_round_trip_ms']} ms, capstan's own share {out['capstan_own_share_ms']} ms, "
-          f"router_get_status " + (f"{out['capstan_router_get_status_ms']} ms" if not args.no_status else "left out"), file=sys.stderr)
+    print(f"bench_peer ({out['mode']}): {args.calls} alternated calls each, medians: capstan {out['capstan_execute_capability_ms']} ms, "
+          f"blender-mcp {out['blender_mcp_get_scene_info_ms']} ms, ratio {out['ratio_blender_mcp_over_capstan']}x"
+          + (f"; the floor {out['floor_execute_ms']} ms, {out['ratio_blender_mcp_over_floor']}x" if args.floor else "")
+          + (f"; capstan's stub {out['capstan_stub_round_trip_ms']} ms, capstan's own share {out['capstan_own_share_ms']} ms" if not args.pure else ""), file=sys.stderr)
     print(json.dumps(out))
 
 
