@@ -19,7 +19,7 @@ the same recorded factory scene, alternated call by call in one run (issue 30).
   connection). blender-mcp runs as shipped (its INFO logging to stderr included).
 - One raw JSON-RPC client (one line per message, buffered reads) drives both. Each
   stub runs in its own process. Between calls the client also times each stub's bare
-  round trip (the floor under either server), so capstan's own share is its call
+  round trip (the cost under either server), so capstan's own share is its call
   minus its stub's round trip, in the same run. It also calls capstan's
   `router_get_status` and MCP's `ping` each round; `--no-status` leaves the status
   call out (it warms capstan's caches for the execute that follows: host/BENCHMARKS.md).
@@ -27,9 +27,12 @@ the same recorded factory scene, alternated call by call in one run (issue 30).
   between them, so every call finds its server as the other's call left the machine.
 - `--floor` adds a third server, `scripts/bench_floor` (built here with cargo, fat
   LTO): the least a Rust MCP server can do for the same call (its module doc), against
-  capstan's stub. It is timed after a blender-mcp call, as capstan is in `--pure`, so
-  compare the two there: the difference is what capstan's MCP layer, sandbox and
-  checks cost in this harness on this machine.
+  capstan's stub. With `--pure` it is timed right after a blender-mcp call, as capstan
+  is, so compare the two there (blender-mcp is then called twice a round, and its
+  median is over both); without it, right after the capstan stub's bare round trip
+  (which warms the stub it calls next). For a comparison in capstan's own place, pass
+  the floor as `--capstan` with `--no-status` (it answers every tool call as
+  `scene.info`, so not with the status call in the loop).
 
 Measure the shipped build: `cargo bench` writes its bench-profile binaries (no LTO) to
 target/release/ over the fat-LTO `capstan`, so run `cargo build --release -p capstan`
@@ -296,8 +299,9 @@ def main():
             peer_home.mkdir()
             penv = dict(os.environ, HOME=str(peer_home), XDG_DATA_HOME=str(peer_home / "share"), DISABLE_TELEMETRY="true",
                         BLENDER_HOST="127.0.0.1", BLENDER_PORT=str(pport))
+            floor_exe = build_floor() if args.floor else None
             capstan = RawClient([args.capstan, "serve"], cenv)
-            floor = RawClient([str(build_floor())], cenv) if args.floor else None
+            floor = RawClient([str(floor_exe)], cenv) if floor_exe else None
             blender_mcp = RawClient([str(peer)], penv)
             bare_c, bare_p = BareCapstanStub(cport), BarePeerStub(pport)
 
@@ -357,8 +361,8 @@ def main():
         "mode": "pure" if args.pure else ("no-status" if args.no_status else "default"),
         "capstan_execute_capability_ms": med("capstan"),
         "blender_mcp_get_scene_info_ms": med("blender_mcp"),
-        # The bare stub round trips, capstan's status and MCP's `ping` (the floor under
-        # every tool, answered by the MCP layer alone): null with --pure.
+        # The bare stub round trips, capstan's status and MCP's `ping` (the cost under
+        # every tool, answered by the MCP layer alone): null when left out of the loop.
         "capstan_stub_round_trip_ms": med("capstan_stub"),
         "peer_stub_round_trip_ms": med("peer_stub"),
         "capstan_own_share_ms": round(med("capstan") - med("capstan_stub"), 3) if "capstan_stub" in times else None,

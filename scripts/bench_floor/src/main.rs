@@ -7,7 +7,8 @@
 //! answer polled for as capstan polls, `BRIDGE_ANSWER_SPIN`), the answer parsed, and a
 //! tool result with the same text and `structuredContent` as capstan's written back.
 //! No MCP library, no async runtime, no sandbox, no runtime-file check, no schema:
-//! what capstan does beyond this is what its own share costs. Not a server to use.
+//! what capstan does beyond this is what its own share costs. Not a server to use: it
+//! answers every `tools/call` as `scene.info` and takes the stub's answer as it comes.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
