@@ -356,6 +356,10 @@ def main():
     def med(name):
         return ms(times[name]) if name in times else None
 
+    def ratio_over(name):
+        # From the unrounded medians; null when `name` was not in the loop.
+        return round(statistics.median(times["blender_mcp"]) / statistics.median(times[name]), 2) if name in times else None
+
     out = {
         "calls": args.calls,
         "mode": "pure" if args.pure else ("no-status" if args.no_status else "default"),
@@ -368,16 +372,16 @@ def main():
         "capstan_own_share_ms": round(med("capstan") - med("capstan_stub"), 3) if "capstan_stub" in times else None,
         "capstan_router_get_status_ms": med("capstan_status"),
         "capstan_mcp_ping_ms": med("capstan_ping"),
-        "ratio_blender_mcp_over_capstan": round(statistics.median(times["blender_mcp"]) / statistics.median(times["capstan"]), 2),
+        "ratio_blender_mcp_over_capstan": ratio_over("capstan"),
         # scripts/bench_floor, with --floor: the least a Rust MCP server can do here.
         "floor_execute_ms": med("floor"),
-        "ratio_blender_mcp_over_floor": round(statistics.median(times["blender_mcp"]) / statistics.median(times["floor"]), 2) if "floor" in times else None,
+        "ratio_blender_mcp_over_floor": ratio_over("floor"),
         "load_average": os.getloadavg(),
     }
     print(f"bench_peer ({out['mode']}): {args.calls} alternated calls each, medians: capstan {out['capstan_execute_capability_ms']} ms, "
           f"blender-mcp {out['blender_mcp_get_scene_info_ms']} ms, ratio {out['ratio_blender_mcp_over_capstan']}x"
-          + (f"; the floor {out['floor_execute_ms']} ms, {out['ratio_blender_mcp_over_floor']}x" if args.floor else "")
-          + (f"; capstan's stub {out['capstan_stub_round_trip_ms']} ms, capstan's own share {out['capstan_own_share_ms']} ms" if not args.pure else ""), file=sys.stderr)
+          + (f"; the floor {out['floor_execute_ms']} ms, {out['ratio_blender_mcp_over_floor']}x" if out["floor_execute_ms"] is not None else "")
+          + (f"; capstan's stub {out['capstan_stub_round_trip_ms']} ms, capstan's own share {out['capstan_own_share_ms']} ms" if out["capstan_own_share_ms"] is not None else ""), file=sys.stderr)
     print(json.dumps(out))
 
 
